@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+export const ScopeSchema = z.enum([
+  'enrichment:write',
+  'invoices:read',
+  'payments:write',
+  'integrations:write',
+  'integrations:read',
+]);
+export type Scope = z.infer<typeof ScopeSchema>;
+
+export const ProviderSchema = z.enum(['gwa', 'gwb', 'gwc', 'ledger']);
+export type Provider = z.infer<typeof ProviderSchema>;
+
+export const EnvironmentSchema = z.enum(['sandbox', 'production']);
+export type Environment = z.infer<typeof EnvironmentSchema>;
+
+/**
+ * Access rule of a route, read by the server's auth middleware: the provider
+ * whose keys may call it and every scope the key must hold. Public (it ships in
+ * the SDK), so it never holds a secret.
+ */
+export interface RouteAccess {
+  provider: Provider;
+  scopes: readonly Scope[];
+  /** Largest accepted body in bytes, when smaller than the deployment's limit. */
+  maxBodyBytes?: number;
+}
+
+export function access(provider: Provider, scopes: readonly Scope[], extra: Omit<RouteAccess, 'provider' | 'scopes'> = {}) {
+  return { access: { provider, scopes, ...extra } satisfies RouteAccess } as const;
+}

@@ -1,0 +1,21 @@
+import type { ErrorType, Issue } from '../../contract/common/index.js';
+
+/**
+ * A failure the service expects and can describe to the caller: it becomes the
+ * error envelope with its `type`, `message` and `issues`. The HTTP status is
+ * fixed by `server/http/error-status.ts` unless `status` says otherwise (400 vs
+ * 422 for `validation_error`).
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly type: ErrorType,
+    message: string,
+    readonly issues: Issue[] = [],
+    readonly status?: number,
+    /** Extra response headers, for example `Retry-After`. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}

@@ -1,0 +1,101 @@
+import type { Issue } from '../../../contract/common/index.js';
+
+/**
+ * Property names that carry secrets, compared after lowercasing and dropping
+ * everything but letters and digits (`payment_method_nonce` → `paymentmethodnonce`).
+ * A name matches when it contains one of these.
+ */
+const SECRET_NAME_PARTS = [
+  'nonce',
+  'cardnumber',
+  'creditcard',
+  'cvv',
+  'cvc',
+  'securitycode',
+  'accesstoken',
+  'refreshtoken',
+  'idtoken',
+  'clientsecret',
+  'applicationsecret',
+  'appsecret',
+  'apisecret',
+  'apikey',
+  'secretkey',
+  'signingsecret',
+  'webhooksecret',
+  'password',
+  'passwd',
+  'passphrase',
+  'privatekey',
+  'authorization',
+];
+/** Names that are secrets only as a whole word (as parts they are too common). */
+const SECRET_NAMES = new Set(['pan', 'token', 'secret', 'pin']);
+
+/** 13 to 19 digits, single spaces or dashes allowed between them, not part of a longer digit run. */
+const DIGIT_RUN = /(?<![0-9][ -]?)[0-9](?:[ -]?[0-9]){12,18}(?![ -]?[0-9])/g;
+
+export function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+export function containsCardNumber(text: string): boolean {
+  for (const match of text.matchAll(DIGIT_RUN)) {
+    if (passesLuhn(match[0].replace(/[ -]/g, ''))) return true;
+  }
+  return false;
+}
+
+export function isSecretName(name: string): boolean {
+  const normalized = name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return SECRET_NAMES.has(normalized) || SECRET_NAME_PARTS.some((part) => normalized.includes(part));
+}
+
+function pathOf(parent: string, key: string | number): string {
+  return typeof key === 'number' ? `${parent}[${key}]` : parent === '' ? key : `${parent}.${key}`;
+}
+
+/**
+ * Find card data and credentials anywhere in a parsed JSON body. Issues name
+ * the path only, never the value (it must not be echoed or logged).
+ */
+export function findSecrets(body: unknown): Issue[] {
+  const issues: Issue[] = [];
+  const visit = (value: unknown, path: string): void => {
+    if (typeof value === 'string') {
+      if (containsCardNumber(value)) {
+        issues.push({ code: 'card_data_not_allowed', path, message: 'Card numbers must never be sent to this service' });
+      }
+    } else if (Array.isArray(value)) {
+      value.forEach((item, index) => visit(item, pathOf(path, index)));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        const innerPath = pathOf(path, key);
+        if (isSecretName(key)) {
+          issues.push({
+            code: 'credential_not_allowed',
+            path: innerPath,
+            message: 'Credentials, payment-method nonces and card security data must never be sent to this service',
+          });
+        } else if (containsCardNumber(key)) {
+          issues.push({ code: 'card_data_not_allowed', path: innerPath, message: 'Card numbers must never be sent to this service' });
+        } else {
+          visit(inner, innerPath);
+        }
+      }
+    }
+  };
+  visit(body, '');
+  return issues;
+}

@@ -1,0 +1,15 @@
+import type { AuthContext } from '../domain/auth/auth-context.js';
+
+declare global {
+  namespace Express {
+    interface Request {
+      /** The `x-svc-request-id` of this request. */
+      id: string;
+      /** Size in bytes of the raw JSON body, when there was one. */
+      rawBodyLength?: number;
+      /** The authenticated API key's context, set by the auth middleware on `/api/v1` routes. */
+      auth?: AuthContext;
+    }
+  }
+}
+export {};

@@ -1,0 +1,27 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Router } from 'express';
+import { pendingMigrations } from '../persistence/orm.js';
+import { sendError } from './middleware/error-envelope.js';
+
+/** `/healthz`: the process answers. `/readyz`: the database answers and every migration is applied. */
+export function healthRoutes(orm: MikroORM): Router {
+  const router = Router();
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/readyz', async (req, res) => {
+    try {
+      await orm.em.getConnection().execute('select 1');
+      const pending = await pendingMigrations(orm);
+      if (pending.length > 0) {
+        sendError(res, 'service_unavailable', `${pending.length} database migration(s) not applied`);
+        return;
+      }
+      res.json({ status: 'ready' });
+    } catch (err) {
+      req.log.warn({ err }, 'readiness check failed');
+      sendError(res, 'service_unavailable', 'The database is not reachable');
+    }
+  });
+  return router;
+}

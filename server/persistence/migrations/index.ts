@@ -1,0 +1,10 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261121160820_tenancy } from './Migration20261121160820_tenancy.js';
+
+/**
+ * Every migration, in order. Listed statically (not discovered from disk) so the
+ * same list loads under tsx, vitest and compiled output. Add new files here.
+ */
+export const migrationsList: MigrationObject[] = [
+  { name: 'Migration20261121160820_tenancy', class: Migration20261121160820_tenancy },
+];

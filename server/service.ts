@@ -1,0 +1,70 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import path from 'node:path';
+import type { Config } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { createApp } from './http/app.js';
+import { listen } from './http/lifecycle.js';
+import { resolveAdminToken } from './admin-token.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './persistence/embedded-postgres.js';
+import { migrate, openOrm } from './persistence/orm.js';
+
+export interface RunningService {
+  url: string;
+  port: number;
+  orm: MikroORM;
+  logger: Logger;
+  stop(): Promise<void>;
+}
+
+/** Describe a database URL without its password. */
+export function describeDatabase(url: string): string {
+  const parsed = new URL(url);
+  return `postgres://${parsed.username ? `${decodeURIComponent(parsed.username)}@` : ''}${parsed.host}${parsed.pathname}`;
+}
+
+// embedded-postgres installs its own SIGINT/SIGTERM handlers that stop the
+// cluster and exit at once; the service drains HTTP first, then stops it.
+function removeForeignSignalHandlers(): void {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.removeAllListeners(signal);
+}
+
+export async function startService(config: Config, options: { logDestination?: NodeJS.WritableStream; quiet?: boolean } = {}): Promise<RunningService> {
+  const logger = createLogger(config.LOG_LEVEL, options.logDestination as never);
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = config.DATABASE_URL;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres({ dataDir: config.SVC_DATA_DIR, port: config.SVC_EMBEDDED_PG_PORT });
+    removeForeignSignalHandlers();
+    databaseUrl = embedded.url;
+  }
+  const orm = await openOrm(databaseUrl);
+  try {
+    await migrate(orm);
+    const admin = resolveAdminToken(config);
+    const app = createApp({ orm, config, logger, adminToken: admin.token });
+    const http = await listen(app, config.PORT, config.HOST);
+    const url = `http://localhost:${http.port}`;
+    const database = embedded
+      ? `embedded PostgreSQL in ${path.relative(process.cwd(), embedded.dataDir) || embedded.dataDir} (${embedded.reused ? 'reused' : 'new'})`
+      : describeDatabase(databaseUrl);
+    if (!options.quiet) {
+      const adminNote = admin.file ? `; admin token in ${path.relative(process.cwd(), admin.file) || admin.file}` : '';
+      process.stdout.write(`svc listening on ${url} (database: ${database}${adminNote})\n`);
+    }
+    return {
+      url,
+      port: http.port,
+      orm,
+      logger,
+      stop: async () => {
+        await http.close(config.SVC_SHUTDOWN_TIMEOUT_MS);
+        await orm.close(true);
+        await embedded?.stop();
+      },
+    };
+  } catch (err) {
+    await orm.close(true);
+    await embedded?.stop();
+    throw err;
+  }
+}
