@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { commonResponses } from './common/index.js';
+import { paymentReportRoutes } from './payment-reports.js';
 
 const c = initContract();
 
@@ -9,7 +10,11 @@ const c = initContract();
  * derive from it.
  */
 export const contract = c.router(
-  {},
+  {
+    gwa: c.router({ reportPayment: paymentReportRoutes.gwa }),
+    gwb: c.router({ reportPayment: paymentReportRoutes.gwb }),
+    gwc: c.router({ reportPayment: paymentReportRoutes.gwc }),
+  },
   {
     pathPrefix: '/api/v1',
     strictStatusCodes: true,

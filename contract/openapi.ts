@@ -22,7 +22,15 @@ export function buildOpenApiDocument() {
       },
       security: [{ bearerAuth: [] }],
     },
-    { setOperationId: true, jsonQuery: false },
+    {
+      jsonQuery: false,
+      // Leaf names repeat across resources (gwa.reportPayment, gwb.reportPayment), so
+      // each route names its own unique operationId in its metadata.
+      operationMapper: (operation, route) => ({
+        ...operation,
+        operationId: (route.metadata as { operationId?: string } | undefined)?.operationId,
+      }),
+    },
   );
   return document;
 }

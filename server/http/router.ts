@@ -6,6 +6,7 @@ import type { AppDeps } from './app.js';
 import { routeGuards } from './middleware/route-guards.js';
 import { issuesFromZodError } from './zod-issues.js';
 import type { RequestValidationError } from '@ts-rest/express';
+import { paymentReportHandlers } from './routes/payment-reports.js';
 
 const s = initServer();
 
@@ -22,7 +23,12 @@ function requestValidationError(err: RequestValidationError, _req: Request, _res
 
 /** Mount every contract route with the cross-cutting guards. */
 export function mountApi(app: Express, deps: AppDeps): void {
-  const router = s.router(contract, {});
+  const reports = paymentReportHandlers(deps);
+  const router = s.router(contract, {
+    gwa: { reportPayment: reports.gwa },
+    gwb: { reportPayment: reports.gwb },
+    gwc: { reportPayment: reports.gwc },
+  });
   createExpressEndpoints(contract, router, app, {
     logInitialization: false,
     jsonQuery: false,

@@ -1,5 +1,6 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121160820_tenancy } from './Migration20261121160820_tenancy.js';
+import { Migration20261121161241_payment_reports } from './Migration20261121161241_payment_reports.js';
 
 /**
  * Every migration, in order. Listed statically (not discovered from disk) so the
@@ -7,4 +8,5 @@ import { Migration20261121160820_tenancy } from './Migration20261121160820_tenan
  */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121160820_tenancy', class: Migration20261121160820_tenancy },
+  { name: 'Migration20261121161241_payment_reports', class: Migration20261121161241_payment_reports },
 ];

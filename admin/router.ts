@@ -1,0 +1,13 @@
+import { apiKeysRouter, integrationsRouter, linksRouter, organizationsRouter } from './procedures/tenancy.js';
+import { createCallerFactory, router } from './trpc.js';
+
+/** The operator surface, mounted at /admin/trpc. Procedure names and shapes are a public interface. */
+export const adminRouter = router({
+  organizations: organizationsRouter,
+  integrations: integrationsRouter,
+  apiKeys: apiKeysRouter,
+  links: linksRouter,
+});
+export type AdminRouter = typeof adminRouter;
+
+export const createAdminCaller = createCallerFactory(adminRouter);

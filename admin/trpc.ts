@@ -1,0 +1,52 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/unstable-core-do-not-import';
+import { ZodError } from 'zod';
+import { DomainError } from '../server/domain/errors.js';
+import { issuesFromZodError } from '../server/http/zod-issues.js';
+import type { AdminContext } from './context.js';
+
+const TRPC_CODES: Partial<Record<DomainError['type'], TRPC_ERROR_CODE_KEY>> = {
+  validation_error: 'BAD_REQUEST',
+  not_found: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  permission_error: 'FORBIDDEN',
+  authentication_error: 'UNAUTHORIZED',
+};
+
+/** No transformer: inputs and outputs are plain JSON, so curl works (POST /admin/trpc/<procedure>). */
+const t = initTRPC.context<AdminContext>().create({
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    const issues =
+      cause instanceof ZodError ? issuesFromZodError(cause) : cause instanceof DomainError ? cause.issues : undefined;
+    return {
+      ...shape,
+      message: cause instanceof ZodError ? 'Invalid input' : shape.message,
+      data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path, ...(issues ? { issues } : {}) },
+    };
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Every operator procedure: requires the admin token, and turns expected failures into tRPC errors. */
+export const operatorProcedure = t.procedure.use(async ({ ctx, next }) => {
+  if (!ctx.authorized) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Send Authorization: Bearer <SVC_ADMIN_TOKEN>' });
+  const result = await next();
+  if (!result.ok) {
+    const cause = result.error.cause;
+    if (cause instanceof DomainError) {
+      throw new TRPCError({ code: TRPC_CODES[cause.type] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause });
+    }
+    if (cause instanceof UniqueConstraintViolationException) {
+      throw new TRPCError({ code: 'CONFLICT', message: 'That record already exists' });
+    }
+    if (!(cause instanceof ZodError) && result.error.code === 'INTERNAL_SERVER_ERROR') {
+      // Never leak internals (SQL, stack) to the operator surface either.
+      throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'An unexpected error occurred; see the service log', cause });
+    }
+  }
+  return result;
+});

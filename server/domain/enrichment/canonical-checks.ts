@@ -1,0 +1,141 @@
+import type { CanonicalInvoice, CanonicalLine } from '../../../contract/canonical-invoice.js';
+import type { Issue } from '../../../contract/common/index.js';
+import { isPositive, multiplyToMinor, parseDecimal, sum, type Decimal } from './decimal.js';
+import { issue } from './issue-codes.js';
+
+/** A line in output order, remembering where it sat in the request. */
+export interface OrderedLine {
+  readonly line: CanonicalLine;
+  /** Index in the request array; issue paths use it, never the sequence. */
+  readonly index: number;
+  /** The quantity when it is a positive decimal, else `null` (already reported). */
+  readonly quantity: Decimal | null;
+}
+
+/** Where the invoice holds an amount: on its lines (their sum equals the invoice's) or only on the invoice. */
+export type AmountLevel = 'line' | 'transaction';
+
+export interface InvoiceFacts {
+  /** Lines ordered by sequence (spec: CanonicalLine, "output is ordered by it"). */
+  readonly lines: readonly OrderedLine[];
+  readonly taxLevel: AmountLevel;
+  readonly discountLevel: AmountLevel;
+}
+
+export function linePath(index: number, field?: keyof CanonicalLine): string {
+  return `invoice.lineItems[${index}]${field ? `.${field}` : ''}`;
+}
+
+/**
+ * Checks shared by every provider: the invoice can be paid in full now, and its
+ * amounts reconcile exactly. Collects every issue; never stops at the first.
+ */
+export function checkCanonicalInvoice(invoice: CanonicalInvoice): { issues: Issue[]; facts: InvoiceFacts } {
+  const issues = [...checkReadiness(invoice), ...checkSequences(invoice.lineItems)];
+  const lines = invoice.lineItems.map((line, index) => {
+    const { quantity, lineIssues } = checkLine(line, index);
+    issues.push(...lineIssues);
+    return { line, index, quantity };
+  });
+  const totals = checkTotals(invoice);
+  issues.push(...totals.issues);
+  lines.sort((a, b) => a.line.sequence - b.line.sequence || a.index - b.index);
+  return { issues, facts: { lines, taxLevel: totals.taxLevel, discountLevel: totals.discountLevel } };
+}
+
+/**
+ * Inline enrichment charges the full invoice total, so only an open, unvoided,
+ * fully unpaid invoice qualifies (spec: "Full-invoice rule"; gwa codes
+ * invoice_not_open, invoice_balance_not_full). Refusing is the conservative choice:
+ * charging the total of a part-paid invoice would charge the buyer twice.
+ */
+function checkReadiness(invoice: CanonicalInvoice): Issue[] {
+  const issues: Issue[] = [];
+  if (invoice.status !== 'open') issues.push(issue('invoice_not_open', 'invoice.status', `Status is ${invoice.status}.`));
+  if (invoice.voidedAt !== null) issues.push(issue('invoice_not_open', 'invoice.voidedAt', 'The invoice is voided.'));
+  if (invoice.balanceAmountMinor < invoice.totalAmountMinor) {
+    issues.push(issue('invoice_balance_not_full', 'invoice.balanceAmountMinor'));
+  }
+  if (invoice.totalAmountMinor === 0) issues.push(issue('zero_amount_invoice', 'invoice.totalAmountMinor'));
+  return issues;
+}
+
+function checkSequences(lines: readonly CanonicalLine[]): Issue[] {
+  const seen = new Map<number, number>();
+  const issues: Issue[] = [];
+  lines.forEach((line, index) => {
+    const first = seen.get(line.sequence);
+    if (first === undefined) seen.set(line.sequence, index);
+    else issues.push(issue('duplicate_sequence', linePath(index, 'sequence'), `Same as invoice.lineItems[${first}].`));
+  });
+  return issues;
+}
+
+function checkLine(line: CanonicalLine, index: number): { quantity: Decimal | null; lineIssues: Issue[] } {
+  const lineIssues: Issue[] = [];
+  const parsed = parseDecimal(line.quantity);
+  const quantity = parsed && isPositive(parsed) ? parsed : null;
+  if (!quantity) {
+    lineIssues.push(issue('invalid_quantity', linePath(index, 'quantity'), 'The quantity must be positive.'));
+  } else {
+    // Never round: a fractional product would mean inventing or dropping money.
+    const product = multiplyToMinor(quantity, line.unitAmountMinor);
+    if (product === null) {
+      lineIssues.push(
+        mismatch(index, 'subtotalAmountMinor', 'quantity × unitAmountMinor is not a whole number of minor units.'),
+      );
+    } else if (product !== BigInt(line.subtotalAmountMinor)) {
+      lineIssues.push(mismatch(index, 'subtotalAmountMinor', `quantity × unitAmountMinor is ${product}.`));
+    }
+  }
+  const total = BigInt(line.subtotalAmountMinor) + BigInt(line.taxAmountMinor) - BigInt(line.discountAmountMinor);
+  if (total !== BigInt(line.totalAmountMinor)) {
+    lineIssues.push(mismatch(index, 'totalAmountMinor', `subtotal + tax − discount is ${total}.`));
+  }
+  return { quantity, lineIssues };
+}
+
+function mismatch(index: number, field: keyof CanonicalLine, detail: string): Issue {
+  return issue('arithmetic_mismatch', linePath(index, field), detail);
+}
+
+function checkTotals(invoice: CanonicalInvoice): { issues: Issue[]; taxLevel: AmountLevel; discountLevel: AmountLevel } {
+  const issues: Issue[] = [];
+  const lines = invoice.lineItems;
+  const lineSubtotals = sum(lines.map((l) => BigInt(l.subtotalAmountMinor)));
+  if (lineSubtotals !== BigInt(invoice.subtotalAmountMinor)) {
+    issues.push(issue('arithmetic_mismatch', 'invoice.subtotalAmountMinor', `The lines' subtotals add up to ${lineSubtotals}.`));
+  }
+  const total =
+    BigInt(invoice.subtotalAmountMinor) +
+    BigInt(invoice.taxAmountMinor) +
+    BigInt(invoice.shippingAmountMinor) -
+    BigInt(invoice.discountAmountMinor);
+  if (total !== BigInt(invoice.totalAmountMinor)) {
+    issues.push(issue('arithmetic_mismatch', 'invoice.totalAmountMinor', `subtotal + tax + shipping − discount is ${total}.`));
+  }
+  if (invoice.balanceAmountMinor > invoice.totalAmountMinor) {
+    issues.push(issue('arithmetic_mismatch', 'invoice.balanceAmountMinor', 'The balance exceeds the total.'));
+  }
+  const taxLevel = checkLineLevel(lines.map((l) => l.taxAmountMinor), invoice.taxAmountMinor, 'invoice.taxAmountMinor', issues);
+  const discountLevel = checkLineLevel(
+    lines.map((l) => l.discountAmountMinor),
+    invoice.discountAmountMinor,
+    'invoice.discountAmountMinor',
+    issues,
+  );
+  return { issues, taxLevel, discountLevel };
+}
+
+/**
+ * Lines that all carry zero leave the amount at transaction level (not allocated).
+ * Once any line carries some, the lines hold the amount and must add up to the invoice's.
+ */
+function checkLineLevel(lineAmounts: number[], invoiceAmount: number, path: string, issues: Issue[]): AmountLevel {
+  const lineSum = sum(lineAmounts.map(BigInt));
+  if (lineSum === 0n) return 'transaction';
+  if (lineSum !== BigInt(invoiceAmount)) {
+    issues.push(issue('arithmetic_mismatch', path, `The lines add up to ${lineSum}.`));
+  }
+  return 'line';
+}

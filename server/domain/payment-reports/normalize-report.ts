@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import type { PaymentReport } from '../../../contract/payment-reports.js';
+
+/** The provider's stable payment identity and account alias in a report, whatever the provider. */
+export interface ReportAliases {
+  providerPaymentId: string | null;
+  accountId: string | null;
+  chargeId: string | null;
+  orderId: string | null;
+}
+
+export function reportAliases(provider: 'gwa' | 'gwb' | 'gwc', report: PaymentReport): ReportAliases {
+  const r = report as unknown as Record<string, string | undefined>;
+  switch (provider) {
+    case 'gwa':
+      return { providerPaymentId: r.transactionId ?? null, accountId: r.merchantAccountId ?? null, chargeId: null, orderId: null };
+    case 'gwb':
+      return { providerPaymentId: r.paymentId ?? null, accountId: r.locationId ?? null, chargeId: null, orderId: r.orderId ?? null };
+    case 'gwc':
+      return { providerPaymentId: r.paymentIntentId ?? null, accountId: r.gwcAccountId ?? null, chargeId: r.chargeId ?? null, orderId: null };
+  }
+}
+
+/**
+ * The report as stored and hashed: keys sorted, `occurredAt` as the UTC instant
+ * with milliseconds, so a retry that writes the same instant differently
+ * (`Z` vs `+00:00`) is still the identical report.
+ */
+export function normalizeReport(report: PaymentReport): Record<string, unknown> {
+  const normalized: Record<string, unknown> = {};
+  for (const key of Object.keys(report).sort()) {
+    const value = (report as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    normalized[key] = key === 'occurredAt' ? new Date(value as string).toISOString() : value;
+  }
+  return normalized;
+}
+
+/** SHA-256 of the canonical JSON of the normalized report (flat object, sorted keys). */
+export function reportHash(normalized: Record<string, unknown>): string {
+  return createHash('sha256').update(JSON.stringify(normalized), 'utf8').digest('hex');
+}

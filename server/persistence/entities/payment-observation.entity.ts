@@ -1,0 +1,36 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { ENVIRONMENTS, Integration, PROVIDERS } from './integration.entity.js';
+import { Organization } from './organization.entity.js';
+import { TrackedPayment } from './tracked-payment.entity.js';
+
+/**
+ * One accepted payment report, immutable: never updated or deleted (a database
+ * trigger refuses both). `eventId` is unique per organization, integration and
+ * environment; `payloadHash` is the SHA-256 of the normalized report.
+ */
+export const PaymentObservation = defineEntity({
+  name: 'PaymentObservation',
+  tableName: 'payment_observations',
+  properties: {
+    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
+    organization: () => p.manyToOne(Organization),
+    integration: () => p.manyToOne(Integration),
+    environment: p.enum([...ENVIRONMENTS]),
+    provider: p.enum([...PROVIDERS]),
+    eventId: p.string().length(160),
+    payloadHash: p.string().length(64),
+    payload: p.json<Record<string, unknown>>(),
+    trackedPayment: () => p.manyToOne(TrackedPayment).index(),
+    attemptId: p.string().length(160),
+    status: p.string().length(32),
+    currency: p.string().length(3),
+    amountMinor: p.bigint('number'),
+    capturedAmountMinor: p.bigint('number'),
+    refundedAmountMinor: p.bigint('number'),
+    occurredAt: p.datetime(),
+    requestId: p.string().length(64),
+    receivedAt: p.datetime().onCreate(() => new Date()),
+  },
+  uniques: [{ properties: ['organization', 'integration', 'environment', 'eventId'] }],
+});
+export type PaymentObservation = InferEntity<typeof PaymentObservation>;

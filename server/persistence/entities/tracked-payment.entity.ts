@@ -1,0 +1,43 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { ENVIRONMENTS, Integration, PROVIDERS } from './integration.entity.js';
+import { Organization } from './organization.entity.js';
+
+/**
+ * The current-state projection of one payment attempt, recomputed from its
+ * observations in the same transaction as each new one. `providerPaymentId` is
+ * the provider's stable payment identity (gwa transaction, gwb payment, gwc
+ * PaymentIntent); unique per integration so two attempts never claim it.
+ */
+export const TrackedPayment = defineEntity({
+  name: 'TrackedPayment',
+  tableName: 'tracked_payments',
+  properties: {
+    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
+    organization: () => p.manyToOne(Organization),
+    integration: () => p.manyToOne(Integration),
+    environment: p.enum([...ENVIRONMENTS]),
+    provider: p.enum([...PROVIDERS]),
+    attemptId: p.string().length(160),
+    providerPaymentId: p.string().length(160).nullable(),
+    accountId: p.string().length(160).nullable(),
+    chargeId: p.string().length(160).nullable(),
+    orderId: p.string().length(160).nullable(),
+    status: p.string().length(32).nullable(),
+    currency: p.string().length(3).nullable(),
+    amountMinor: p.bigint('number').nullable(),
+    capturedAmountMinor: p.bigint('number').nullable(),
+    refundedAmountMinor: p.bigint('number').nullable(),
+    occurredAt: p.datetime().nullable(),
+    currentObservationId: p.uuid().nullable(),
+    enrichmentRequestId: p.string().length(64).nullable(),
+    observationCount: p.integer().default(0),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()),
+  },
+  uniques: [
+    { properties: ['integration', 'environment', 'attemptId'] },
+    { properties: ['integration', 'environment', 'providerPaymentId'] },
+  ],
+  indexes: [{ properties: ['organization', 'status'] }],
+});
+export type TrackedPayment = InferEntity<typeof TrackedPayment>;

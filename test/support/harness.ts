@@ -1,0 +1,105 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll } from 'vitest';
+import { ConfigSchema, type Config } from '../../server/config.js';
+import { createApp } from '../../server/http/app.js';
+import { listen, type RunningServer } from '../../server/http/lifecycle.js';
+import { createLogger } from '../../server/logger.js';
+import { openOrm } from '../../server/persistence/orm.js';
+import { procedureType } from '../../admin/procedure-catalog.js';
+import { createTestDatabase } from './database.js';
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789';
+
+/** Log lines the app wrote, to assert on (and to prove secrets never reach them). */
+export class LogCapture extends Writable {
+  readonly lines: string[] = [];
+  override _write(chunk: Buffer, _enc: string, done: () => void): void {
+    this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    done();
+  }
+  get text(): string {
+    return this.lines.join('\n');
+  }
+}
+
+export interface TestApp {
+  url: string;
+  orm: MikroORM;
+  logs: LogCapture;
+  config: Config;
+  server: RunningServer;
+  /** fetch against the app with JSON defaults. */
+  request(path: string, init?: RequestInit & { json?: unknown; key?: string }): Promise<TestResponse>;
+  admin<T = unknown>(procedure: string, input?: unknown, token?: string): Promise<{ status: number; body: T }>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+/**
+ * Start the real app over real HTTP on a fresh migrated database for this test
+ * file; torn down after the file's tests.
+ */
+export function useTestApp(overrides: Partial<Record<keyof Config, string>> = {}): TestApp {
+  const app = {} as TestApp;
+  let dropDatabase: () => Promise<void> = async () => {};
+  beforeAll(async () => {
+    const db = await createTestDatabase();
+    dropDatabase = db.drop;
+    const config = ConfigSchema.parse({ SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'info', ...overrides, DATABASE_URL: db.url, PORT: '0' });
+    const logs = new LogCapture();
+    const orm = await openOrm(db.url);
+    const express = createApp({ orm, config, logger: createLogger(config.LOG_LEVEL, logs), adminToken: config.SVC_ADMIN_TOKEN! });
+    const server = await listen(express, 0, '127.0.0.1');
+    Object.assign(app, {
+      url: `http://127.0.0.1:${server.port}`,
+      orm,
+      logs,
+      config,
+      server,
+      request: (path: string, init: RequestInit & { json?: unknown; key?: string } = {}) => {
+        const headers = new Headers(init.headers);
+        if (init.json !== undefined) {
+          if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+        }
+        if (init.key) headers.set('authorization', `Bearer ${init.key}`);
+        return fetch(`${app.url}${path}`, {
+          ...init,
+          headers,
+          body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+        }).then(toTestResponse);
+      },
+      admin: async (procedure: string, input?: unknown, token = TEST_ADMIN_TOKEN) => {
+        const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+        const res =
+          procedureType(procedure) === 'query'
+            ? await fetch(`${app.url}/admin/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input ?? {}))}`, { headers })
+            : await fetch(`${app.url}/admin/trpc/${procedure}`, { method: 'POST', headers, body: JSON.stringify(input ?? {}) });
+        const body = (await res.json()) as any;
+        return { status: res.status, body: body.result?.data ?? body };
+      },
+    });
+  });
+  afterAll(async () => {
+    await app.server?.close(1000);
+    await app.orm?.close(true);
+    await dropDatabase();
+  });
+  return app;
+}
+
+export async function toTestResponse(res: Response): Promise<TestResponse> {
+  const text = await res.text();
+  let body: unknown = undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: res.headers, body, text };
+}
