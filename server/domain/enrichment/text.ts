@@ -15,6 +15,13 @@ export function truncateCodePoints(text: string, max: number): string {
   return Array.from(text).slice(0, max).join('');
 }
 
+/** Shortens descriptive text (names, descriptions) to `max` code points, dropping whitespace left at the cut. */
+export function shortenText(text: string, max: number): string {
+  if (codePointLength(text) <= max) return text;
+  const cut = truncateCodePoints(text, max);
+  return cut.trimEnd() || cut;
+}
+
 /** Space through tilde only: what gwa accepts for PO numbers and line identifiers. */
 export function isPrintableAscii(text: string): boolean {
   return /^[\x20-\x7E]*$/.test(text);

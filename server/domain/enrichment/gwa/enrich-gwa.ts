@@ -9,7 +9,7 @@ import { formatMinor, parseMinor, sum } from '../decimal.js';
 import { issue } from '../issue-codes.js';
 import { checkFractionDigits, checkIdentifier, checkLineCount, type IdentifierRule } from '../line-rules.js';
 import type { EnrichmentResult } from '../result.js';
-import { presentText, truncateCodePoints } from '../text.js';
+import { presentText, shortenText } from '../text.js';
 import * as limits from './limits.js';
 import { resolvePurchaseOrderNumber } from './purchase-order.js';
 
@@ -71,8 +71,8 @@ function mapLine({ line, index, quantity }: OrderedLine): { item: GwaLineItem | 
   const description = presentText(line.description);
   const item: GwaLineItem = {
     kind: 'debit',
-    name: truncateCodePoints(line.productName, limits.GWA_MAX_LINE_NAME),
-    ...(description !== null ? { description: truncateCodePoints(description, limits.GWA_MAX_LINE_DESCRIPTION) } : {}),
+    name: shortenText(line.productName, limits.GWA_MAX_LINE_NAME),
+    ...(description !== null ? { description: shortenText(description, limits.GWA_MAX_LINE_DESCRIPTION) } : {}),
     productCode: productCode.value,
     ...(commodityCode.value !== null ? { commodityCode: commodityCode.value } : {}),
     quantity: qty.value,

@@ -7,7 +7,10 @@ import { issue } from '../issue-codes.js';
 
 export type GwbRepresentation = 'order' | 'line_item';
 
-/** What gwb may take as a line's taxable amount after discounts: exact when low = high. */
+/**
+ * A line's taxable amount after discounts as gwb may compute it: `low` when its
+ * share of an order discount is rounded up, `high` when rounded down; equal when exact.
+ */
 export interface TaxableBase {
   readonly low: bigint;
   readonly high: bigint;
@@ -18,6 +21,8 @@ export interface DiscountPlan {
   /** Discount uid per ordered line (same order as `facts.lines`), or `null`. */
   readonly appliedUids: (string | null)[];
   readonly bases: TaxableBase[];
+  /** How many lines take the rounded-up share, so that the shares add up to the discount. */
+  readonly ceilingCount: number;
   /** Σ line subtotals − discount: the taxable total, however gwb spreads the discount. */
   readonly taxableTotal: bigint;
   readonly issues: Issue[];
@@ -27,7 +32,8 @@ export interface DiscountPlan {
  * The invoice discount as gwb FIXED_AMOUNT discounts (providers.md §2.1).
  * `order`: one ORDER-scoped discount, which gwb spreads over the lines in
  * proportion to their subtotals; its rounding is undocumented, so each line's
- * share is taken to be either the floor or the ceiling of its exact share.
+ * share is taken to be the floor or the ceiling of its exact share, the shares
+ * adding up to the discount (an assumption: UNCONFIRMED in providers.md).
  * `line_item`: one LINE_ITEM-scoped discount per discounted line.
  */
 export function planDiscounts(
@@ -43,7 +49,8 @@ export function planDiscounts(
   const appliedUids: (string | null)[] = facts.lines.map(() => null);
   const issues: Issue[] = [];
   let bases: TaxableBase[] = grosses.map((gross) => ({ low: gross, high: gross }));
-  const plan = () => ({ discounts, appliedUids, bases, taxableTotal: grossTotal - discount, issues });
+  let ceilingCount = 0;
+  const plan = () => ({ discounts, appliedUids, bases, ceilingCount, taxableTotal: grossTotal - discount, issues });
   if (discount === 0n) return plan();
 
   if (representation === 'line_item') {
@@ -73,6 +80,7 @@ export function planDiscounts(
     const ceiling = scaled % grossTotal === 0n ? floor : floor + 1n;
     return { low: gross - ceiling, high: gross - floor };
   });
+  ceilingCount = Number(discount - sum(bases.map((b, i) => (grosses[i] ?? 0n) - b.high)));
   return plan();
 }
 

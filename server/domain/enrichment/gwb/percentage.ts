@@ -1,4 +1,4 @@
-import { roundHalfEven, sum } from '../decimal.js';
+import { roundHalfEven } from '../decimal.js';
 import { GWB_MAX_PERCENTAGE_LENGTH } from './limits.js';
 
 /**
@@ -6,18 +6,19 @@ import { GWB_MAX_PERCENTAGE_LENGTH } from './limits.js';
  * half to even (providers.md §2.1-2.2). To carry an exact invoice tax we search
  * for a percentage that makes gwb compute exactly that amount.
  *
- * A constraint says: Σ over `bases` of gwb's tax on each base = `target`. Several
- * constraints model the calculations gwb might use (one rounding on the summed
- * base, or one rounding per line, with either rounding of an apportioned
- * discount); a percentage is accepted only if it satisfies all of them.
+ * A constraint gives one way gwb might compute the tax at `units / 10^scale`
+ * percent (one rounding on the summed base, or one per line, with either
+ * rounding of an apportioned discount) and the amount it must produce; a
+ * percentage is accepted only if every constraint produces its target. Each
+ * `taxAt` must be non-decreasing in `units`, so the admissible units form a range.
  */
 export interface TaxConstraint {
-  readonly bases: readonly bigint[];
+  readonly taxAt: (units: bigint, scale: number) => bigint;
   readonly target: bigint;
 }
 
 /** gwb's tax in minor units on `base` at `units / 10^scale` percent. */
-export function taxAt(base: bigint, units: bigint, scale: number): bigint {
+export function taxOn(base: bigint, units: bigint, scale: number): bigint {
   return roundHalfEven(base * units, 100n * 10n ** BigInt(scale));
 }
 
@@ -48,7 +49,7 @@ export function findPercentage(constraints: readonly TaxConstraint[]): string | 
 
 /** The tax is non-decreasing in the percentage, so the units meeting a target form one range. */
 function admissibleUnits(constraint: TaxConstraint, scale: number, maxUnits: bigint): [bigint, bigint] | null {
-  const taxFor = (units: bigint) => sum(constraint.bases.map((base) => taxAt(base, units, scale)));
+  const taxFor = (units: bigint) => constraint.taxAt(units, scale);
   const first = firstReaching(taxFor, constraint.target, maxUnits);
   if (first === null || taxFor(first) !== constraint.target) return null;
   const beyond = firstReaching(taxFor, constraint.target + 1n, maxUnits);

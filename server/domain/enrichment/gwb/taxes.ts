@@ -3,8 +3,9 @@ import type { Issue } from '../../../../contract/common/index.js';
 import type { GwbTax } from '../../../../contract/enrichment.js';
 import { linePath, type InvoiceFacts } from '../canonical-checks.js';
 import { issue } from '../issue-codes.js';
-import type { DiscountPlan, GwbRepresentation } from './discounts.js';
-import { findPercentage, type TaxConstraint } from './percentage.js';
+import { sum } from '../decimal.js';
+import type { DiscountPlan, GwbRepresentation, TaxableBase } from './discounts.js';
+import { findPercentage, taxOn, type TaxConstraint } from './percentage.js';
 
 export interface TaxPlan {
   readonly taxes: GwbTax[];
@@ -33,9 +34,9 @@ export function planTaxes(
 
   if (representation === 'order') {
     const percentage = findPercentage([
-      { bases: [discounts.taxableTotal], target: tax },
-      { bases: discounts.bases.map((b) => b.low), target: tax },
-      { bases: discounts.bases.map((b) => b.high), target: tax },
+      { taxAt: (units, scale) => taxOn(discounts.taxableTotal, units, scale), target: tax },
+      { taxAt: perLineTax(discounts.bases, discounts.ceilingCount, 'least'), target: tax },
+      { taxAt: perLineTax(discounts.bases, discounts.ceilingCount, 'most'), target: tax },
     ]);
     if (percentage === null) plan.issues.push(issue('tax_not_representable', 'invoice.taxAmountMinor'));
     else plan.taxes.push({ uid: 'tax-order', name: 'Sales tax', type: 'ADDITIVE', percentage, scope: 'ORDER' });
@@ -48,8 +49,8 @@ export function planTaxes(
     const base = discounts.bases[position];
     if (target === 0n || base === undefined) return;
     const constraints: TaxConstraint[] = [
-      { bases: [base.low], target },
-      { bases: [base.high], target },
+      { taxAt: (units, scale) => taxOn(base.low, units, scale), target },
+      { taxAt: (units, scale) => taxOn(base.high, units, scale), target },
     ];
     const percentage = findPercentage(constraints);
     if (percentage === null) {
@@ -61,4 +62,24 @@ export function planTaxes(
     plan.appliedUids[position] = uid;
   });
   return plan;
+}
+
+/**
+ * The least (or most) tax gwb can reach when it rounds each line's tax and
+ * `ceilingCount` lines take the rounded-up discount share: those lines lose
+ * the largest (or smallest) rounding differences. Non-decreasing in the percentage.
+ */
+function perLineTax(bases: readonly TaxableBase[], ceilingCount: number, bound: 'least' | 'most') {
+  return (units: bigint, scale: number): bigint => {
+    let total = 0n;
+    const differences: bigint[] = [];
+    for (const { low, high } of bases) {
+      const taxHigh = taxOn(high, units, scale);
+      total += taxHigh;
+      if (low < high) differences.push(taxHigh - taxOn(low, units, scale));
+    }
+    differences.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const lost = bound === 'most' ? differences.slice(0, ceilingCount) : differences.slice(differences.length - ceilingCount);
+    return total - sum(lost);
+  };
 }

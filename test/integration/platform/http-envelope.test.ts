@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../support/harness.js';
+import { createTenant } from '../../support/tenants.js';
+import { gwcReport } from '../../support/reports.js';
+
+const REQUEST_ID = /^req_[0-9a-f]{32}$/;
+
+describe('cross-cutting HTTP behaviour', () => {
+  const app = useTestApp({ SVC_BODY_LIMIT_BYTES: '2048' });
+
+  it('when any route answers, then it carries a fresh x-svc-request-id', async () => {
+    const a = await app.request('/healthz');
+    const b = await app.request('/healthz');
+    expect(a.status).toBe(200);
+    expect(a.body).toEqual({ status: 'ok' });
+    expect(a.headers.get('x-svc-request-id')).toMatch(REQUEST_ID);
+    expect(b.headers.get('x-svc-request-id')).toMatch(REQUEST_ID);
+    expect(a.headers.get('x-svc-request-id')).not.toBe(b.headers.get('x-svc-request-id'));
+  });
+
+  it('when the route is unknown, then 404 in the error envelope with a request id', async () => {
+    const res = await app.request('/api/v1/nothing-here', { method: 'POST', json: {} });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { type: 'not_found', message: 'No route for POST /api/v1/nothing-here', issues: [] } });
+    expect(res.headers.get('x-svc-request-id')).toMatch(REQUEST_ID);
+  });
+
+  it('when the body is not valid JSON, then 400 validation_error invalid_json', async () => {
+    const res = await app.request('/api/v1/gwc/payment-reports', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"eventId": ',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: {
+        type: 'validation_error',
+        message: 'The request body is not valid JSON',
+        issues: [{ code: 'invalid_json', path: '', message: 'The request body is not valid JSON' }],
+      },
+    });
+    expect(res.headers.get('x-svc-request-id')).toMatch(REQUEST_ID);
+  });
+
+  it('when the body is not declared as JSON, then 415 and nothing is parsed', async () => {
+    const res = await app.request('/api/v1/gwc/payment-reports', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify(gwcReport()),
+    });
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({
+      error: { type: 'unsupported_media_type', message: 'Request bodies must be sent as Content-Type: application/json', issues: [] },
+    });
+    expect(res.headers.get('x-svc-request-id')).toMatch(REQUEST_ID);
+  });
+
+  it('when the body exceeds the configured limit, then 413 with the envelope', async () => {
+    const res = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: { padding: 'x'.repeat(4096) } });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({
+      error: { type: 'payload_too_large', message: 'The request body exceeds the limit of 2048 bytes', issues: [] },
+    });
+    expect(res.headers.get('x-svc-request-id')).toMatch(REQUEST_ID);
+  });
+
+  it('when the body violates the contract, then 400 with one issue per problem and dotted paths', async () => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const body = gwcReport({ amountMinor: -1, currency: 'USD', extra: true });
+    delete body.attemptId;
+    const res = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: body, key: tenant.key });
+    expect(res.status).toBe(400);
+    expect(res.body.error.type).toBe('validation_error');
+    expect(res.body.error.issues.map((i: { code: string; path: string }) => [i.code, i.path]).sort()).toEqual(
+      [
+        ['required', 'attemptId'],
+        ['invalid_string', 'currency'],
+        ['too_small', 'amountMinor'],
+        ['unknown_property', 'extra'],
+      ].sort(),
+    );
+    expect(res.headers.get('x-svc-request-id')).toMatch(REQUEST_ID);
+  });
+
+  it('when the openapi document is requested, then it is served from the contract', async () => {
+    const res = await app.request('/api/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.0.2');
+    expect(Object.keys(res.body.paths)).toContain('/api/v1/gwc/payment-reports');
+  });
+});
+
+describe('unexpected failures', () => {
+  const app = useTestApp();
+
+  it('when the database fails under a request, then 500 names nothing internal', async () => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    // A real database failure: the table the request needs is gone.
+    await app.orm.em.getConnection().execute('alter table api_keys rename to api_keys_moved');
+    try {
+      const res = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: gwcReport(), key: tenant.key });
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({
+        error: { type: 'internal_error', message: 'An unexpected error occurred. It has been logged; retry with back-off.', issues: [] },
+      });
+      expect(res.headers.get('x-svc-request-id')).toMatch(REQUEST_ID);
+      expect(res.text).not.toMatch(/api_keys|select|relation|stack|at \w+ \(|mikro|postgres/i);
+      expect(app.logs.text).toContain('unhandled error');
+    } finally {
+      await app.orm.em.getConnection().execute('alter table api_keys_moved rename to api_keys');
+    }
+  });
+});

@@ -1,0 +1,117 @@
+import express from 'express';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { listen } from '../../../server/http/lifecycle.js';
+import { createTestDatabase } from '../../support/database.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+
+interface Started {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+function startService(env: Record<string, string>): Started {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'TEST_DATABASE_URL'].includes(k)));
+  const child = spawn(TSX, ['server/main.ts'], { cwd: ROOT, env: { ...clean, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, stdout: () => out, stderr: () => err, exit };
+}
+
+async function waitForLine(started: Started, timeoutMs = 60_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const line = started.stdout().split('\n').find((l) => l.startsWith('svc listening on '));
+    if (line) return line;
+    if (started.child.exitCode !== null) throw new Error(`service exited: ${started.stderr()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no start-up line; stderr: ${started.stderr()}`);
+}
+
+const freePort = () => 30000 + Math.floor(Math.random() * 20000);
+
+describe('graceful shutdown of the HTTP server', () => {
+  it('when closing with a request in flight, then the request completes and new connections are refused', async () => {
+    const app = express();
+    app.get('/slow', (_req, res) => {
+      setTimeout(() => res.json({ done: true }), 500);
+    });
+    const server = await listen(app, 0, '127.0.0.1');
+    const url = `http://127.0.0.1:${server.port}`;
+    const inFlight = fetch(`${url}/slow`).then((r) => r.json());
+    await new Promise((r) => setTimeout(r, 100));
+    const closed = server.close(5_000);
+    await expect(inFlight).resolves.toEqual({ done: true });
+    await closed;
+    await expect(fetch(`${url}/slow`)).rejects.toThrow();
+  });
+});
+
+describe('npm start', () => {
+  it('when DATABASE_URL is set, then it prints one start-up line without the password, is ready, and stops on SIGTERM', async () => {
+    const db = await createTestDatabase({ migrated: false });
+    const port = freePort();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-start-'));
+    const started = startService({ DATABASE_URL: db.url, PORT: String(port), SVC_DATA_DIR: dataDir });
+    try {
+      const line = await waitForLine(started);
+      const password = decodeURIComponent(new URL(db.url).password);
+      expect(line).toBe(
+        `svc listening on http://localhost:${port} (database: postgres://postgres@${new URL(db.url).host}/${db.name}; admin token in ${path.relative(ROOT, path.join(dataDir, 'admin-token'))})`,
+      );
+      expect(started.stdout()).not.toContain(password);
+      expect(started.stdout().trim().split('\n')).toHaveLength(1);
+      expect(statSync(path.join(dataDir, 'admin-token')).mode & 0o777).toBe(0o600);
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: 'ready' });
+      started.child.kill('SIGTERM');
+      expect(await started.exit).toBe(0);
+    } finally {
+      started.child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+      await db.drop();
+    }
+  });
+
+  it('when no DATABASE_URL is set, then it starts an embedded PostgreSQL and a second start reuses its data', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-embedded-'));
+    chmodSync(dataDir, 0o755);
+    const env = { PORT: String(freePort()), SVC_DATA_DIR: dataDir, SVC_EMBEDDED_PG_PORT: String(freePort()) };
+    try {
+      const first = startService(env);
+      expect(await waitForLine(first)).toMatch(/\(database: embedded PostgreSQL in .*pgdata \(new\); admin token in /);
+      const ready = await fetch(`http://127.0.0.1:${env.PORT}/readyz`);
+      expect(ready.status).toBe(200);
+      first.child.kill('SIGINT');
+      expect(await first.exit).toBe(0);
+
+      const second = startService(env);
+      expect(await waitForLine(second)).toMatch(/\(database: embedded PostgreSQL in .*pgdata \(reused\); admin token in /);
+      second.child.kill('SIGTERM');
+      expect(await second.exit).toBe(0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('when a setting is invalid, then it exits non-zero naming the variable but not its value', async () => {
+    const started = startService({ PORT: 'not-a-port', SVC_ENVIRONMENT: 'staging', SVC_ADMIN_TOKEN: 'short-secret' });
+    expect(await started.exit).toBe(78);
+    expect(started.stderr()).toContain('PORT: must be a port number');
+    expect(started.stderr()).toContain('SVC_ENVIRONMENT:');
+    expect(started.stderr()).toContain('SVC_ADMIN_TOKEN: must be at least 32 characters');
+    expect(started.stderr()).not.toContain('short-secret');
+  });
+});

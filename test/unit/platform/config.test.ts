@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../server/config.js';
+
+describe('configuration', () => {
+  it('when nothing is set, then the embedded defaults apply', () => {
+    const config = loadConfig({});
+    expect(config).toEqual({
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      DATABASE_URL: undefined,
+      SVC_DATA_DIR: '.svc',
+      SVC_EMBEDDED_PG_PORT: 54329,
+      SVC_ENVIRONMENT: 'sandbox',
+      SVC_ADMIN_TOKEN: undefined,
+      SVC_BODY_LIMIT_BYTES: 1048576,
+      SVC_SHUTDOWN_TIMEOUT_MS: 10000,
+      LOG_LEVEL: 'info',
+    });
+  });
+
+  it('when values are bad, then every bad variable is named', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: '70000', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', SVC_BODY_LIMIT_BYTES: '0' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      'PORT: must be between 0 and 65535',
+      'DATABASE_URL: must be a postgres:// URL',
+      'SVC_BODY_LIMIT_BYTES: must be positive',
+      "LOG_LEVEL: Invalid enum value. Expected 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent', received 'loud'",
+    ]);
+  });
+});
