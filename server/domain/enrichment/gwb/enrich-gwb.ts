@@ -39,8 +39,11 @@ export function enrichGwb(request: GwbOrderEnrichmentRequest): EnrichmentResult<
   if (issues.some((i) => i.code === 'arithmetic_mismatch')) return { ok: false, issues };
 
   const discounts = planDiscounts(invoice, facts, request.discountRepresentation ?? 'order', currency);
+  issues.push(...discounts.issues);
+  // Taxes apply to the discounted amounts; with a discount gwb cannot carry, any tax issue would be a consequence.
+  if (discounts.issues.length > 0) return { ok: false, issues };
   const taxes = planTaxes(invoice, facts, request.taxRepresentation ?? 'order', discounts);
-  issues.push(...discounts.issues, ...taxes.issues);
+  issues.push(...taxes.issues);
   if (issues.length > 0 || reference.value === null) return { ok: false, issues };
 
   const lineItems = facts.lines.map(({ line }, position): GwbLineItem => {

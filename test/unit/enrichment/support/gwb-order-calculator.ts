@@ -82,7 +82,7 @@ function halfEven(numerator: bigint, denominator: bigint): bigint {
   return quotient % 2n === 0n ? quotient : quotient + 1n;
 }
 
-/** Asserts gwb's total equals `expected` under every allocation and rounding modelled. */
+/** gwb's total under every allocation and tax rounding modelled. */
 export function gwbTotalsUnderEveryModel(order: GwbOrderEnrichmentData): bigint[] {
   return ALLOCATIONS.flatMap((allocation) => TAX_ROUNDINGS.map((rounding) => gwbOrderTotal(order, allocation, rounding)));
 }

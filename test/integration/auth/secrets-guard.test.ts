@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../support/harness.js';
+import { createTenant } from '../../support/tenants.js';
+import { gwcReport } from '../../support/reports.js';
+
+describe('card-data and credential guard over HTTP', () => {
+  const app = useTestApp();
+
+  it('when a report carries a PAN in a nested string, then 400 names the path, nothing is stored and the PAN is not logged', async () => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const report = gwcReport({ invoiceReference: 'card 4111-1111-1111-1111' });
+    const res = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: report, key: tenant.key });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: {
+        type: 'validation_error',
+        message: 'The request contains card data or credentials, which this service never accepts',
+        issues: [{ code: 'card_data_not_allowed', path: 'invoiceReference', message: 'Card numbers must never be sent to this service' }],
+      },
+    });
+    expect(res.text).not.toContain('4111');
+    const stored = await app.orm.em.getConnection().execute('select count(*)::int as n from payment_observations');
+    expect(stored).toEqual([{ n: 0 }]);
+    expect(app.logs.text).not.toContain('4111');
+  });
+
+  it('when a body carries a secret-named property, then 400 before schema validation, naming its path', async () => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const res = await app.request('/api/v1/gwc/payment-reports', {
+      method: 'POST',
+      json: { ...gwcReport(), raw: { payment_method: { card: { cvc: '123' } }, paymentMethodNonce: 'fake-valid-nonce' } },
+      key: tenant.key,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.issues).toEqual([
+      { code: 'credential_not_allowed', path: 'raw.payment_method.card.cvc', message: 'Credentials, payment-method nonces and card security data must never be sent to this service' },
+      { code: 'credential_not_allowed', path: 'raw.paymentMethodNonce', message: 'Credentials, payment-method nonces and card security data must never be sent to this service' },
+    ]);
+    expect(res.text).not.toContain('fake-valid-nonce');
+    expect(app.logs.text).not.toContain('fake-valid-nonce');
+  });
+
+  it('when a report holds look-alikes (12-digit references, non-Luhn runs), then it is accepted', async () => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const res = await app.request('/api/v1/gwc/payment-reports', {
+      method: 'POST',
+      json: gwcReport({ invoiceReference: '123456789012', providerEventId: '4111111111111112' }),
+      key: tenant.key,
+    });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('tenant isolation', () => {
+  const app = useTestApp();
+
+  it('when two organizations report the same eventId and attemptId, then each has its own observation and payment', async () => {
+    const a = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const b = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const report = gwcReport({ eventId: 'evt_shared', attemptId: 'att_shared' });
+    const ra = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: report, key: a.key });
+    const rb = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: { ...report, amountMinor: 2000, capturedAmountMinor: 2000 }, key: b.key });
+    expect(ra.status).toBe(200);
+    expect(rb.status).toBe(200);
+    expect(ra.body.data.duplicate).toBe(false);
+    expect(rb.body.data.duplicate).toBe(false);
+    expect(ra.body.data.id).not.toBe(rb.body.data.id);
+    const rows = await app.orm.em
+      .getConnection()
+      .execute(`select organization_id, amount_minor from tracked_payments where attempt_id = 'att_shared' order by amount_minor`);
+    expect(rows).toEqual([
+      { organization_id: a.organizationId, amount_minor: '1000' },
+      { organization_id: b.organizationId, amount_minor: '2000' },
+    ]);
+  });
+
+  it('when a report names an inline enrichment of another organization, then 400 and nothing is stored', async () => {
+    const a = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const b = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    await app.orm.em.getConnection().execute(
+      `insert into enrichment_records (id, request_id, organization_id, integration_id, environment, provider, amount_minor, currency, invoice_number, created_at)
+       values (gen_random_uuid(), 'req_${'a'.repeat(32)}', '${a.organizationId}', '${a.integrationId}', 'sandbox', 'gwc', 1000, 'usd', 'INV-1', now())`,
+    );
+    const res = await app.request('/api/v1/gwc/payment-reports', {
+      method: 'POST',
+      json: gwcReport({ enrichmentRequestId: `req_${'a'.repeat(32)}` }),
+      key: b.key,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.issues[0].code).toBe('enrichment_reference_not_found');
+    const count = await app.orm.em.getConnection().execute(`select count(*)::int as n from payment_observations where organization_id = '${b.organizationId}'`);
+    expect(count).toEqual([{ n: 0 }]);
+  });
+});
