@@ -1,3 +1,4 @@
+import { correlationExceptionsRouter, paymentsRouter } from './procedures/payments.js';
 import { apiKeysRouter, integrationsRouter, linksRouter, organizationsRouter } from './procedures/tenancy.js';
 import { createCallerFactory, router } from './trpc.js';
 
@@ -7,6 +8,8 @@ export const adminRouter = router({
   integrations: integrationsRouter,
   apiKeys: apiKeysRouter,
   links: linksRouter,
+  payments: paymentsRouter,
+  correlationExceptions: correlationExceptionsRouter,
 });
 export type AdminRouter = typeof adminRouter;
 

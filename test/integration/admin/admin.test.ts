@@ -48,8 +48,8 @@ describe('admin surface', () => {
     ]);
     expect(JSON.stringify(listed)).not.toContain(issued.key.slice(-64));
     const stored = await app.orm.em.getConnection().execute(`select secret_hash from api_keys where id = '${issued.id}'`);
-    expect(stored[0].secret_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(stored[0].secret_hash).not.toBe(issued.key.slice(-64));
+    expect(stored[0]!.secret_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(stored[0]!.secret_hash).not.toBe(issued.key.slice(-64));
     expect(await adminCall<any[]>(app, 'integrations.list', { organizationId: org.id })).toEqual([integration]);
   });
 

@@ -78,10 +78,11 @@ export function enrichGwb(request: GwbOrderEnrichmentRequest): EnrichmentResult<
 /** orderReference, else the buyer's PO, else the invoice number; at most 40 characters, never truncated. */
 function resolveReferenceId(request: GwbOrderEnrichmentRequest): { value: string | null; issues: Issue[] } {
   const { invoice } = request;
+  const override = presentText(request.orderReference);
   const purchaseOrder = presentText(invoice.purchaseOrderReference);
   const [value, path] =
-    request.orderReference !== undefined
-      ? [request.orderReference, 'orderReference']
+    override !== null
+      ? [override, 'orderReference']
       : purchaseOrder !== null
         ? [purchaseOrder, 'invoice.purchaseOrderReference']
         : [invoice.invoiceNumber, 'invoice.invoiceNumber'];

@@ -1,0 +1,34 @@
+import { DomainError } from './errors.js';
+
+/** Keyset position: rows are ordered by (createdAt, id); a cursor names the last row returned. */
+export interface Position {
+  createdAt: Date;
+  id: string;
+}
+
+export function encodeCursor(position: Position): string {
+  return Buffer.from(`${position.createdAt.toISOString()}|${position.id}`, 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string): Position {
+  const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = iso ? new Date(iso) : new Date(NaN);
+  if (!id || Number.isNaN(createdAt.getTime())) {
+    throw new DomainError('validation_error', 'Invalid cursor', [{ code: 'invalid_cursor', path: 'cursor', message: 'Use the nextCursor of the previous page unchanged' }]);
+  }
+  return { createdAt, id };
+}
+
+/** The filter that continues after a cursor, for a MikroORM query ordered by createdAt, id ascending. */
+export function afterCursor(cursor: string | undefined): Record<string, unknown> {
+  if (!cursor) return {};
+  const { createdAt, id } = decodeCursor(cursor);
+  return { $or: [{ createdAt: { $gt: createdAt } }, { createdAt, id: { $gt: id } }] };
+}
+
+/** Given limit+1 fetched rows, the page and the cursor of the next one (null on the last page). */
+export function pageOf<T extends Position>(rows: T[], limit: number): { items: T[]; nextCursor: string | null } {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
