@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuthContext } from '../domain/auth/auth-context.js';
 
 declare global {
@@ -7,6 +8,8 @@ declare global {
       id: string;
       /** Size in bytes of the raw JSON body, when there was one. */
       rawBodyLength?: number;
+      /** This request's EntityManager fork (made on first use). */
+      em: EntityManager;
       /** The authenticated API key's context, set by the auth middleware on `/api/v1` routes. */
       auth?: AuthContext;
     }

@@ -1,10 +1,11 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Router } from 'express';
+import type { Logger } from '../logger.js';
 import { pendingMigrations } from '../persistence/orm.js';
 import { sendError } from './middleware/error-envelope.js';
 
 /** `/healthz`: the process answers. `/readyz`: the database answers and every migration is applied. */
-export function healthRoutes(orm: MikroORM): Router {
+export function healthRoutes(orm: MikroORM, logger: Logger): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -19,7 +20,7 @@ export function healthRoutes(orm: MikroORM): Router {
       }
       res.json({ status: 'ready' });
     } catch (err) {
-      req.log.warn({ err }, 'readiness check failed');
+      logger.warn({ reqId: req.id, err }, 'readiness check failed');
       sendError(res, 'service_unavailable', 'The database is not reachable');
     }
   });

@@ -23,7 +23,7 @@ function requestValidationError(err: RequestValidationError, _req: Request, _res
 
 /** Mount every contract route with the cross-cutting guards. */
 export function mountApi(app: Express, deps: AppDeps): void {
-  const reports = paymentReportHandlers(deps);
+  const reports = paymentReportHandlers();
   const router = s.router(contract, {
     gwa: { reportPayment: reports.gwa },
     gwb: { reportPayment: reports.gwb },

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment, RouteAccess, Scope } from '../../../contract/common/index.js';
-import { ApiKey, IntegrationLink } from '../../persistence/entities/index.js';
+import { findKeyByPrefix, isLinkedToLedger, touchKey } from '../../persistence/sql/api-keys.sql.js';
+import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
 import { hashSecret, parseApiKey, secretMatches } from './api-key.js';
 import type { AuthContext } from './auth-context.js';
@@ -32,39 +33,38 @@ export async function authenticate(
   const parsed = parseApiKey(bearerToken(options.authorization));
   if (!parsed) throw unauthenticated('Malformed API key');
 
-  const key = await em.findOne(ApiKey, { prefix: parsed.prefix }, { populate: ['integration'] });
-  const valid = secretMatches(parsed.secret, key?.secretHash ?? UNKNOWN_KEY_HASH);
+  const sql = sqlOf(em);
+  const key = await findKeyByPrefix(sql, parsed.prefix);
+  const valid = secretMatches(parsed.secret, key?.secret_hash ?? UNKNOWN_KEY_HASH);
   if (!key || !valid) throw unauthenticated('Unknown API key');
-  if (key.revokedAt) throw unauthenticated('This API key has been revoked');
+  if (key.revoked_at) throw unauthenticated('This API key has been revoked');
 
-  const integration = key.integration;
   const { access } = options;
-  if (integration.provider !== access.provider) {
-    throw forbidden(`A ${integration.provider} key cannot call a ${access.provider} endpoint`);
+  if (key.provider !== access.provider) {
+    throw forbidden(`A ${key.provider} key cannot call a ${access.provider} endpoint`);
   }
-  if (integration.environment !== options.environment) {
-    throw forbidden(`A ${integration.environment} key cannot be used on this ${options.environment} deployment`);
+  if (key.environment !== options.environment) {
+    throw forbidden(`A ${key.environment} key cannot be used on this ${options.environment} deployment`);
   }
   const held = new Set(key.scopes as Scope[]);
   const missing = access.scopes.filter((scope) => !held.has(scope));
   if (missing.length > 0) throw forbidden(`The API key lacks the scope(s): ${missing.join(', ')}`);
-  if (access.scopes.includes('invoices:read')) {
-    // invoices:read also needs the explicit link to still exist (spec: Authentication, scopes).
-    const linked = await em.count(IntegrationLink, { providerIntegration: integration.id });
-    if (linked === 0) throw forbidden('This integration is not linked to an accounting source');
+  // invoices:read also needs the explicit link to still exist (spec: Authentication, scopes).
+  if (access.scopes.includes('invoices:read') && !(await isLinkedToLedger(sql, key.integration_id))) {
+    throw forbidden('This integration is not linked to an accounting source');
   }
 
   const now = new Date();
-  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await em.nativeUpdate(ApiKey, { id: key.id }, { lastUsedAt: now });
+  if (!key.last_used_at || now.getTime() - new Date(key.last_used_at).getTime() > LAST_USED_RESOLUTION_MS) {
+    await touchKey(sql, key.id, now, LAST_USED_RESOLUTION_MS);
   }
 
   return {
     apiKeyId: key.id,
-    organizationId: integration.organization.id,
-    integrationId: integration.id,
-    provider: integration.provider,
-    environment: integration.environment,
+    organizationId: key.organization_id,
+    integrationId: key.integration_id,
+    provider: key.provider,
+    environment: key.environment,
     scopes: [...held],
   };
 }

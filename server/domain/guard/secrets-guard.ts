@@ -32,8 +32,14 @@ const SECRET_NAME_PARTS = [
 /** Names that are secrets only as a whole word (as parts they are too common). */
 const SECRET_NAMES = new Set(['pan', 'token', 'secret', 'pin']);
 
-/** 13 to 19 digits, single spaces or dashes allowed between them, not part of a longer digit run. */
-const DIGIT_RUN = /(?<![0-9][ -]?)[0-9](?:[ -]?[0-9]){12,18}(?![ -]?[0-9])/g;
+/** A run of digits with single spaces or dashes between them, not part of a longer run. */
+const DIGIT_RUN = /(?<![0-9][ -]?)[0-9](?:[ -]?[0-9])*/g;
+/**
+ * How card numbers are written when grouped: 4-4-4-1..7 (most schemes) or
+ * 4-6-4/5 (Amex, Diners). Other groupings (UUIDs' 8-4-4-4-12, dates, phone
+ * numbers) are not read as one card number; their separator-free parts still are.
+ */
+const CARD_GROUPINGS = [/^[0-9]{4}([ -][0-9]{4}){2}[ -][0-9]{1,7}$/, /^[0-9]{4}[ -][0-9]{6}[ -][0-9]{4,5}$/];
 
 export function passesLuhn(digits: string): boolean {
   let sum = 0;
@@ -50,9 +56,21 @@ export function passesLuhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
+/** UUIDs are identifiers, never card data; their all-digit groups could otherwise line up as 4-4-4-x. */
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+const isPan = (digits: string) => digits.length >= 13 && digits.length <= 19 && passesLuhn(digits);
+
+/** True when the text holds a Luhn-valid 13-19 digit card number, plain or grouped as cards are. */
 export function containsCardNumber(text: string): boolean {
-  for (const match of text.matchAll(DIGIT_RUN)) {
-    if (passesLuhn(match[0].replace(/[ -]/g, ''))) return true;
+  for (const [run] of text.replace(UUID, ' ').matchAll(DIGIT_RUN)) {
+    const digits = run.replace(/[ -]/g, '');
+    if (digits.length === run.length) {
+      if (isPan(digits)) return true;
+      continue;
+    }
+    if (CARD_GROUPINGS.some((grouping) => grouping.test(run)) && isPan(digits)) return true;
+    if (run.split(/[ -]/).some(isPan)) return true;
   }
   return false;
 }

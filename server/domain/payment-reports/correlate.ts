@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuthContext } from '../auth/auth-context.js';
-import { EnrichmentRecord } from '../../persistence/entities/index.js';
+import { findEnrichmentRecord } from '../../persistence/sql/payment-reports.sql.js';
+import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
 
 /** What the enrichment a report names expected the payment to be. */
@@ -18,12 +19,8 @@ export interface CorrelationTarget {
  */
 export async function resolveCorrelation(em: EntityManager, ctx: AuthContext, enrichmentRequestId: string): Promise<CorrelationTarget> {
   if (enrichmentRequestId.startsWith('req_')) {
-    const record = await em.findOne(EnrichmentRecord, {
-      requestId: enrichmentRequestId,
-      integration: ctx.integrationId,
-      environment: ctx.environment,
-    });
-    if (record) return { enrichmentRequestId, amountMinor: record.amountMinor, currency: record.currency };
+    const record = await findEnrichmentRecord(sqlOf(em), { requestId: enrichmentRequestId, integrationId: ctx.integrationId, environment: ctx.environment });
+    if (record) return { enrichmentRequestId, amountMinor: Number(record.amount_minor), currency: record.currency };
   }
   // Preparation ids (UUIDs) resolve against saved preparations once invoice-backed preparation exists.
   throw new DomainError('validation_error', 'The report names an enrichment that does not exist in this integration and environment', [

@@ -1,6 +1,7 @@
-import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PaymentReport, ReportStatus } from '../../../contract/payment-reports.js';
-import { CorrelationException, PaymentObservation, TrackedPayment } from '../../persistence/entities/index.js';
+import * as store from '../../persistence/sql/payment-reports.sql.js';
+import { isUniqueViolation, sqlOf, type Sql } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
 import { correlationMismatches, resolveCorrelation, type CorrelationTarget } from './correlate.js';
@@ -13,21 +14,40 @@ export interface Acknowledgment {
   duplicate: boolean;
 }
 
-function factOf(provider: ReportingProvider, o: PaymentObservation): Fact {
+interface Prepared {
+  ctx: AuthContext;
+  provider: ReportingProvider;
+  report: PaymentReport;
+  requestId: string;
+  now: Date;
+  normalized: Record<string, unknown>;
+  hash: string;
+  correlation: CorrelationTarget | undefined;
+}
+
+function factOf(provider: ReportingProvider, o: store.ObservationRow): Fact {
   return {
     id: o.id,
     status: o.status as ReportStatus,
     currency: o.currency,
-    amountMinor: o.amountMinor,
-    capturedAmountMinor: o.capturedAmountMinor,
-    refundedAmountMinor: o.refundedAmountMinor,
-    occurredAt: o.occurredAt,
-    receivedAt: o.receivedAt,
+    amountMinor: Number(o.amount_minor),
+    capturedAmountMinor: Number(o.captured_amount_minor),
+    refundedAmountMinor: Number(o.refunded_amount_minor),
+    occurredAt: new Date(o.occurred_at),
+    receivedAt: new Date(o.received_at),
     ...reportAliases(provider, o.payload as unknown as PaymentReport),
   };
 }
 
-const conflictError = (message: string, issues: DomainError['issues']) => new DomainError('conflict', message, issues);
+const scopeOf = (ctx: AuthContext): store.Scope => ({ organizationId: ctx.organizationId, integrationId: ctx.integrationId, environment: ctx.environment });
+
+/** An eventId seen before: the identical report is acknowledged again; any other payload is a 409. */
+function replay(previous: { id: string; payload_hash: string }, hash: string): Acknowledgment {
+  if (previous.payload_hash === hash) return { id: previous.id, duplicate: true };
+  throw new DomainError('conflict', 'This eventId was already used for a different report', [
+    { code: 'event_id_reused', path: 'eventId', message: 'An eventId is reused only for identical retries; send a new eventId for a new observation' },
+  ]);
+}
 
 /**
  * Record one payment report: validate it, store it once as an immutable
@@ -39,23 +59,27 @@ export async function recordPaymentReport(
   em: EntityManager,
   input: { ctx: AuthContext; provider: ReportingProvider; report: PaymentReport; requestId: string; now?: Date },
 ): Promise<Acknowledgment> {
-  const { ctx, provider, report, requestId } = input;
   const now = input.now ?? new Date();
-  const ruleIssues = reportRuleIssues(report, now);
+  const ruleIssues = reportRuleIssues(input.report, now);
   if (ruleIssues.length > 0) throw new DomainError('validation_error', 'The report is not consistent', ruleIssues);
 
-  const normalized = normalizeReport(report);
+  const normalized = normalizeReport(input.report);
   const hash = reportHash(normalized);
-  const correlation = report.enrichmentRequestId ? await resolveCorrelation(em, ctx, report.enrichmentRequestId) : undefined;
-
+  const correlation = input.report.enrichmentRequestId ? await resolveCorrelation(em, input.ctx, input.report.enrichmentRequestId) : undefined;
+  const prepared: Prepared = { ...input, now, normalized, hash, correlation };
   for (let attempt = 0; ; attempt++) {
     try {
-      return await em.fork().transactional((tem) => storeReport(tem, { ...input, now, normalized, hash, correlation }));
+      if (attempt === 0) {
+        // Observations are immutable, so a retry is answered without a lock; a new attempt is stored in the same statement.
+        const quick = await replayOrStoreFirst(sqlOf(em), prepared);
+        if (quick) return quick;
+      }
+      return await em.transactional((tem) => storeReport(sqlOf(tem), prepared));
     } catch (err) {
       // A concurrent writer stored the same eventId (or claimed the same alias) first: replay once, which now sees it.
-      if (err instanceof UniqueConstraintViolationException && attempt === 0) continue;
-      if (err instanceof UniqueConstraintViolationException) {
-        throw conflictError('The report conflicts with one recorded concurrently', [
+      if (isUniqueViolation(err) && attempt === 0) continue;
+      if (isUniqueViolation(err)) {
+        throw new DomainError('conflict', 'The report conflicts with one recorded concurrently', [
           { code: 'identity_conflict', path: 'eventId', message: 'Another report claimed the same identity at the same time' },
         ]);
       }
@@ -64,76 +88,30 @@ export async function recordPaymentReport(
   }
 }
 
-async function storeReport(
-  tem: EntityManager,
-  input: {
-    ctx: AuthContext;
-    provider: ReportingProvider;
-    report: PaymentReport;
-    requestId: string;
-    now: Date;
-    normalized: Record<string, unknown>;
-    hash: string;
-    correlation: CorrelationTarget | undefined;
-  },
-): Promise<Acknowledgment> {
-  const { ctx, provider, report, now } = input;
-  const scope = { integration: ctx.integrationId, environment: ctx.environment };
-
-  await tem
-    .createQueryBuilder(TrackedPayment)
-    .insert({
-      id: crypto.randomUUID(),
-      organization: ctx.organizationId,
-      ...scope,
-      provider,
-      attemptId: report.attemptId,
-      observationCount: 0,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflict(['integration', 'environment', 'attemptId'])
-    .ignore()
-    .execute();
-  const payment = await tem.findOneOrFail(TrackedPayment, { ...scope, attemptId: report.attemptId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-
-  const previous = await tem.findOne(PaymentObservation, { organization: ctx.organizationId, ...scope, eventId: report.eventId });
-  if (previous) {
-    if (previous.payloadHash === input.hash) return { id: previous.id, duplicate: true };
-    throw conflictError('This eventId was already used for a different report', [
-      { code: 'event_id_reused', path: 'eventId', message: 'An eventId is reused only for identical retries; send a new eventId for a new observation' },
-    ]);
-  }
-
-  const history = (await tem.find(PaymentObservation, { trackedPayment: payment })).map((o) => factOf(provider, o));
-  const observationId = crypto.randomUUID();
-  const incoming: Fact = {
-    id: observationId,
+function incomingFact(input: Prepared): Fact {
+  const { report, provider } = input;
+  return {
+    id: crypto.randomUUID(),
     status: report.status,
     currency: report.currency,
     amountMinor: report.amountMinor,
     capturedAmountMinor: report.capturedAmountMinor,
     refundedAmountMinor: report.refundedAmountMinor,
     occurredAt: new Date(report.occurredAt),
-    receivedAt: now,
+    receivedAt: input.now,
     ...reportAliases(provider, report),
   };
-  const conflicts = conflictIssues(provider, incoming, history);
-  if (incoming.providerPaymentId !== null && payment.providerPaymentId === null) {
-    const claimed = await tem.count(TrackedPayment, { ...scope, providerPaymentId: incoming.providerPaymentId, id: { $ne: payment.id } });
-    if (claimed > 0) conflicts.push({ code: 'identity_conflict', path: 'providerPaymentId', message: 'This provider payment is already reported under another attemptId' });
-  }
-  if (conflicts.length > 0) throw conflictError('The report conflicts with what is recorded for this payment', conflicts);
+}
 
-  const observation = tem.create(PaymentObservation, {
-    id: observationId,
-    organization: ctx.organizationId,
-    ...scope,
-    provider,
+function observationRow(input: Prepared, incoming: Fact, paymentId: string): store.ObservationInsert {
+  const { report } = input;
+  return {
+    id: incoming.id,
+    provider: input.provider,
     eventId: report.eventId,
     payloadHash: input.hash,
     payload: input.normalized,
-    trackedPayment: payment,
+    paymentId,
     attemptId: report.attemptId,
     status: report.status,
     currency: report.currency,
@@ -142,12 +120,14 @@ async function storeReport(
     refundedAmountMinor: report.refundedAmountMinor,
     occurredAt: incoming.occurredAt,
     requestId: input.requestId,
-    receivedAt: now,
-  });
+    receivedAt: input.now,
+  };
+}
 
-  const facts = [...history, incoming];
+/** The payment's projection from all its facts (docs/payment-reports.md, "Projection"). */
+function projectionOf(facts: Fact[], enrichmentRequestId: string | null, now: Date): store.ProjectionUpdate {
   const current = projectCurrent(facts)!;
-  Object.assign(payment, {
+  return {
     ...establishedAliases(facts),
     status: current.status,
     currency: current.currency,
@@ -156,22 +136,64 @@ async function storeReport(
     refundedAmountMinor: current.refundedAmountMinor,
     occurredAt: current.occurredAt,
     currentObservationId: current.id,
-    enrichmentRequestId: payment.enrichmentRequestId ?? report.enrichmentRequestId ?? null,
+    enrichmentRequestId,
     observationCount: facts.length,
     updatedAt: now,
+  };
+}
+
+/**
+ * The two common cases in one statement: a retry of a known eventId, or the
+ * first report of a new attempt with nothing to record as an exception.
+ * Undefined when the attempt's history must be read under its lock.
+ */
+async function replayOrStoreFirst(sql: Sql, input: Prepared): Promise<Acknowledgment | undefined> {
+  const incoming = incomingFact(input);
+  const paymentId = crypto.randomUUID();
+  const outcome = await store.recordFirstOrFindPrevious(sql, scopeOf(input.ctx), {
+    insert: !input.correlation || correlationMismatches(input.correlation, input.report).length === 0,
+    paymentId,
+    provider: input.provider,
+    attemptId: input.report.attemptId,
+    createdAt: input.now,
+    projection: projectionOf([incoming], input.report.enrichmentRequestId ?? null, input.now),
+    observation: observationRow(input, incoming, paymentId),
   });
+  if (outcome.previous) return replay(outcome.previous, input.hash);
+  return outcome.inserted ? { id: incoming.id, duplicate: false } : undefined;
+}
+
+async function storeReport(sql: Sql, input: Prepared): Promise<Acknowledgment> {
+  const { ctx, provider, report, now } = input;
+  const scope = scopeOf(ctx);
+  const payment = await store.lockPayment(sql, scope, { provider, attemptId: report.attemptId, now });
+
+  const previous = await store.findObservationByEvent(sql, scope, report.eventId);
+  if (previous) return replay(previous, input.hash);
+
+  const history = (await store.observationsOf(sql, payment.id)).map((o) => factOf(provider, o));
+  const incoming = incomingFact(input);
+  const conflicts = conflictIssues(provider, incoming, history);
+  if (incoming.providerPaymentId !== null && payment.provider_payment_id === null) {
+    if (await store.isPaymentIdClaimed(sql, scope, incoming.providerPaymentId, payment.id)) {
+      conflicts.push({ code: 'identity_conflict', path: 'providerPaymentId', message: 'This provider payment is already reported under another attemptId' });
+    }
+  }
+  if (conflicts.length > 0) throw new DomainError('conflict', 'The report conflicts with what is recorded for this payment', conflicts);
+
+  await store.insertObservation(sql, scope, observationRow(input, incoming, payment.id));
+  const facts = [...history, incoming];
+  await store.updateProjection(sql, payment.id, projectionOf(facts, payment.enrichment_request_id ?? report.enrichmentRequestId ?? null, now));
 
   if (input.correlation) {
     for (const mismatch of correlationMismatches(input.correlation, report)) {
-      tem.create(CorrelationException, {
-        organization: ctx.organizationId,
-        ...scope,
-        observation,
+      await store.insertCorrelationException(sql, scope, {
+        observationId: incoming.id,
         enrichmentRequestId: input.correlation.enrichmentRequestId,
         ...mismatch,
         createdAt: now,
       });
     }
   }
-  return { id: observation.id, duplicate: false };
+  return { id: incoming.id, duplicate: false };
 }

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { Logger } from '../../logger.js';
 import type { ErrorEnvelope, ErrorType, Issue } from '../../../contract/common/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { ERROR_STATUS } from '../error-status.js';
@@ -24,9 +25,9 @@ interface BodyParserError {
  * failures become 400/413; anything else is logged and answered with a generic
  * 500 that names nothing internal (no stack, SQL or class names).
  */
-export const errorEnvelope: ErrorRequestHandler = (err: unknown, req, res, _next) => {
+export const errorEnvelope = (logger: Logger): ErrorRequestHandler => (err: unknown, req, res, _next) => {
   if (res.headersSent) {
-    req.log?.error({ err }, 'error after response was sent');
+    logger.error({ reqId: req.id, err }, 'error after response was sent');
     res.end();
     return;
   }
@@ -56,6 +57,6 @@ export const errorEnvelope: ErrorRequestHandler = (err: unknown, req, res, _next
     ]);
     return;
   }
-  req.log?.error({ err }, 'unhandled error');
+  logger.error({ reqId: req.id, err }, 'unhandled error');
   sendError(res, 'internal_error', 'An unexpected error occurred. It has been logged; retry with back-off.');
 };

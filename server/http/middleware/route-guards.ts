@@ -1,4 +1,3 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TsRestRequest } from '@ts-rest/express';
 import type { AppRoute } from '@ts-rest/core';
 import type { NextFunction, Request, Response } from 'express';
@@ -22,11 +21,11 @@ function routeAccess(req: Request): RouteAccess {
  * the route's body limit, and reject card data and credentials anywhere in
  * the body (spec: Authentication; card-data and credential guard).
  */
-export function routeGuards(deps: { orm: MikroORM; config: Pick<Config, 'SVC_ENVIRONMENT'> }) {
+export function routeGuards(deps: { config: Pick<Config, 'SVC_ENVIRONMENT'> }) {
   return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
     try {
       const access = routeAccess(req);
-      req.auth = await authenticate(deps.orm.em.fork(), {
+      req.auth = await authenticate(req.em, {
         authorization: req.headers.authorization,
         access,
         environment: deps.config.SVC_ENVIRONMENT,

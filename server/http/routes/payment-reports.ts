@@ -1,4 +1,3 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { initServer } from '@ts-rest/express';
 import { contract } from '../../../contract/index.js';
 import { recordPaymentReport } from '../../domain/payment-reports/record-payment-report.js';
@@ -8,15 +7,15 @@ import { authOf } from '../auth-of.js';
 const s = initServer();
 
 const reportHandler =
-  <P extends ReportingProvider>(provider: P, deps: { orm: MikroORM }) =>
+  <P extends ReportingProvider>(provider: P) =>
   async ({ body, req }: { body: Parameters<typeof recordPaymentReport>[1]['report']; req: import('express').Request }) => {
-    const ack = await recordPaymentReport(deps.orm.em.fork(), { ctx: authOf(req), provider, report: body, requestId: String(req.id) });
+    const ack = await recordPaymentReport(req.em, { ctx: authOf(req), provider, report: body, requestId: String(req.id) });
     return { status: 200 as const, body: { object: `${provider}.payment_report` as const, api_version: 'v1' as const, data: ack } };
   };
 
 /** Endpoints 3, 7 and 13: POST /api/v1/{gwa,gwb,gwc}/payment-reports. */
-export const paymentReportHandlers = (deps: { orm: MikroORM }) => ({
-  gwa: s.route(contract.gwa.reportPayment, reportHandler('gwa', deps)),
-  gwb: s.route(contract.gwb.reportPayment, reportHandler('gwb', deps)),
-  gwc: s.route(contract.gwc.reportPayment, reportHandler('gwc', deps)),
+export const paymentReportHandlers = () => ({
+  gwa: s.route(contract.gwa.reportPayment, reportHandler('gwa')),
+  gwb: s.route(contract.gwb.reportPayment, reportHandler('gwb')),
+  gwc: s.route(contract.gwc.reportPayment, reportHandler('gwc')),
 });

@@ -163,7 +163,7 @@ describe('payment reports over HTTP', () => {
       ['PAY1', 2],
       ['PAY2', 1],
     ]);
-    expect(rows[0].attempt_id).toBe(attemptId);
+    expect(rows[0]!.attempt_id).toBe(attemptId);
   });
 
   it('V9/V11/V12: when a report breaks the contract, then 400 per problem; over 16 KiB, then 413', async () => {

@@ -12,6 +12,8 @@ describe('card-number detection', () => {
     ['4000056655665556', 'a Visa debit test PAN'],
     ['card 4111111111111111 exp 12/30', 'inside free text'],
     ['4222222222222', 'a 13-digit PAN'],
+    ['3782 822463 10005', 'an Amex PAN grouped 4-6-5'],
+    ['ref 1234-4111111111111111', 'a plain PAN after a dash'],
   ])('when a string holds %s (%s), then it is card data', (text) => {
     expect(containsCardNumber(text)).toBe(true);
   });
@@ -24,6 +26,10 @@ describe('card-number detection', () => {
     ['INV-2026-000123', 'an invoice number'],
     ['2026-01-10T10:00:00.000Z', 'a timestamp'],
     ['41111111  11111111', 'two groups split by a double space'],
+    ['12345678-9012-3456-7890-123456789012', 'a UUID made only of digits'],
+    ['evt_b6bb288f-1436-4407-9813-021ef4f1bb03', 'a UUID whose middle groups line up as 4-4-4-3 and pass Luhn'],
+    ['41111111-1111-1111', 'digits grouped 8-4-4, not as a card'],
+    ['+1 415-555-0132', 'a phone number'],
   ])('when a string holds %s (%s), then it passes', (text) => {
     expect(containsCardNumber(text)).toBe(false);
   });

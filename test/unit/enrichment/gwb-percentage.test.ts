@@ -34,6 +34,13 @@ describe('gwb tax percentage search', () => {
     expect(findPercentage(constraints)).toBeNull();
   });
 
+  it("when gwb's forum example is recomputed, then one rounding on the order total gives 3.27 where per-line rounding gives 3.28", () => {
+    const bases = [1500n, 800n, 695n, 695n];
+    expect(taxOn(3690n, 8875n, 3)).toBe(327n);
+    expect(bases.reduce((total, base) => total + taxOn(base, 8875n, 3), 0n)).toBe(328n);
+    expect(findPercentage([summed(bases, 327n)])).toBe('8.86');
+  });
+
   it('when the exact tax is a half, then it rounds to the even neighbour', () => {
     expect(taxOn(50n, 1n, 0)).toBe(0n); // 0.5 → 0
     expect(taxOn(150n, 1n, 0)).toBe(2n); // 1.5 → 2

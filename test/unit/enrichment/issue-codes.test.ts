@@ -65,7 +65,7 @@ const scenarios: Record<ProducibleCode, Scenario> = {
     path: { gwb: 'discountRepresentation', gwc: 'options.discountRepresentation' },
   },
   tax_not_representable: {
-    invoice: makeInvoice({ lineItems: [line({ sequence: 1, unitAmountMinor: 100 }), line({ sequence: 2, unitAmountMinor: 100 })], taxAmountMinor: 1 }),
+    invoice: makeInvoice({ lineItems: [line({ unitAmountMinor: 0 })], shippingAmountMinor: 1000, taxAmountMinor: 80 }),
     path: 'invoice.taxAmountMinor',
   },
   discount_not_representable: {

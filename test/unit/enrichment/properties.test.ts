@@ -46,7 +46,7 @@ describe('enrichment properties', () => {
     );
   });
 
-  it('when any reconciled invoice is mapped for gwb, then gwb totals the order to the invoice total under every rounding', () => {
+  it('when any reconciled invoice is mapped for gwb, then gwb totals the order to the invoice total however it spreads a discount', () => {
     let mapped = 0;
     fc.assert(
       fc.property(
@@ -76,7 +76,7 @@ describe('enrichment properties', () => {
       ),
       { numRuns: 300 },
     );
-    expect(mapped).toBeGreaterThan(240);
+    expect(mapped).toBeGreaterThan(270);
   });
 
   it('when any reconciled invoice is mapped for gwc, then gwc arithmetic in minor units equals the invoice total', () => {

@@ -21,8 +21,6 @@ export interface DiscountPlan {
   /** Discount uid per ordered line (same order as `facts.lines`), or `null`. */
   readonly appliedUids: (string | null)[];
   readonly bases: TaxableBase[];
-  /** How many lines take the rounded-up share, so that the shares add up to the discount. */
-  readonly ceilingCount: number;
   /** Σ line subtotals − discount: the taxable total, however gwb spreads the discount. */
   readonly taxableTotal: bigint;
   readonly issues: Issue[];
@@ -33,7 +31,7 @@ export interface DiscountPlan {
  * `order`: one ORDER-scoped discount, which gwb spreads over the lines in
  * proportion to their subtotals; its rounding is undocumented, so each line's
  * share is taken to be the floor or the ceiling of its exact share, the shares
- * adding up to the discount (an assumption: UNCONFIRMED in providers.md).
+ * adding up to the discount (an assumption; UNCONFIRMED in providers.md).
  * `line_item`: one LINE_ITEM-scoped discount per discounted line.
  */
 export function planDiscounts(
@@ -49,8 +47,7 @@ export function planDiscounts(
   const appliedUids: (string | null)[] = facts.lines.map(() => null);
   const issues: Issue[] = [];
   let bases: TaxableBase[] = grosses.map((gross) => ({ low: gross, high: gross }));
-  let ceilingCount = 0;
-  const plan = () => ({ discounts, appliedUids, bases, ceilingCount, taxableTotal: grossTotal - discount, issues });
+  const plan = () => ({ discounts, appliedUids, bases, taxableTotal: grossTotal - discount, issues });
   if (discount === 0n) return plan();
 
   if (representation === 'line_item') {
@@ -80,7 +77,6 @@ export function planDiscounts(
     const ceiling = scaled % grossTotal === 0n ? floor : floor + 1n;
     return { low: gross - ceiling, high: gross - floor };
   });
-  ceilingCount = Number(discount - sum(bases.map((b, i) => (grosses[i] ?? 0n) - b.high)));
   return plan();
 }
 

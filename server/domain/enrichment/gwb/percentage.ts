@@ -6,11 +6,11 @@ import { GWB_MAX_PERCENTAGE_LENGTH } from './limits.js';
  * half to even (providers.md §2.1-2.2). To carry an exact invoice tax we search
  * for a percentage that makes gwb compute exactly that amount.
  *
- * A constraint gives one way gwb might compute the tax at `units / 10^scale`
- * percent (one rounding on the summed base, or one per line, with either
- * rounding of an apportioned discount) and the amount it must produce; a
- * percentage is accepted only if every constraint produces its target. Each
- * `taxAt` must be non-decreasing in `units`, so the admissible units form a range.
+ * A constraint gives one way gwb may compute the tax at `units / 10^scale`
+ * percent (for example with either rounding of an apportioned discount) and the
+ * amount it must produce; a percentage is accepted only if every constraint
+ * produces its target. Each `taxAt` must be non-decreasing in `units`, so the
+ * admissible units form one range.
  */
 export interface TaxConstraint {
   readonly taxAt: (units: bigint, scale: number) => bigint;

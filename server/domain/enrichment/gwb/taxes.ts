@@ -3,8 +3,7 @@ import type { Issue } from '../../../../contract/common/index.js';
 import type { GwbTax } from '../../../../contract/enrichment.js';
 import { linePath, type InvoiceFacts } from '../canonical-checks.js';
 import { issue } from '../issue-codes.js';
-import { sum } from '../decimal.js';
-import type { DiscountPlan, GwbRepresentation, TaxableBase } from './discounts.js';
+import type { DiscountPlan, GwbRepresentation } from './discounts.js';
 import { findPercentage, taxOn, type TaxConstraint } from './percentage.js';
 
 export interface TaxPlan {
@@ -17,10 +16,13 @@ export interface TaxPlan {
 /**
  * The invoice tax as gwb ADDITIVE percentage taxes whose computed amounts equal
  * the invoice's exactly, or `tax_not_representable` (providers.md §0.5).
- * `order`: one ORDER-scoped tax reproducing the invoice tax total.
- * `line_item`: one LINE_ITEM-scoped tax per taxed line reproducing that line's tax.
- * gwb taxes the amount after discounts; every percentage must hold for both
- * roundings of an apportioned discount and for per-line or whole-order rounding.
+ * gwb taxes the amount after discounts and rounds once per tax on the amount it
+ * covers: an order tax on the order's discounted total (gwb forum threads in
+ * providers.md Q4: 8.875 % of 6.95 + 6.95 + 8 + 15 gives 3.27, not the 3.28 of
+ * per-line rounding). Hence:
+ * `order`: one ORDER-scoped tax on Σ subtotals − discount, however the discount is spread.
+ * `line_item`: one LINE_ITEM-scoped tax per taxed line, which must hold for
+ * either rounding of the line's share of an order discount.
  */
 export function planTaxes(
   invoice: CanonicalInvoice,
@@ -35,8 +37,6 @@ export function planTaxes(
   if (representation === 'order') {
     const percentage = findPercentage([
       { taxAt: (units, scale) => taxOn(discounts.taxableTotal, units, scale), target: tax },
-      { taxAt: perLineTax(discounts.bases, discounts.ceilingCount, 'least'), target: tax },
-      { taxAt: perLineTax(discounts.bases, discounts.ceilingCount, 'most'), target: tax },
     ]);
     if (percentage === null) plan.issues.push(issue('tax_not_representable', 'invoice.taxAmountMinor'));
     else plan.taxes.push({ uid: 'tax-order', name: 'Sales tax', type: 'ADDITIVE', percentage, scope: 'ORDER' });
@@ -64,22 +64,3 @@ export function planTaxes(
   return plan;
 }
 
-/**
- * The least (or most) tax gwb can reach when it rounds each line's tax and
- * `ceilingCount` lines take the rounded-up discount share: those lines lose
- * the largest (or smallest) rounding differences. Non-decreasing in the percentage.
- */
-function perLineTax(bases: readonly TaxableBase[], ceilingCount: number, bound: 'least' | 'most') {
-  return (units: bigint, scale: number): bigint => {
-    let total = 0n;
-    const differences: bigint[] = [];
-    for (const { low, high } of bases) {
-      const taxHigh = taxOn(high, units, scale);
-      total += taxHigh;
-      if (low < high) differences.push(taxHigh - taxOn(low, units, scale));
-    }
-    differences.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const lost = bound === 'most' ? differences.slice(0, ceilingCount) : differences.slice(differences.length - ceilingCount);
-    return total - sum(lost);
-  };
-}

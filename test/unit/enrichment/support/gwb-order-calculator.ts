@@ -5,16 +5,15 @@ import type { GwbOrderEnrichmentData } from '../../../../contract/enrichment.js'
  * written from the provider's rules rather than from the code under test:
  * gross = base price × quantity; LINE_ITEM fixed discounts come off their line;
  * an ORDER fixed discount is spread over the lines in proportion to what is left,
- * shares rounded down with the remainder handed out per `allocation`; taxes are
- * percentages of the discounted amounts, rounded half to even once per tax
- * (`per-tax`) or once per line (`per-line`); total-phase service charges are added last.
+ * shares rounded down with the remainder handed out per `allocation` (gwb does
+ * not document it); each tax is a percentage of the discounted amount of the
+ * lines it covers (all lines for an ORDER tax), rounded half to even once;
+ * total-phase service charges are added last.
  */
 export type Allocation = 'first' | 'last' | 'largest-remainder';
-export type TaxRounding = 'per-tax' | 'per-line';
 export const ALLOCATIONS: Allocation[] = ['first', 'last', 'largest-remainder'];
-export const TAX_ROUNDINGS: TaxRounding[] = ['per-tax', 'per-line'];
 
-export function gwbOrderTotal(order: GwbOrderEnrichmentData, allocation: Allocation, rounding: TaxRounding): bigint {
+export function gwbOrderTotal(order: GwbOrderEnrichmentData, allocation: Allocation): bigint {
   const lines = order.line_items.map((line) => ({
     uid: line.uid,
     gross: BigInt(line.base_price_money.amount) * BigInt(line.quantity),
@@ -42,12 +41,8 @@ export function gwbOrderTotal(order: GwbOrderEnrichmentData, allocation: Allocat
   for (const tax of order.taxes ?? []) {
     const [units, scale] = percentage(tax.percentage);
     const applied = tax.scope === 'ORDER' ? lines : lines.filter((l) => l.taxUids.includes(tax.uid));
-    const bases = applied.map((l) => l.gross - l.discounted);
-    const divisor = 100n * 10n ** BigInt(scale);
-    taxTotal +=
-      rounding === 'per-tax'
-        ? halfEven(bases.reduce((a, b) => a + b, 0n) * units, divisor)
-        : bases.reduce((total, base) => total + halfEven(base * units, divisor), 0n);
+    const base = applied.reduce((total, l) => total + l.gross - l.discounted, 0n);
+    taxTotal += halfEven(base * units, 100n * 10n ** BigInt(scale));
   }
   const charges = (order.service_charges ?? []).reduce((total, c) => total + BigInt(c.amount_money.amount), 0n);
   const gross = lines.reduce((total, l) => total + l.gross, 0n);
@@ -82,7 +77,7 @@ function halfEven(numerator: bigint, denominator: bigint): bigint {
   return quotient % 2n === 0n ? quotient : quotient + 1n;
 }
 
-/** gwb's total under every allocation and tax rounding modelled. */
+/** gwb's total under every discount allocation modelled. */
 export function gwbTotalsUnderEveryModel(order: GwbOrderEnrichmentData): bigint[] {
-  return ALLOCATIONS.flatMap((allocation) => TAX_ROUNDINGS.map((rounding) => gwbOrderTotal(order, allocation, rounding)));
+  return ALLOCATIONS.map((allocation) => gwbOrderTotal(order, allocation));
 }

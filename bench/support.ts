@@ -1,0 +1,96 @@
+import autocannon from 'autocannon';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigSchema } from '../server/config.js';
+import { createApp } from '../server/http/app.js';
+import { listen, type RunningServer } from '../server/http/lifecycle.js';
+import { createLogger } from '../server/logger.js';
+import { startEmbeddedPostgres } from '../server/persistence/embedded-postgres.js';
+import { migrate, openOrm } from '../server/persistence/orm.js';
+import { createAdminCaller } from '../admin/router.js';
+import type { MikroORM } from '@mikro-orm/postgresql';
+
+export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef0123456789';
+
+export interface BenchEnv {
+  databaseUrl: string;
+  orm: MikroORM;
+  server: RunningServer;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The real service (log level warn) on a throw-away embedded PostgreSQL, or BENCH_DATABASE_URL. */
+export async function startBenchService(): Promise<BenchEnv> {
+  let stopDb = async () => {};
+  let databaseUrl = process.env.BENCH_DATABASE_URL;
+  if (!databaseUrl) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-'));
+    chmodSync(dir, 0o755);
+    const pg = await startEmbeddedPostgres({ dataDir: dir, port: 40000 + Math.floor(Math.random() * 10000), clusterDir: path.join(dir, 'pgdata'), persistent: false });
+    databaseUrl = pg.url;
+    stopDb = async () => {
+      await pg.stop();
+      rmSync(dir, { recursive: true, force: true });
+    };
+  }
+  const orm = await openOrm(databaseUrl, { pool: { min: 2, max: 10 } });
+  await migrate(orm);
+  const config = ConfigSchema.parse({ DATABASE_URL: databaseUrl, SVC_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn' });
+  const app = createApp({ orm, config, logger: createLogger('warn'), adminToken: ADMIN_TOKEN });
+  const server = await listen(app, 0, '127.0.0.1');
+  return {
+    databaseUrl,
+    orm,
+    server,
+    url: `http://127.0.0.1:${server.port}`,
+    close: async () => {
+      await server.close(2000);
+      await orm.close(true);
+      await stopDb();
+    },
+  };
+}
+
+/** An organization, integration and key made through the operator router itself. */
+export async function benchKey(orm: MikroORM, provider: 'gwa' | 'gwb' | 'gwc', scopes: ('enrichment:write' | 'payments:write')[]): Promise<string> {
+  const admin = createAdminCaller({ orm, authorized: true });
+  const org = await admin.organizations.create({ name: `bench ${provider}` });
+  const integration = await admin.integrations.create({ organizationId: org.id, provider, environment: 'sandbox' });
+  return (await admin.apiKeys.issue({ integrationId: integration.id, scopes })).key;
+}
+
+export interface Figures {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  statusCodes: string;
+}
+
+export async function load(name: string, options: autocannon.Options): Promise<Figures> {
+  const result = await autocannon({ connections: 32, duration: Number(process.env.BENCH_SECONDS ?? 10), ...options });
+  return {
+    name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    statusCodes: Object.entries(result.statusCodeStats ?? {})
+      .map(([code, stat]) => `${code}×${(stat as { count: number }).count}`)
+      .join(' '),
+  };
+}
+
+export function printTable(rows: Figures[], baseline: Figures): void {
+  console.log('| run | req/s | p50 ms | p99 ms | statuses | errors | throughput vs baseline |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const ratio = ((r.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(0);
+    console.log(`| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.statusCodes} | ${r.errors} | ${ratio}% |`);
+  }
+}
