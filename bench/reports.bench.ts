@@ -25,40 +25,25 @@ try {
   const bareServer = await listen(bare, 0, '127.0.0.1');
 
   const key = await benchKey(env.orm, 'gwc', ['payments:write']);
-  const report = (eventId: string) =>
-    JSON.stringify({
-      eventId,
-      attemptId: `att_${eventId}`,
-      status: 'captured',
-      currency: 'usd',
-      amountMinor: 12500,
-      capturedAmountMinor: 12500,
-      refundedAmountMinor: 0,
-      occurredAt: '2026-01-10T10:00:00.000Z',
-      source: 'api',
-      // Letters only: a random hex id can hold a Luhn-valid digit run, which the card-data guard refuses.
-      paymentIntentId: `pi_${eventId.replace(/[^A-Za-z0-9]/g, '').replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}`,
-    });
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
 
   const baseline = await load('baseline: bare Express + 1 INSERT', {
     url: `http://127.0.0.1:${bareServer.port}/insert`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    requests: [{ setupRequest: (r) => ({ ...r, body: report(randomUUID()) }) }],
+    generator: 'report:unique',
   });
   const fresh = await load('new observations (unique eventIds)', {
     url: `${env.url}/api/v1/gwc/payment-reports`,
     method: 'POST',
     headers,
-    requests: [{ setupRequest: (r) => ({ ...r, body: report(randomUUID()) }) }],
+    generator: 'report:unique',
   });
-  const retryBody = report('evt_retry');
   const retries = await load('identical retries (duplicate: true)', {
     url: `${env.url}/api/v1/gwc/payment-reports`,
     method: 'POST',
     headers,
-    body: retryBody,
+    generator: 'report:retry',
   });
   printTable([baseline, fresh, retries], baseline);
   const ratio = fresh.requestsPerSecond / baseline.requestsPerSecond;

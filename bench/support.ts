@@ -1,4 +1,6 @@
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -71,8 +73,16 @@ export interface Figures {
   statusCodes: string;
 }
 
-export async function load(name: string, options: autocannon.Options): Promise<Figures> {
-  const result = await autocannon({ connections: 32, duration: Number(process.env.BENCH_SECONDS ?? 10), ...options });
+const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+const GENERATOR = fileURLToPath(new URL('./load-generator.ts', import.meta.url));
+
+/** Run one load in a separate process (32 connections, BENCH_SECONDS long, default 10). */
+export async function load(name: string, options: autocannon.Options & { generator?: string }): Promise<Figures> {
+  const config = { connections: 32, duration: Number(process.env.BENCH_SECONDS ?? 10), ...options };
+  const stdout = await new Promise<string>((resolve, reject) =>
+    execFile(TSX, [GENERATOR, JSON.stringify(config)], { maxBuffer: 64 * 1024 * 1024 }, (err, out) => (err ? reject(err) : resolve(out))),
+  );
+  const result = JSON.parse(stdout) as autocannon.Result;
   return {
     name,
     requestsPerSecond: Math.round(result.requests.average),

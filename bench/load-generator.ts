@@ -1,0 +1,15 @@
+/**
+ * The load generator, in its own process so it never shares the server's
+ * event loop: runs autocannon with the options given as JSON in argv[2] and
+ * prints autocannon's result as JSON.
+ */
+import autocannon from 'autocannon';
+import { bodyGenerators } from './bodies.js';
+
+const options = JSON.parse(process.argv[2]!) as autocannon.Options & { generator?: string };
+const generator = options.generator ? bodyGenerators[options.generator] : undefined;
+const result = await autocannon({
+  ...options,
+  ...(generator ? { requests: [{ setupRequest: (request) => ({ ...request, body: generator() }) }] } : {}),
+});
+process.stdout.write(JSON.stringify(result));
