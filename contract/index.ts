@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { commonResponses } from './common/index.js';
+import { inlineEnrichmentRoutes } from './inline-enrichment.js';
 import { paymentReportRoutes } from './payment-reports.js';
 
 const c = initContract();
@@ -11,9 +12,9 @@ const c = initContract();
  */
 export const contract = c.router(
   {
-    gwa: c.router({ reportPayment: paymentReportRoutes.gwa }),
-    gwb: c.router({ reportPayment: paymentReportRoutes.gwb }),
-    gwc: c.router({ reportPayment: paymentReportRoutes.gwc }),
+    gwa: c.router({ enrichTransaction: inlineEnrichmentRoutes.gwa, reportPayment: paymentReportRoutes.gwa }),
+    gwb: c.router({ enrichOrder: inlineEnrichmentRoutes.gwb, reportPayment: paymentReportRoutes.gwb }),
+    gwc: c.router({ enrichPaymentIntent: inlineEnrichmentRoutes.gwc, reportPayment: paymentReportRoutes.gwc }),
   },
   {
     pathPrefix: '/api/v1',

@@ -6,6 +6,7 @@ import type { AppDeps } from './app.js';
 import { routeGuards } from './middleware/route-guards.js';
 import { issuesFromZodError } from './zod-issues.js';
 import type { RequestValidationError } from '@ts-rest/express';
+import { inlineEnrichmentHandlers } from './routes/inline-enrichment.js';
 import { paymentReportHandlers } from './routes/payment-reports.js';
 
 const s = initServer();
@@ -24,10 +25,11 @@ function requestValidationError(err: RequestValidationError, _req: Request, _res
 /** Mount every contract route with the cross-cutting guards. */
 export function mountApi(app: Express, deps: AppDeps): void {
   const reports = paymentReportHandlers();
+  const enrich = inlineEnrichmentHandlers();
   const router = s.router(contract, {
-    gwa: { reportPayment: reports.gwa },
-    gwb: { reportPayment: reports.gwb },
-    gwc: { reportPayment: reports.gwc },
+    gwa: { enrichTransaction: enrich.gwa, reportPayment: reports.gwa },
+    gwb: { enrichOrder: enrich.gwb, reportPayment: reports.gwb },
+    gwc: { enrichPaymentIntent: enrich.gwc, reportPayment: reports.gwc },
   });
   createExpressEndpoints(contract, router, app, {
     logInitialization: false,

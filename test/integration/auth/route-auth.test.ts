@@ -1,23 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import type { Provider } from '../../../contract/common/index.js';
+import type { Provider, Scope } from '../../../contract/common/index.js';
 import { useTestApp } from '../../support/harness.js';
 import { adminCall, createTenant, issueKey } from '../../support/tenants.js';
 import { reportFor } from '../../support/reports.js';
+import { happyInvoice } from '../../unit/enrichment/support/invoices.js';
 
 /**
  * The outcome matrix of authentication on every route group. Each route group
  * names its provider, its path, the scopes it needs and a valid body.
  */
-const ROUTE_GROUPS: { name: string; provider: Exclude<Provider, 'ledger'>; path: string; scopes: ['payments:write']; body: () => unknown; okStatus: number }[] = (
-  ['gwa', 'gwb', 'gwc'] as const
-).map((provider) => ({
-  name: `${provider} payment reports`,
-  provider,
-  path: `/api/v1/${provider}/payment-reports`,
-  scopes: ['payments:write'],
-  body: () => reportFor[provider](),
-  okStatus: 200,
-}));
+type Group = { name: string; provider: Exclude<Provider, 'ledger'>; path: string; scopes: Scope[]; wrongScope: Scope; body: () => unknown; okStatus: number };
+const ENRICHMENT_PATHS = { gwa: '/api/v1/gwa/transaction-enrichment', gwb: '/api/v1/gwb/order-enrichment', gwc: '/api/v1/gwc/payment-intent-enrichment' };
+const ROUTE_GROUPS: Group[] = (['gwa', 'gwb', 'gwc'] as const).flatMap((provider): Group[] => [
+  {
+    name: `${provider} payment reports`,
+    provider,
+    path: `/api/v1/${provider}/payment-reports`,
+    scopes: ['payments:write'],
+    wrongScope: 'enrichment:write',
+    body: () => reportFor[provider](),
+    okStatus: 200,
+  },
+  {
+    name: `${provider} inline enrichment`,
+    provider,
+    path: ENRICHMENT_PATHS[provider],
+    scopes: ['enrichment:write'],
+    wrongScope: 'payments:write',
+    body: () => ({ invoice: happyInvoice() }),
+    okStatus: 200,
+  },
+]);
 
 const OTHER: Record<string, Provider[]> = { gwa: ['gwb', 'gwc', 'ledger'], gwb: ['gwa', 'gwc', 'ledger'], gwc: ['gwa', 'gwb', 'ledger'] };
 
@@ -72,8 +85,8 @@ describe.each(ROUTE_GROUPS)('authentication on $name', (group) => {
   });
 
   it('when the key lacks the scope, then 403', async () => {
-    const tenant = await createTenant(app, { provider: group.provider, scopes: ['enrichment:write'] });
-    expectError(await post(tenant.key), 403, 'permission_error', 'The API key lacks the scope(s): payments:write');
+    const tenant = await createTenant(app, { provider: group.provider, scopes: [group.wrongScope] });
+    expectError(await post(tenant.key), 403, 'permission_error', `The API key lacks the scope(s): ${group.scopes.join(', ')}`);
   });
 
   it('when the key belongs to another environment than the deployment, then 403', async () => {

@@ -1,0 +1,34 @@
+import { initServer } from '@ts-rest/express';
+import type { Request } from 'express';
+import { contract } from '../../../contract/index.js';
+import type { EnrichmentRequest } from '../../domain/enrichment/index.js';
+import { enrichInlineInvoice } from '../../domain/inline-enrichment/enrich-inline-invoice.js';
+import { authOf } from '../auth-of.js';
+
+const s = initServer();
+
+const enrichHandler =
+  <P extends 'gwa' | 'gwb' | 'gwc', O extends string>(provider: P, object: O) =>
+  async ({ body, req }: { body: EnrichmentRequest<P>; req: Request }) => {
+    const result = await enrichInlineInvoice(req.em, { ctx: authOf(req), provider, request: body, requestId: req.id });
+    if (!result.ok) {
+      return {
+        status: 422 as const,
+        body: {
+          error: {
+            type: 'validation_error' as const,
+            message: `The invoice cannot produce valid ${provider} fields`,
+            issues: result.issues,
+          },
+        },
+      };
+    }
+    return { status: 200 as const, body: { object, api_version: 'v1' as const, data: result.data } };
+  };
+
+/** Endpoints 2, 5 and 10: inline enrichment. */
+export const inlineEnrichmentHandlers = () => ({
+  gwa: s.route(contract.gwa.enrichTransaction, enrichHandler('gwa', 'gwa.transaction_enrichment')),
+  gwb: s.route(contract.gwb.enrichOrder, enrichHandler('gwb', 'gwb.order_enrichment')),
+  gwc: s.route(contract.gwc.enrichPaymentIntent, enrichHandler('gwc', 'gwc.payment_intent_enrichment')),
+});
