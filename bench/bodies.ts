@@ -18,8 +18,58 @@ function gwcReport(eventId: string): string {
   });
 }
 
+/** A reconciled 50-line gwc invoice with line-level tax, a transaction discount and shipping. */
+export function gwcInvoice50(): Record<string, unknown> {
+  const lineItems = Array.from({ length: 50 }, (_, i) => {
+    const quantity = (i % 7) + 1;
+    const unitAmountMinor = 1000 + i * 37;
+    const subtotal = quantity * unitAmountMinor;
+    const tax = Math.floor(subtotal / 20);
+    return {
+      sequence: i + 1,
+      productName: `Industrial part ${i + 1}, stainless steel`,
+      description: `Part ${i + 1} for line maintenance`,
+      productCode: `SKU-${String(i + 1).padStart(4, '0')}`,
+      commodityCode: '43211503',
+      quantity: String(quantity),
+      unitOfMeasure: 'EA',
+      unitAmountMinor,
+      subtotalAmountMinor: subtotal,
+      taxAmountMinor: tax,
+      discountAmountMinor: 0,
+      totalAmountMinor: subtotal + tax,
+    };
+  });
+  const subtotal = lineItems.reduce((t, l) => t + l.subtotalAmountMinor, 0);
+  const tax = lineItems.reduce((t, l) => t + l.taxAmountMinor, 0);
+  const shipping = 2500;
+  const total = subtotal + tax + shipping;
+  return {
+    invoice: {
+      invoiceNumber: 'INV-50-LINES',
+      purchaseOrderReference: 'PO-5050',
+      status: 'open',
+      currency: 'usd',
+      subtotalAmountMinor: subtotal,
+      taxAmountMinor: tax,
+      shippingAmountMinor: shipping,
+      discountAmountMinor: 0,
+      totalAmountMinor: total,
+      balanceAmountMinor: total,
+      issuedAt: '2026-01-02T00:00:00.000Z',
+      dueAt: '2026-02-01T00:00:00.000Z',
+      voidedAt: null,
+      lineItems,
+    },
+    options: { taxRepresentation: 'line_item', shipping: { fromPostalCode: '94107', toPostalCode: '10001' } },
+  };
+}
+
+const invoice50 = JSON.stringify(gwcInvoice50());
+
 /** Request bodies the load generator can send, by name (it runs in its own process). */
 export const bodyGenerators: Record<string, () => string> = {
   'report:unique': () => gwcReport(randomUUID()),
   'report:retry': () => gwcReport('evt_retry'),
+  'enrichment:gwc50': () => invoice50,
 };

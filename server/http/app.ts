@@ -14,7 +14,7 @@ import { mountApi } from './router.js';
 
 export interface AppDeps {
   orm: MikroORM;
-  config: Pick<Config, 'SVC_BODY_LIMIT_BYTES' | 'SVC_ENVIRONMENT'>;
+  config: Pick<Config, 'SVC_BODY_LIMIT_BYTES' | 'SVC_ENVIRONMENT' | 'SVC_RESPONSE_VALIDATION'>;
   logger: Logger;
   /** Bearer token of the operator surface at /admin/trpc. */
   adminToken: string;

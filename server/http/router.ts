@@ -34,7 +34,7 @@ export function mountApi(app: Express, deps: AppDeps): void {
   createExpressEndpoints(contract, router, app, {
     logInitialization: false,
     jsonQuery: false,
-    responseValidation: true,
+    responseValidation: deps.config.SVC_RESPONSE_VALIDATION,
     globalMiddleware: [routeGuards(deps)],
     requestValidationErrorHandler: requestValidationError,
   });

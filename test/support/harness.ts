@@ -51,7 +51,15 @@ export function useTestApp(overrides: Partial<Record<keyof Config, string>> = {}
   beforeAll(async () => {
     const db = await createTestDatabase();
     dropDatabase = db.drop;
-    const config = ConfigSchema.parse({ SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'info', ...overrides, DATABASE_URL: db.url, PORT: '0' });
+    // Every response of every test is checked against the contract.
+    const config = ConfigSchema.parse({
+      SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      LOG_LEVEL: 'info',
+      SVC_RESPONSE_VALIDATION: 'true',
+      ...overrides,
+      DATABASE_URL: db.url,
+      PORT: '0',
+    });
     const logs = new LogCapture();
     const orm = await openOrm(db.url);
     const express = createApp({ orm, config, logger: createLogger(config.LOG_LEVEL, logs), adminToken: config.SVC_ADMIN_TOKEN! });

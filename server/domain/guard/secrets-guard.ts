@@ -61,8 +61,19 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 const isPan = (digits: string) => digits.length >= 13 && digits.length <= 19 && passesLuhn(digits);
 
+/** Whether the text has at least 13 digits at all: most strings do not, and skip the scan. */
+function hasThirteenDigits(text: string): boolean {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57 && ++digits >= 13) return true;
+  }
+  return false;
+}
+
 /** True when the text holds a Luhn-valid 13-19 digit card number, plain or grouped as cards are. */
 export function containsCardNumber(text: string): boolean {
+  if (!hasThirteenDigits(text)) return false;
   for (const [run] of text.replace(UUID, ' ').matchAll(DIGIT_RUN)) {
     const digits = run.replace(/[ -]/g, '');
     if (digits.length === run.length) {
@@ -75,9 +86,17 @@ export function containsCardNumber(text: string): boolean {
   return false;
 }
 
+/** Property names repeat across requests (every line has the same keys): remember verdicts, within a bound. */
+const nameVerdicts = new Map<string, boolean>();
+const MAX_REMEMBERED_NAMES = 10_000;
+
 export function isSecretName(name: string): boolean {
+  const known = nameVerdicts.get(name);
+  if (known !== undefined) return known;
   const normalized = name.toLowerCase().replace(/[^a-z0-9]/g, '');
-  return SECRET_NAMES.has(normalized) || SECRET_NAME_PARTS.some((part) => normalized.includes(part));
+  const verdict = SECRET_NAMES.has(normalized) || SECRET_NAME_PARTS.some((part) => normalized.includes(part));
+  if (nameVerdicts.size < MAX_REMEMBERED_NAMES) nameVerdicts.set(name, verdict);
+  return verdict;
 }
 
 function pathOf(parent: string, key: string | number): string {

@@ -14,6 +14,7 @@ describe('configuration', () => {
       SVC_ADMIN_TOKEN: undefined,
       SVC_BODY_LIMIT_BYTES: 1048576,
       SVC_SHUTDOWN_TIMEOUT_MS: 10000,
+      SVC_RESPONSE_VALIDATION: false,
       LOG_LEVEL: 'info',
     });
   });
