@@ -36,6 +36,8 @@ export const ConfigSchema = z.object({
   SVC_ADMIN_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   SVC_BODY_LIMIT_BYTES: positiveInt(1_048_576),
   SVC_SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+  /** Check every response against the contract before sending (tests turn it on; it costs CPU per request). */
+  SVC_RESPONSE_VALIDATION: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
