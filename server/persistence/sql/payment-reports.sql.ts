@@ -67,51 +67,55 @@ export async function isPaymentIdClaimed(sql: Sql, scope: Scope, providerPayment
   return rows[0]?.claimed === true;
 }
 
-export async function insertObservation(
-  sql: Sql,
-  scope: Scope,
-  row: {
-    id: string;
-    provider: string;
-    eventId: string;
-    payloadHash: string;
-    payload: Record<string, unknown>;
-    paymentId: string;
-    attemptId: string;
-    status: string;
-    currency: string;
-    amountMinor: number;
-    capturedAmountMinor: number;
-    refundedAmountMinor: number;
-    occurredAt: Date;
-    requestId: string;
-    receivedAt: Date;
-  },
-): Promise<void> {
+export interface ObservationInsert {
+  id: string;
+  provider: string;
+  eventId: string;
+  payloadHash: string;
+  payload: Record<string, unknown>;
+  paymentId: string;
+  attemptId: string;
+  status: string;
+  currency: string;
+  amountMinor: number;
+  capturedAmountMinor: number;
+  refundedAmountMinor: number;
+  occurredAt: Date;
+  requestId: string;
+  receivedAt: Date;
+}
+
+/** Columns of an observation row but its payment, in the order of `observationValues`; `?` casts keep CTE selects typed. */
+const OBSERVATION_COLUMNS = `id, organization_id, integration_id, environment, provider, event_id, payload_hash, payload, attempt_id, status, currency,
+  amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, request_id, received_at`;
+const OBSERVATION_PLACEHOLDERS = '?::uuid, ?::uuid, ?::uuid, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?::bigint, ?::bigint, ?::bigint, ?::timestamptz, ?, ?::timestamptz';
+
+function observationValues(scope: Scope, o: ObservationInsert): unknown[] {
+  return [
+    o.id,
+    scope.organizationId,
+    scope.integrationId,
+    scope.environment,
+    o.provider,
+    o.eventId,
+    o.payloadHash,
+    JSON.stringify(o.payload),
+    o.attemptId,
+    o.status,
+    o.currency,
+    o.amountMinor,
+    o.capturedAmountMinor,
+    o.refundedAmountMinor,
+    o.occurredAt,
+    o.requestId,
+    o.receivedAt,
+  ];
+}
+
+export async function insertObservation(sql: Sql, scope: Scope, row: ObservationInsert): Promise<void> {
   await sql(
-    `insert into payment_observations (id, organization_id, integration_id, environment, provider, event_id, payload_hash, payload,
-       tracked_payment_id, attempt_id, status, currency, amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, request_id, received_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      row.id,
-      scope.organizationId,
-      scope.integrationId,
-      scope.environment,
-      row.provider,
-      row.eventId,
-      row.payloadHash,
-      JSON.stringify(row.payload),
-      row.paymentId,
-      row.attemptId,
-      row.status,
-      row.currency,
-      row.amountMinor,
-      row.capturedAmountMinor,
-      row.refundedAmountMinor,
-      row.occurredAt,
-      row.requestId,
-      row.receivedAt,
-    ],
+    `insert into payment_observations (${OBSERVATION_COLUMNS}, tracked_payment_id) values (${OBSERVATION_PLACEHOLDERS}, ?::uuid)`,
+    [...observationValues(scope, row), row.paymentId],
   );
 }
 
@@ -183,7 +187,6 @@ export async function findEnrichmentRecord(
   return rows[0];
 }
 
-export type ObservationInsert = Parameters<typeof insertObservation>[2];
 export type ProjectionUpdate = Parameters<typeof updateProjection>[2];
 
 /**
@@ -221,9 +224,8 @@ export async function recordFirstOrFindPrevious(
        on conflict (integration_id, environment, attempt_id) do nothing
        returning id),
      observation as (
-       insert into payment_observations (id, organization_id, integration_id, environment, provider, event_id, payload_hash, payload,
-         tracked_payment_id, attempt_id, status, currency, amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, request_id, received_at)
-       select ?::uuid, ?::uuid, ?::uuid, ?, ?, ?, ?, ?::jsonb, payment.id, ?, ?, ?, ?::bigint, ?::bigint, ?::bigint, ?::timestamptz, ?, ?::timestamptz from payment
+       insert into payment_observations (${OBSERVATION_COLUMNS}, tracked_payment_id)
+       select ${OBSERVATION_PLACEHOLDERS}, payment.id from payment
        returning id)
      select (select id from observation) as inserted_id, (select id from previous) as previous_id, (select payload_hash from previous) as previous_hash`,
     [
@@ -253,23 +255,7 @@ export async function recordFirstOrFindPrevious(
       input.createdAt,
       p.updatedAt,
       input.insert,
-      o.id,
-      scope.organizationId,
-      scope.integrationId,
-      scope.environment,
-      o.provider,
-      o.eventId,
-      o.payloadHash,
-      JSON.stringify(o.payload),
-      o.attemptId,
-      o.status,
-      o.currency,
-      o.amountMinor,
-      o.capturedAmountMinor,
-      o.refundedAmountMinor,
-      o.occurredAt,
-      o.requestId,
-      o.receivedAt,
+      ...observationValues(scope, o),
     ],
   );
   const row = rows[0]!;
