@@ -1,5 +1,6 @@
 import { correlationExceptionsRouter, paymentsRouter } from './procedures/payments.js';
 import { apiKeysRouter, integrationsRouter, linksRouter, organizationsRouter } from './procedures/tenancy.js';
+import { connectionsRouter, invitationsRouter, syncRunsRouter } from './procedures/ledger.js';
 import { createCallerFactory, router } from './trpc.js';
 
 /** The operator surface, mounted at /admin/trpc. Procedure names and shapes are a public interface. */
@@ -10,6 +11,9 @@ export const adminRouter = router({
   links: linksRouter,
   payments: paymentsRouter,
   correlationExceptions: correlationExceptionsRouter,
+  connections: connectionsRouter,
+  syncRuns: syncRunsRouter,
+  invitations: invitationsRouter,
 });
 export type AdminRouter = typeof adminRouter;
 

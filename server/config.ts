@@ -20,6 +20,12 @@ const port = (fallback: number) =>
 const positiveInt = (fallback: number) =>
   z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').positive('must be positive').default(fallback);
 
+const optionalUrl = optionalString.pipe(z.string().url('must be an http(s):// URL').refine((v) => /^https?:\/\//.test(v), 'must be an http(s):// URL').optional());
+const optionalPositiveInt = optionalString.pipe(
+  z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').positive('must be positive').optional(),
+);
+const optionalPort = optionalString.pipe(z.coerce.number({ invalid_type_error: 'must be a port number' }).int().min(0).max(65535, 'must be between 0 and 65535').optional());
+
 export const ConfigSchema = z.object({
   PORT: port(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -39,6 +45,33 @@ export const ConfigSchema = z.object({
   /** Check every response against the contract before sending (tests turn it on; it costs CPU per request). */
   SVC_RESPONSE_VALIDATION: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Accounting source (ledger). Unset values stay `undefined` here and get their
+  // documented defaults in `ledgerSettings` (README: Configuration).
+  SVC_PUBLIC_URL: optionalUrl,
+  SVC_TOKEN_KEY: optionalString.pipe(z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64').optional()),
+  SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional()),
+  SMTP_FROM: optionalString,
+  LEDGER_BASE_URL: optionalUrl,
+  LEDGER_AUTH_URL: optionalUrl,
+  LEDGER_TOKEN_URL: optionalUrl,
+  LEDGER_CLIENT_ID: optionalString,
+  LEDGER_CLIENT_SECRET: optionalString,
+  LEDGER_REDIRECT_URL: optionalUrl,
+  LEDGER_SANDBOX_PORT: optionalPort,
+  LEDGER_HISTORY_DAYS: optionalPositiveInt,
+  LEDGER_RECONCILE_AFTER_DAYS: optionalPositiveInt,
+  LEDGER_PAGE_SIZE: optionalPositiveInt.pipe(z.number().max(1000, 'must be at most 1000').optional()),
+  LEDGER_HTTP_TIMEOUT_MS: optionalPositiveInt,
+  LEDGER_MAX_RETRIES: optionalPositiveInt,
+  LEDGER_BACKOFF_BASE_MS: optionalPositiveInt,
+  LEDGER_BACKOFF_MAX_MS: optionalPositiveInt,
+  LEDGER_JOB_RETRY_DELAY_SECONDS: optionalPositiveInt,
+  LEDGER_WORKER: optionalString.pipe(z.enum(['in-process', 'off']).optional()),
+}).superRefine((c, ctx) => {
+  const ledger = ['LEDGER_BASE_URL', 'LEDGER_AUTH_URL', 'LEDGER_TOKEN_URL', 'LEDGER_CLIENT_ID', 'LEDGER_CLIENT_SECRET'] as const;
+  if (ledger.some((k) => c[k] !== undefined)) {
+    for (const k of ledger) if (c[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: 'must be set when any LEDGER_* provider URL or client setting is set' });
+  }
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -57,3 +90,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
   throw new ConfigError(problems);
 }
+
+/** The ledger settings with their documented defaults applied (README: Configuration). */
+export function ledgerSettings(c: Config) {
+  return {
+    publicUrl: (c.SVC_PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+    /** No provider configured: `npm start` runs the ledger sandbox in-process. */
+    embeddedSandbox: c.LEDGER_BASE_URL === undefined,
+    sandboxPort: c.LEDGER_SANDBOX_PORT ?? 0,
+    smtpFrom: c.SMTP_FROM ?? 'svc <no-reply@localhost>',
+    historyDays: c.LEDGER_HISTORY_DAYS ?? 365,
+    reconcileAfterDays: c.LEDGER_RECONCILE_AFTER_DAYS ?? 30,
+    pageSize: c.LEDGER_PAGE_SIZE ?? 500,
+    httpTimeoutMs: c.LEDGER_HTTP_TIMEOUT_MS ?? 30_000,
+    maxRetries: c.LEDGER_MAX_RETRIES ?? 5,
+    backoffBaseMs: c.LEDGER_BACKOFF_BASE_MS ?? 1_000,
+    backoffMaxMs: c.LEDGER_BACKOFF_MAX_MS ?? 60_000,
+    jobRetryDelaySeconds: c.LEDGER_JOB_RETRY_DELAY_SECONDS ?? 30,
+    worker: c.LEDGER_WORKER ?? 'in-process',
+  };
+}
+export type LedgerSettings = ReturnType<typeof ledgerSettings>;

@@ -7,6 +7,8 @@ import { listen } from './http/lifecycle.js';
 import { resolveAdminToken } from './admin-token.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './persistence/embedded-postgres.js';
 import { migrate, openOrm } from './persistence/orm.js';
+import { buildLedgerRuntime } from './jobs/ledger-setup.js';
+import { startSyncQueue, type SyncQueue } from './jobs/sync-queue.js';
 
 export interface RunningService {
   url: string;
@@ -32,18 +34,28 @@ export async function startService(config: Config, options: { logDestination?: N
     databaseUrl = embedded.url;
   }
   const orm = await openOrm(databaseUrl);
+  let ledger: Awaited<ReturnType<typeof buildLedgerRuntime>> | undefined;
+  let queue: SyncQueue | undefined;
   try {
     await migrate(orm);
     const admin = resolveAdminToken(config);
-    const app = createApp({ orm, config, logger, adminToken: admin.token });
+    // Accounting source: provider or in-process sandbox, and the sync queue (worker in-process unless LEDGER_WORKER=off).
+    ledger = await buildLedgerRuntime(config);
+    queue = await startSyncQueue({ databaseUrl, orm, runtime: ledger.runtime, logger, work: ledger.runtime.settings.worker === 'in-process' });
+    ledger.runtime.queue = queue;
+    const app = createApp({ orm, config, logger, adminToken: admin.token, ledger: ledger.runtime });
     const http = await listen(app, config.PORT, config.HOST);
     const url = `http://localhost:${http.port}`;
+    if (!config.SVC_PUBLIC_URL) ledger.runtime.setPublicUrl(url);
     const database = embedded
       ? `embedded PostgreSQL in ${path.relative(process.cwd(), embedded.dataDir) || embedded.dataDir} (${embedded.reused ? 'reused' : 'new'})`
       : describeDatabase(databaseUrl);
     if (!options.quiet) {
       const adminNote = admin.file ? `; admin token in ${path.relative(process.cwd(), admin.file) || admin.file}` : '';
-      process.stdout.write(`svc listening on ${url} (database: ${database}${adminNote})\n`);
+      const accountingSource = ledger.sandbox ? `ledger sandbox at ${ledger.sandbox.url}` : 'ledger provider';
+      process.stdout.write(
+        `svc listening on ${url} (database: ${database}${adminNote}; accounting source: ${accountingSource}; mail: ${ledger.runtime.mailer.describe()})\n`,
+      );
     }
     return {
       url,
@@ -52,11 +64,15 @@ export async function startService(config: Config, options: { logDestination?: N
       logger,
       stop: async () => {
         await http.close(config.SVC_SHUTDOWN_TIMEOUT_MS);
+        await queue?.stop();
+        await ledger?.close();
         await orm.close(true);
         await embedded?.stop();
       },
     };
   } catch (err) {
+    await queue?.stop().catch(() => undefined);
+    await ledger?.close().catch(() => undefined);
     await orm.close(true);
     await embedded?.stop();
     throw err;

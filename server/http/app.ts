@@ -11,6 +11,8 @@ import { requestEntityManager } from './middleware/request-em.js';
 import { parseJsonBody, requireJsonContentType } from './middleware/json-body.js';
 import { requestId } from './middleware/request-id.js';
 import { mountApi } from './router.js';
+import type { LedgerRuntime } from '../domain/ledger/runtime.js';
+import { ledgerConsentRoutes } from './routes/ledger-consent.js';
 
 export interface AppDeps {
   orm: MikroORM;
@@ -18,6 +20,8 @@ export interface AppDeps {
   logger: Logger;
   /** Bearer token of the operator surface at /admin/trpc. */
   adminToken: string;
+  /** Accounting-source runtime (endpoints 14-16, consent pages); absent: those answer 500 (not configured). */
+  ledger?: LedgerRuntime;
 }
 
 /**
@@ -43,6 +47,7 @@ export function createApp(deps: AppDeps): Express {
     res.json(openApiDocument);
   });
   mountAdmin(app, deps);
+  app.use(ledgerConsentRoutes(() => deps.ledger));
   mountApi(app, deps);
 
   app.use(notFound);

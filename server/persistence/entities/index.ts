@@ -2,13 +2,18 @@ import { ApiKey } from './api-key.entity.js';
 import { CorrelationException } from './correlation-exception.entity.js';
 import { EnrichmentRecord } from './enrichment-record.entity.js';
 import { IntegrationLink } from './integration-link.entity.js';
+import { LedgerConnection } from './ledger-connection.entity.js';
+import { LedgerInvitation } from './ledger-invitation.entity.js';
+import { LedgerSourceRecord } from './ledger-source-record.entity.js';
+import { LedgerSyncRun } from './ledger-sync-run.entity.js';
 import { Integration } from './integration.entity.js';
 import { Organization } from './organization.entity.js';
 import { PaymentObservation } from './payment-observation.entity.js';
 import { TrackedPayment } from './tracked-payment.entity.js';
 
+export { LedgerConnection, LedgerInvitation, LedgerSourceRecord, LedgerSyncRun };
 export { ApiKey, CorrelationException, EnrichmentRecord, Integration, IntegrationLink, Organization, PaymentObservation, TrackedPayment };
 export { ENVIRONMENTS, PROVIDERS, type Environment, type Provider } from './integration.entity.js';
 
 /** Every entity the ORM manages; the migrations must produce exactly their schema. */
-export const entities = [Organization, Integration, IntegrationLink, ApiKey, EnrichmentRecord, TrackedPayment, PaymentObservation, CorrelationException];
+export const entities = [Organization, Integration, IntegrationLink, ApiKey, EnrichmentRecord, TrackedPayment, PaymentObservation, CorrelationException, LedgerInvitation, LedgerConnection, LedgerSyncRun, LedgerSourceRecord];

@@ -1,6 +1,7 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121160820_tenancy } from './Migration20261121160820_tenancy.js';
 import { Migration20261121161241_payment_reports } from './Migration20261121161241_payment_reports.js';
+import { Migration20261121164540_ledger } from './Migration20261121164540_ledger.js';
 
 /**
  * Every migration, in order. Listed statically (not discovered from disk) so the
@@ -9,4 +10,5 @@ import { Migration20261121161241_payment_reports } from './Migration202611211612
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121160820_tenancy', class: Migration20261121160820_tenancy },
   { name: 'Migration20261121161241_payment_reports', class: Migration20261121161241_payment_reports },
+  { name: 'Migration20261121164540_ledger', class: Migration20261121164540_ledger },
 ];

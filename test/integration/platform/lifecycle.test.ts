@@ -67,9 +67,10 @@ describe('npm start', () => {
     try {
       const line = await waitForLine(started);
       const password = decodeURIComponent(new URL(db.url).password);
-      expect(line).toBe(
-        `svc listening on http://localhost:${port} (database: postgres://postgres@${new URL(db.url).host}/${db.name}; admin token in ${path.relative(ROOT, path.join(dataDir, 'admin-token'))})`,
-      );
+      expect(line.startsWith(
+        `svc listening on http://localhost:${port} (database: postgres://postgres@${new URL(db.url).host}/${db.name}; admin token in ${path.relative(ROOT, path.join(dataDir, 'admin-token'))}; accounting source: ledger sandbox at http://127.0.0.1:`,
+      )).toBe(true);
+      expect(line).toMatch(/; mail: .+\)$/);
       expect(started.stdout()).not.toContain(password);
       expect(started.stdout().trim().split('\n')).toHaveLength(1);
       expect(statSync(path.join(dataDir, 'admin-token')).mode & 0o777).toBe(0o600);

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+const id = z.string().uuid();
+
+export const ConnectionsListInput = z.object({ integrationId: id.optional() }).strict().optional();
+export const ConnectionIdInput = z.object({ id }).strict();
+export const SyncRunsListInput = z
+  .object({
+    connectionId: z.string().min(1).max(64).optional(),
+    state: z.enum(['queued', 'running', 'succeeded', 'failed']).optional(),
+    cursor: z.string().max(200).optional(),
+    limit: z.number().int().min(1).max(100).optional(),
+  })
+  .strict()
+  .optional();
+export const SyncRunGetInput = z.object({ id }).strict();
+export const InvitationsListInput = z.object({ integrationId: id.optional(), limit: z.number().int().min(1).max(200).optional() }).strict().optional();

@@ -1,0 +1,21 @@
+import { changeConnection, getSyncRunView, listConnectionViews, listInvitationViews, listSyncRunViews } from '../../server/domain/ledger/admin-views.js';
+import { operatorProcedure, router } from '../trpc.js';
+import { ConnectionIdInput, ConnectionsListInput, InvitationsListInput, SyncRunGetInput, SyncRunsListInput } from './ledger.schema.js';
+
+/** Accounting-source connections: list, pause, resume, disconnect (tokens are never shown). */
+export const connectionsRouter = router({
+  list: operatorProcedure.input(ConnectionsListInput).query(({ ctx, input }) => listConnectionViews(ctx.orm.em.fork(), input ?? {})),
+  pause: operatorProcedure.input(ConnectionIdInput).mutation(({ ctx, input }) => changeConnection(ctx.orm.em.fork(), { ...input, action: 'pause' })),
+  resume: operatorProcedure.input(ConnectionIdInput).mutation(({ ctx, input }) => changeConnection(ctx.orm.em.fork(), { ...input, action: 'resume' })),
+  disconnect: operatorProcedure.input(ConnectionIdInput).mutation(({ ctx, input }) => changeConnection(ctx.orm.em.fork(), { ...input, action: 'disconnect' })),
+});
+
+/** Sync runs, newest first, with a cursor. */
+export const syncRunsRouter = router({
+  list: operatorProcedure.input(SyncRunsListInput).query(({ ctx, input }) => listSyncRunViews(ctx.orm.em.fork(), input ?? {})),
+  get: operatorProcedure.input(SyncRunGetInput).query(({ ctx, input }) => getSyncRunView(ctx.orm.em.fork(), input)),
+});
+
+export const invitationsRouter = router({
+  list: operatorProcedure.input(InvitationsListInput).query(({ ctx, input }) => listInvitationViews(ctx.orm.em.fork(), input ?? {})),
+});

@@ -1,0 +1,90 @@
+/**
+ * `npm run bench:sync`: import sandbox companies of 10,000 and 20,000 invoices
+ * (5 lines each) with 1,000 items through the real importer (query API, paging,
+ * idempotent upserts, checkpoint), on a throw-away embedded PostgreSQL. Prints
+ * invoices per second and peak memory; the 20k run should take about twice as long.
+ * The sandbox runs in this same process, so the figures include its work.
+ */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { ConfigSchema } from '../server/config.js';
+import { exchangeCode } from '../server/domain/ledger/ledger-api.js';
+import { importRun } from '../server/domain/ledger/import-run.js';
+import { createMailer } from '../server/domain/ledger/mailer.js';
+import { queueSync } from '../server/domain/ledger/queue-sync.js';
+import { createLedgerRuntime } from '../server/domain/ledger/runtime.js';
+import { createTokenCipher } from '../server/domain/ledger/token-cipher.js';
+import { createLogger } from '../server/logger.js';
+import { generateCompany } from '../server/ledger-sandbox/demo-company.js';
+import { startLedgerSandbox } from '../server/ledger-sandbox/sandbox.js';
+import { startEmbeddedPostgres } from '../server/persistence/embedded-postgres.js';
+import { upsertConnection } from '../server/persistence/sql/ledger-connections.sql.js';
+import { sqlOf } from '../server/persistence/sql/sql.js';
+import { migrate, openOrm } from '../server/persistence/orm.js';
+import { createAdminCaller } from '../admin/router.js';
+
+const SIZES = [10_000, 20_000];
+const ITEMS = 1_000;
+const LINES = 5;
+
+const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-sync-'));
+chmodSync(dir, 0o755);
+const pg = await startEmbeddedPostgres({ dataDir: dir, port: 40000 + Math.floor(Math.random() * 10000), clusterDir: path.join(dir, 'pgdata'), persistent: false });
+const orm = await openOrm(pg.url, { pool: { min: 2, max: 10 } });
+await migrate(orm);
+const logger = createLogger('warn');
+const results: { invoices: number; seconds: number; perSecond: number; peakRssMb: number; pages: number }[] = [];
+
+try {
+  for (const size of SIZES) {
+    const realmId = `93414520${size}`;
+    const sandbox = await startLedgerSandbox({ companies: [generateCompany({ invoices: size, items: ITEMS, linesPerInvoice: LINES, realmId })], autoApprove: true, rateLimitPerMinute: 100_000 });
+    const config = ConfigSchema.parse({ DATABASE_URL: pg.url, LOG_LEVEL: 'warn', LEDGER_HISTORY_DAYS: '3650' });
+    const cipher = createTokenCipher(randomBytes(32));
+    const runtime = createLedgerRuntime({
+      config,
+      provider: { authorizeUrl: sandbox.urls.authorize, tokenUrl: sandbox.urls.token, apiBaseUrl: sandbox.urls.api, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
+      cipher,
+      mailer: createMailer({ smtpUrl: undefined, from: 'bench', outboxDir: path.join(dir, 'outbox') }),
+    });
+    // Consent through the sandbox's own OAuth endpoints.
+    const auth = await fetch(`${sandbox.urls.authorize}?client_id=${sandbox.clientId}&response_type=code&scope=com.intuit.quickbooks.accounting&redirect_uri=${encodeURIComponent(runtime.endpoints.redirectUrl)}&state=bench`, { redirect: 'manual' });
+    const code = new URL(auth.headers.get('location')!).searchParams.get('code')!;
+    const tokens = await exchangeCode(runtime.endpoints, code);
+    const admin = createAdminCaller({ orm, authorized: true });
+    const org = await admin.organizations.create({ name: `Bench ${size}` });
+    const integration = await admin.integrations.create({ organizationId: org.id, provider: 'ledger', environment: 'sandbox' });
+    await upsertConnection(sqlOf(orm.em.fork()), {
+      organizationId: org.id, integrationId: integration.id, environment: 'sandbox', realmId,
+      accessEnc: cipher.encrypt(tokens.accessToken), refreshEnc: cipher.encrypt(tokens.refreshToken),
+      accessExpiresAt: tokens.accessTokenExpiresAt, refreshExpiresAt: tokens.refreshTokenExpiresAt, now: new Date(),
+    });
+    let runId = '';
+    runtime.queue = { enqueue: async (id) => void (runId = id) };
+    const ctx = { apiKeyId: 'bench', organizationId: org.id, integrationId: integration.id, provider: 'ledger' as const, environment: 'sandbox' as const, scopes: [] };
+    await queueSync(orm.em.fork(), runtime, { ctx, connectionId: realmId, fullReconciliation: false });
+
+    global.gc?.();
+    let peak = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 25);
+    const started = process.hrtime.bigint();
+    const outcome = await importRun(orm.em.fork(), runtime, { runId, maxAttempts: 1, logger });
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    clearInterval(sampler);
+    const [run] = await sqlOf(orm.em.fork())<{ state: string; entities: any }>(`select state, entities from ledger_sync_runs where id = ?`, [runId]);
+    if (outcome !== 'done' || run?.state !== 'succeeded' || run.entities.Invoice.created !== size) throw new Error(`bench run did not complete: ${JSON.stringify(run)}`);
+    results.push({ invoices: size, seconds, perSecond: size / seconds, peakRssMb: peak / 1024 / 1024, pages: run.entities.Invoice.pages + run.entities.Item.pages + 1 });
+    await sandbox.close();
+  }
+  console.log('ledger sync benchmark (5 lines per invoice, 1,000 items, page size 500, sandbox in-process)');
+  console.log('invoices | seconds | invoices/s | peak RSS MB | provider pages');
+  for (const r of results) console.log(`${String(r.invoices).padStart(8)} | ${r.seconds.toFixed(2).padStart(7)} | ${r.perSecond.toFixed(0).padStart(10)} | ${r.peakRssMb.toFixed(0).padStart(11)} | ${r.pages}`);
+  const ratio = results[1]!.seconds / results[0]!.seconds;
+  console.log(`20k / 10k time ratio: ${ratio.toFixed(2)} (linear ≈ 2.0)`);
+} finally {
+  await orm.close(true);
+  await pg.stop();
+  rmSync(dir, { recursive: true, force: true });
+}

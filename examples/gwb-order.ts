@@ -1,0 +1,99 @@
+/**
+ * gwb (payments provider B, Square): enrich → merge into the provider's own
+ * create-order request → pay the order → report the outcome.
+ *
+ * Where the enrichment goes (spec: endpoint 5): `data` is an order fragment
+ * (reference_id, line_items, taxes, discounts, service_charges, metadata)
+ * merged into your `order`; you add `location_id` and your idempotency key.
+ * The provider computes the order total, and the payment must equal it.
+ *
+ * The provider's official package (`square`) is not a dependency of this
+ * repository, so the request types below are local, limited to the fields used
+ * (providers.md §2.1); the merged fragment is checked against them.
+ */
+import {
+  enrichmentRequestIdOf,
+  mergeGwbOrder,
+  newEventId,
+  type CanonicalInvoice,
+  type GwbOrderEnrichmentData,
+  type GwbPaymentReport,
+  type SvcClient,
+} from '../sdk/src/index.js';
+
+interface Money {
+  amount: number | bigint;
+  currency: string;
+}
+/** The parts of the provider's Order this flow sends. */
+export interface GwbOrder {
+  location_id: string;
+  reference_id?: string;
+  customer_id?: string;
+  line_items?: { uid?: string; name?: string; quantity: string; base_price_money?: Money; applied_taxes?: { tax_uid: string }[]; applied_discounts?: { discount_uid: string }[] }[];
+  taxes?: { uid?: string; name?: string; type?: 'ADDITIVE' | 'INCLUSIVE'; percentage?: string; scope?: 'ORDER' | 'LINE_ITEM' }[];
+  discounts?: { uid?: string; name?: string; type?: 'FIXED_AMOUNT' | 'FIXED_PERCENTAGE'; amount_money?: Money; scope?: 'ORDER' | 'LINE_ITEM' }[];
+  service_charges?: { uid?: string; name?: string; amount_money?: Money; calculation_phase?: 'SUBTOTAL_PHASE' | 'TOTAL_PHASE'; taxable?: boolean }[];
+  metadata?: Record<string, string>;
+}
+export interface GwbApi {
+  createOrder(request: { order: GwbOrder; idempotency_key: string }): Promise<{ order: { id: string; total_money: Money } }>;
+  createPayment(request: {
+    source_id: string;
+    idempotency_key: string;
+    amount_money: Money;
+    order_id: string;
+    location_id: string;
+  }): Promise<{ payment: { id: string; status: 'APPROVED' | 'PENDING' | 'COMPLETED' | 'CANCELED' | 'FAILED'; order_id: string } }>;
+}
+
+/** Compile-time check that the fragment fits the order type. */
+const fitsOrder = (data: GwbOrderEnrichmentData): Omit<GwbOrder, 'location_id'> => data;
+
+/** gwb report status from a payment status (spec: Provider state normalization, gwb). */
+export function gwbReportStatus(status: 'APPROVED' | 'PENDING' | 'COMPLETED' | 'CANCELED' | 'FAILED'): GwbPaymentReport['status'] {
+  return ({ APPROVED: 'authorized', COMPLETED: 'captured', CANCELED: 'canceled', FAILED: 'failed', PENDING: 'unknown' } as const)[status];
+}
+
+export async function payInvoiceWithGwb(
+  deps: { svc: SvcClient; api: GwbApi },
+  input: { invoice: CanonicalInvoice; sourceId: string; locationId: string; attemptId: string },
+): Promise<string> {
+  // 1. Enrich.
+  const enriched = await deps.svc.gwb.enrichOrder({ body: { invoice: input.invoice } });
+  fitsOrder(enriched.body.data);
+
+  // 2. Merge the fragment into your own order, then pay exactly the order total.
+  const order: GwbOrder = mergeGwbOrder({ location_id: input.locationId, metadata: { attempt: input.attemptId } }, enriched.body.data);
+  const created = await deps.api.createOrder({ order, idempotency_key: `order-${input.attemptId}` });
+  const { payment } = await deps.api.createPayment({
+    source_id: input.sourceId,
+    idempotency_key: `pay-${input.attemptId}`,
+    amount_money: created.order.total_money,
+    order_id: created.order.id,
+    location_id: input.locationId,
+  });
+
+  // 3. Report.
+  const status = gwbReportStatus(payment.status);
+  const amountMinor = Number(created.order.total_money.amount);
+  const enrichmentRequestId = enrichmentRequestIdOf(enriched);
+  await deps.svc.gwb.reportPayment({
+    body: {
+      eventId: newEventId(),
+      attemptId: input.attemptId,
+      status,
+      currency: created.order.total_money.currency.toLowerCase(),
+      amountMinor,
+      capturedAmountMinor: status === 'captured' ? amountMinor : 0,
+      refundedAmountMinor: 0,
+      occurredAt: new Date().toISOString(),
+      source: 'api',
+      paymentId: payment.id,
+      orderId: created.order.id,
+      locationId: input.locationId,
+      ...(enrichmentRequestId ? { enrichmentRequestId } : {}),
+    },
+  });
+  return payment.id;
+}

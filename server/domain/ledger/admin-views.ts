@@ -1,0 +1,93 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { connectionById, listConnections, setConnectionStatus, type ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
+import { listInvitations } from '../../persistence/sql/ledger-invitations.sql.js';
+import { listRuns, runById } from '../../persistence/sql/ledger-sync-runs.sql.js';
+import { sqlOf } from '../../persistence/sql/sql.js';
+import { DomainError } from '../errors.js';
+import { toSyncRunView } from './sync-run-view.js';
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** Operator view of a connection: never tokens. */
+export const toConnectionView = (c: ConnectionRow) => ({
+  id: c.id,
+  connectionId: c.realm_id,
+  organizationId: c.organization_id,
+  integrationId: c.integration_id,
+  environment: c.environment,
+  status: c.status,
+  checkedThrough: iso(c.checked_through),
+  createdAt: iso(c.created_at),
+  updatedAt: iso(c.updated_at),
+});
+
+export async function listConnectionViews(em: EntityManager, input: { integrationId?: string | undefined }) {
+  return (await listConnections(sqlOf(em), input.integrationId ? { integrationId: input.integrationId } : {})).map(toConnectionView);
+}
+
+/**
+ * Operator moves of a connection: pause (active → paused), resume (paused →
+ * active), disconnect (any → disconnected; tokens are erased, so only a new
+ * consent reconnects it).
+ */
+export async function changeConnection(em: EntityManager, input: { id: string; action: 'pause' | 'resume' | 'disconnect' }) {
+  return em.transactional(async (tem) => {
+    const sql = sqlOf(tem);
+    const rows = await sql<ConnectionRow>(`select * from ledger_connections where id = ? for update`, [input.id]);
+    const c = rows[0];
+    if (!c) throw new DomainError('not_found', 'No such connection');
+    if (input.action === 'pause') {
+      if (c.status !== 'active' && c.status !== 'paused') throw new DomainError('conflict', `A ${c.status} connection cannot be paused`);
+      await setConnectionStatus(sql, c.id, 'paused');
+    } else if (input.action === 'resume') {
+      if (c.status !== 'paused' && c.status !== 'active') throw new DomainError('conflict', `A ${c.status} connection must be reconnected through a new invitation, not resumed`);
+      await setConnectionStatus(sql, c.id, 'active');
+    } else {
+      await sql(`update ledger_connections set status = 'disconnected', access_token_enc = '', refresh_token_enc = '', updated_at = now() where id = ?`, [c.id]);
+    }
+    return toConnectionView((await connectionById(sql, c.id))!);
+  });
+}
+
+const encodeCursor = (r: { created_at: Date; id: string }) => Buffer.from(`${new Date(r.created_at).toISOString()}|${r.id}`).toString('base64url');
+function decodeCursor(cursor: string) {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!at || !id || Number.isNaN(Date.parse(at))) throw new DomainError('validation_error', 'Invalid cursor', [{ code: 'invalid_cursor', path: 'cursor', message: 'Invalid cursor' }]);
+  return { createdAt: new Date(at), id };
+}
+
+export async function listSyncRunViews(em: EntityManager, input: { connectionId?: string | undefined; state?: string | undefined; cursor?: string | undefined; limit?: number | undefined }) {
+  const limit = input.limit ?? 25;
+  const rows = await listRuns(sqlOf(em), {
+    ...(input.connectionId ? { connectionId: input.connectionId } : {}),
+    ...(input.state ? { state: input.state } : {}),
+    ...(input.cursor ? { before: decodeCursor(input.cursor) } : {}),
+    limit: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  return { data: page.map(toSyncRunView), nextCursor: rows.length > limit ? encodeCursor(page.at(-1)!) : null };
+}
+
+export async function getSyncRunView(em: EntityManager, input: { id: string }) {
+  const row = await runById(sqlOf(em), input.id);
+  if (!row) throw new DomainError('not_found', 'No such sync run');
+  return toSyncRunView(row);
+}
+
+/** Operator view of invitations: never the connect secret or any hash. */
+export async function listInvitationViews(em: EntityManager, input: { integrationId?: string | undefined; limit?: number | undefined }) {
+  const rows = await listInvitations(sqlOf(em), { ...(input.integrationId ? { integrationId: input.integrationId } : {}), limit: input.limit ?? 50 });
+  return rows.map((r) => ({
+    id: r.id,
+    organizationId: r.organization_id,
+    integrationId: r.integration_id,
+    environment: r.environment,
+    recipientEmail: r.recipient_email,
+    status: r.status,
+    connectionId: r.realm_id,
+    expiresAt: iso(r.expires_at),
+    createdAt: iso(r.created_at),
+    sentAt: iso(r.sent_at),
+    consumedAt: iso(r.consumed_at),
+  }));
+}

@@ -1,0 +1,61 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Issue } from '../../../contract/common/index.js';
+import type { CreateInvitationBody, LedgerInvitationView } from '../../../contract/ledger.js';
+import { insertInvitation, latestInvitationTo, lockRecipient, markInvitation } from '../../persistence/sql/ledger-invitations.sql.js';
+import { findConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
+import { sqlOf } from '../../persistence/sql/sql.js';
+import type { AuthContext } from '../auth/auth-context.js';
+import { DomainError } from '../errors.js';
+import { invitationEmail } from './invitation-email.js';
+import { cooldownRemainingSeconds, DEFAULT_INVITATION_HOURS, hashSecret, newSecret } from './invitation-rules.js';
+import type { LedgerRuntime } from './runtime.js';
+
+async function assertContext(em: EntityManager, ctx: AuthContext, body: CreateInvitationBody): Promise<void> {
+  const issues: Issue[] = [];
+  const mismatch = (path: string) => issues.push({ code: 'context_mismatch', path, message: `Does not match the API key's ${path}` });
+  if (body.organizationId !== undefined && body.organizationId !== ctx.organizationId) mismatch('organizationId');
+  if (body.environment !== undefined && body.environment !== ctx.environment) mismatch('environment');
+  if (body.connectionId !== undefined && !(await findConnectionRow(sqlOf(em), ctx.integrationId, body.connectionId))) mismatch('connectionId');
+  if (issues.length) throw new DomainError('validation_error', 'A context assertion does not match the authenticated context', issues);
+}
+
+/**
+ * Endpoint 14: write the invitation (cooldown enforced under a per-recipient
+ * lock), commit, then send the email outside any transaction. A delivery failure
+ * marks the invitation failed (never usable) and answers 502.
+ */
+export async function createInvitation(
+  em: EntityManager,
+  runtime: LedgerRuntime,
+  options: { ctx: AuthContext; body: CreateInvitationBody; now?: Date },
+): Promise<LedgerInvitationView> {
+  const { ctx, body } = options;
+  const now = options.now ?? new Date();
+  await assertContext(em, ctx, body);
+  const org = (await sqlOf(em)<{ name: string; status: string }>(`select name, status from organizations where id = ?`, [ctx.organizationId]))[0];
+  if (!org || org.status !== 'active') throw new DomainError('not_found', 'The organization of this API key does not exist or is inactive');
+
+  const secret = newSecret();
+  const id = crypto.randomUUID();
+  const expiresAt = new Date(now.getTime() + (body.expiresInHours ?? DEFAULT_INVITATION_HOURS) * 3_600_000);
+  await em.transactional(async (tem) => {
+    const sql = sqlOf(tem);
+    await lockRecipient(sql, ctx.integrationId, body.recipientEmail);
+    const previous = await latestInvitationTo(sql, ctx.integrationId, body.recipientEmail);
+    const wait = cooldownRemainingSeconds(previous ? new Date(previous.created_at) : undefined, now);
+    if (wait > 0) {
+      throw new DomainError('rate_limited', `An invitation was sent to this email less than 30 seconds ago; retry in ${wait} s`, [], 429, { 'Retry-After': String(wait) });
+    }
+    await insertInvitation(sql, { id, organizationId: ctx.organizationId, integrationId: ctx.integrationId, environment: ctx.environment, email: body.recipientEmail, secretHash: hashSecret(secret), expiresAt, now });
+  });
+
+  const connectUrl = `${runtime.settings.publicUrl}/ledger/connect/${secret}`;
+  try {
+    await runtime.mailer.send(invitationEmail({ to: body.recipientEmail, organizationName: org.name, connectUrl, expiresAt }));
+  } catch {
+    await markInvitation(sqlOf(em), id, 'failed', new Date());
+    throw new DomainError('upstream_error', 'The invitation email could not be delivered; no invitation was left active. Retry later.');
+  }
+  await markInvitation(sqlOf(em), id, 'sent', new Date());
+  return { id, organizationId: ctx.organizationId, environment: ctx.environment, organizationName: org.name, recipientEmail: body.recipientEmail, expiresAt: expiresAt.toISOString(), connectUrl };
+}

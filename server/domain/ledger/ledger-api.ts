@@ -1,0 +1,140 @@
+/**
+ * The service's client for the accounting provider's protocol (providers.md §4):
+ * OAuth 2.0 token endpoint and the query API. The same code talks to the real
+ * provider or to the ledger sandbox; only the URLs differ (server/config.ts).
+ * Errors never carry raw provider bodies or tokens: only status and Fault codes.
+ */
+export interface LedgerEndpoints {
+  authorizeUrl: string;
+  tokenUrl: string;
+  apiBaseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUrl: string;
+  /** Provider API minor version (providers.md §4.6: 75 or later). */
+  minorVersion: number;
+  timeoutMs: number;
+}
+
+export interface TokenSet {
+  accessToken: string;
+  refreshToken: string;
+  accessTokenExpiresAt: Date;
+  refreshTokenExpiresAt: Date | null;
+}
+
+export type LedgerErrorKind = 'unauthorized' | 'throttled' | 'server' | 'client' | 'invalid_grant' | 'network';
+
+export class LedgerHttpError extends Error {
+  constructor(
+    readonly kind: LedgerErrorKind,
+    readonly status: number,
+    /** Safe one-line summary: status and provider fault code, never the body. */
+    readonly summary: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(summary);
+    this.name = 'LedgerHttpError';
+  }
+}
+
+const SCOPE = 'com.intuit.quickbooks.accounting';
+
+export function authorizationUrl(ep: LedgerEndpoints, state: string): string {
+  const url = new URL(ep.authorizeUrl);
+  url.searchParams.set('client_id', ep.clientId);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('scope', SCOPE);
+  url.searchParams.set('redirect_uri', ep.redirectUrl);
+  url.searchParams.set('state', state);
+  return url.toString();
+}
+
+function kindOf(status: number): LedgerErrorKind {
+  if (status === 401) return 'unauthorized';
+  if (status === 429) return 'throttled';
+  if (status >= 500) return 'server';
+  return 'client';
+}
+
+function retryAfter(res: Response): number | undefined {
+  const value = res.headers.get('retry-after');
+  const seconds = value === null ? NaN : Number(value);
+  return Number.isFinite(seconds) ? seconds * 1000 : undefined;
+}
+
+function faultCode(body: unknown): string | undefined {
+  const b = body as { Fault?: { Error?: { code?: string }[] }; fault?: { error?: { code?: string }[] } } | null;
+  return b?.Fault?.Error?.[0]?.code ?? b?.fault?.error?.[0]?.code;
+}
+
+/** One provider call; non-2xx answers become `LedgerHttpError` with a safe summary. */
+export async function send(ep: LedgerEndpoints, url: string, init: RequestInit, what: string): Promise<unknown> {
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, signal: AbortSignal.timeout(ep.timeoutMs) });
+  } catch (err) {
+    const reason = (err as Error).name === 'TimeoutError' ? 'timed out' : 'could not be reached';
+    throw new LedgerHttpError('network', 0, `ledger ${what} ${reason}`);
+  }
+  const body: unknown = await res.json().catch(() => null);
+  if (res.ok) return body;
+  const oauthError = (body as { error?: unknown } | null)?.error;
+  if (what === 'token' && (oauthError === 'invalid_grant' || res.status === 400 || res.status === 401)) {
+    throw new LedgerHttpError('invalid_grant', res.status, `ledger token endpoint refused the grant (${res.status} ${typeof oauthError === 'string' ? oauthError : 'error'})`);
+  }
+  const code = faultCode(body);
+  throw new LedgerHttpError(kindOf(res.status), res.status, `ledger ${what} answered ${res.status}${code ? ` (fault ${code})` : ''}`, retryAfter(res));
+}
+
+function toTokenSet(body: unknown, now = Date.now()): TokenSet {
+  const b = body as { access_token?: string; refresh_token?: string; expires_in?: number; x_refresh_token_expires_in?: number };
+  if (!b?.access_token || !b.refresh_token || typeof b.expires_in !== 'number') throw new LedgerHttpError('server', 200, 'ledger token response is incomplete');
+  return {
+    accessToken: b.access_token,
+    refreshToken: b.refresh_token,
+    accessTokenExpiresAt: new Date(now + b.expires_in * 1000),
+    refreshTokenExpiresAt: typeof b.x_refresh_token_expires_in === 'number' ? new Date(now + b.x_refresh_token_expires_in * 1000) : null,
+  };
+}
+
+async function tokenRequest(ep: LedgerEndpoints, form: Record<string, string>): Promise<TokenSet> {
+  const body = await send(
+    ep,
+    ep.tokenUrl,
+    {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${ep.clientId}:${ep.clientSecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+      },
+      body: new URLSearchParams(form).toString(),
+    },
+    'token',
+  );
+  return toTokenSet(body);
+}
+
+export const exchangeCode = (ep: LedgerEndpoints, code: string) => tokenRequest(ep, { grant_type: 'authorization_code', code, redirect_uri: ep.redirectUrl });
+export const refreshTokens = (ep: LedgerEndpoints, refreshToken: string) => tokenRequest(ep, { grant_type: 'refresh_token', refresh_token: refreshToken });
+
+export interface QueryPage {
+  rows: Record<string, unknown>[];
+  startPosition: number;
+  maxResults: number;
+}
+
+/** One page of `GET /v3/company/{realmId}/query` (`QueryResponse {<Entity>[], startPosition, maxResults}`). */
+export async function queryPage(ep: LedgerEndpoints, options: { realmId: string; accessToken: string; entity: string; statement: string }): Promise<QueryPage> {
+  const url = new URL(`/v3/company/${encodeURIComponent(options.realmId)}/query`, ep.apiBaseUrl);
+  url.searchParams.set('query', options.statement);
+  url.searchParams.set('minorversion', String(ep.minorVersion));
+  const body = (await send(ep, url.toString(), { headers: { authorization: `Bearer ${options.accessToken}`, accept: 'application/json' } }, 'query')) as {
+    QueryResponse?: Record<string, unknown>;
+  };
+  const qr = body?.QueryResponse ?? {};
+  const rows = Array.isArray(qr[options.entity]) ? (qr[options.entity] as Record<string, unknown>[]) : [];
+  return { rows, startPosition: Number(qr.startPosition ?? 1), maxResults: Number(qr.maxResults ?? rows.length) };
+}
+

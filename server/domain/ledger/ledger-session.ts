@@ -1,0 +1,85 @@
+import type { Sql } from '../../persistence/sql/sql.js';
+import { setConnectionStatus, storeTokens, type ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
+import { LedgerHttpError, refreshTokens } from './ledger-api.js';
+import type { LedgerRuntime } from './runtime.js';
+import { backoffDelayMs } from './sync-rules.js';
+
+/** Refresh failed: the connection needs a person to approve access again. */
+export class ReauthorizationRequired extends Error {
+  constructor() {
+    super('the accounting source refused the refresh token; reauthorization is required');
+  }
+}
+
+/** Refresh this long before the access token's expiry. */
+const REFRESH_MARGIN_MS = 60_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Provider calls for one connection: decrypts tokens only in memory, refreshes
+ * the access token before expiry or after a 401 (storing the rotated refresh
+ * token at once), and retries 429/5xx/network failures with back-off.
+ */
+export class LedgerSession {
+  private access: string;
+  private refresh: string;
+  private expiresAt: number;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly runtime: LedgerRuntime,
+    readonly connection: ConnectionRow,
+  ) {
+    this.access = runtime.cipher.decrypt(connection.access_token_enc);
+    this.refresh = runtime.cipher.decrypt(connection.refresh_token_enc);
+    this.expiresAt = new Date(connection.access_token_expires_at).getTime();
+  }
+
+  private async renew(): Promise<void> {
+    let tokens;
+    try {
+      tokens = await refreshTokens(this.runtime.endpoints, this.refresh);
+    } catch (err) {
+      if (err instanceof LedgerHttpError && err.kind === 'invalid_grant') {
+        await setConnectionStatus(this.sql, this.connection.id, 'reauthorization_required');
+        throw new ReauthorizationRequired();
+      }
+      throw err;
+    }
+    const { cipher } = this.runtime;
+    await storeTokens(this.sql, this.connection.id, {
+      accessEnc: cipher.encrypt(tokens.accessToken),
+      refreshEnc: cipher.encrypt(tokens.refreshToken),
+      accessExpiresAt: tokens.accessTokenExpiresAt,
+      refreshExpiresAt: tokens.refreshTokenExpiresAt,
+    });
+    this.access = tokens.accessToken;
+    this.refresh = tokens.refreshToken;
+    this.expiresAt = tokens.accessTokenExpiresAt.getTime();
+  }
+
+  /** Run one provider call with a valid access token, refreshing and backing off as needed. */
+  async call<T>(fn: (accessToken: string) => Promise<T>): Promise<T> {
+    const { maxRetries, backoffBaseMs, backoffMaxMs } = this.runtime.settings;
+    let refreshed = false;
+    for (let attempt = 0; ; attempt++) {
+      if (this.expiresAt - REFRESH_MARGIN_MS <= Date.now()) {
+        await this.renew();
+        refreshed = true;
+      }
+      try {
+        return await fn(this.access);
+      } catch (err) {
+        if (!(err instanceof LedgerHttpError)) throw err;
+        if (err.kind === 'unauthorized' && !refreshed) {
+          await this.renew();
+          refreshed = true;
+          continue;
+        }
+        const retryable = err.kind === 'throttled' || err.kind === 'server' || err.kind === 'network';
+        if (!retryable || attempt >= maxRetries) throw err;
+        await sleep(backoffDelayMs({ attempt, baseMs: backoffBaseMs, maxMs: backoffMaxMs, ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}) }));
+      }
+    }
+  }
+}

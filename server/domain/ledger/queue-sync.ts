@@ -1,0 +1,70 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { findConnectionRow, type ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
+import { activeRun, finishRun, insertRun, latestRun } from '../../persistence/sql/ledger-sync-runs.sql.js';
+import { sqlOf } from '../../persistence/sql/sql.js';
+import type { AuthContext } from '../auth/auth-context.js';
+import { DomainError } from '../errors.js';
+import type { LedgerRuntime } from './runtime.js';
+import { emptyProgress, planSync, SYNC_ENTITIES } from './sync-rules.js';
+import { toSyncRunView } from './sync-run-view.js';
+import type { SyncRunView } from '../../../contract/ledger.js';
+
+const notFound = () => new DomainError('not_found', "No such connection for this API key's integration");
+
+const BLOCKED: Partial<Record<ConnectionRow['status'], string>> = {
+  paused: 'The connection is paused; resume it before queueing a sync',
+  disconnected: 'The connection is disconnected; reconnect it with a new invitation before queueing a sync',
+  reauthorization_required: 'The connection needs reauthorization; send a new invitation and approve it, then queue again',
+};
+
+/**
+ * Endpoint 15. Under a lock on the connection row: reuse queued or running work,
+ * or insert a new queued run. After commit the job is sent to the queue with
+ * `workflowRunId` as its id; if that fails the run is marked failed (500).
+ */
+export async function queueSync(
+  em: EntityManager,
+  runtime: LedgerRuntime,
+  o: { ctx: AuthContext; connectionId: string; fullReconciliation: boolean; now?: Date },
+): Promise<{ syncRunId: string; workflowRunId: string; created: boolean }> {
+  const queue = runtime.queue;
+  if (!queue) throw new DomainError('internal_error', 'The sync queue is not configured');
+  const now = o.now ?? new Date();
+  const result = await em.transactional(async (tem) => {
+    const sql = sqlOf(tem);
+    const conn = await findConnectionRow(sql, o.ctx.integrationId, o.connectionId, true);
+    if (!conn) throw notFound();
+    const blocked = BLOCKED[conn.status];
+    if (blocked) throw new DomainError('conflict', blocked);
+    const existing = await activeRun(sql, conn.id);
+    if (existing) return { syncRunId: existing.id, workflowRunId: existing.workflow_run_id, created: false, requeue: existing.state === 'queued' };
+    const plan = planSync({ checkedThrough: conn.checked_through ? new Date(conn.checked_through) : null, fullReconciliation: o.fullReconciliation, now, historyDays: runtime.settings.historyDays, reconcileAfterDays: runtime.settings.reconcileAfterDays });
+    const run = { id: crypto.randomUUID(), workflowRunId: crypto.randomUUID() };
+    const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, emptyProgress()]));
+    await insertRun(sql, { ...run, connectionId: conn.id, mode: plan.mode, fullReconciliation: o.fullReconciliation || plan.mode === 'full', periodStart: plan.periodStart, periodEnd: plan.periodEnd, entities, now });
+    return { syncRunId: run.id, workflowRunId: run.workflowRunId, created: true, requeue: false };
+  });
+  const { requeue, ...answer } = result;
+  if (requeue) {
+    // A queued run whose job was never sent (crash between commit and send) heals here; sending again is idempotent.
+    await queue.enqueue(result.syncRunId, result.workflowRunId).catch(() => undefined);
+  }
+  if (result.created) {
+    try {
+      await queue.enqueue(result.syncRunId, result.workflowRunId);
+    } catch {
+      await finishRun(sqlOf(em), result.syncRunId, 'failed', { code: 'queue_unavailable', message: 'The job queue did not accept the run' }, new Date());
+      throw new DomainError('internal_error', 'The sync could not be queued; retry with back-off');
+    }
+  }
+  return answer;
+}
+
+/** Endpoint 16: the latest run of a connection in the key's scope, or null. */
+export async function getLatestSyncRun(em: EntityManager, o: { ctx: AuthContext; connectionId: string }): Promise<SyncRunView | null> {
+  const sql = sqlOf(em);
+  const conn = await findConnectionRow(sql, o.ctx.integrationId, o.connectionId);
+  if (!conn) throw notFound();
+  const run = await latestRun(sql, conn.id);
+  return run ? toSyncRunView(run) : null;
+}

@@ -1,0 +1,46 @@
+import type { Config, LedgerSettings } from '../../config.js';
+import { ledgerSettings } from '../../config.js';
+import type { LedgerEndpoints } from './ledger-api.js';
+import type { Mailer } from './mailer.js';
+import type { TokenCipher } from './token-cipher.js';
+
+/** Sends a sync run to the background queue; `jobId` is the run's `workflowRunId`. */
+export interface SyncQueuePort {
+  enqueue(runId: string, jobId: string): Promise<void>;
+}
+
+/**
+ * What the ledger endpoints, the consent pages and the importer need besides the
+ * database: settings, provider endpoints (real provider or sandbox), the token
+ * cipher, the mailer and the job queue. Built once at start-up (server/service.ts).
+ */
+export interface LedgerRuntime {
+  settings: LedgerSettings;
+  endpoints: LedgerEndpoints;
+  cipher: TokenCipher;
+  mailer: Mailer;
+  queue?: SyncQueuePort;
+  /** Set when the HTTP port is known (port 0 in tests). */
+  setPublicUrl(url: string): void;
+}
+
+export function createLedgerRuntime(options: {
+  config: Config;
+  provider: { authorizeUrl: string; tokenUrl: string; apiBaseUrl: string; clientId: string; clientSecret: string };
+  cipher: TokenCipher;
+  mailer: Mailer;
+}): LedgerRuntime {
+  const settings = ledgerSettings(options.config);
+  const redirect = () => options.config.LEDGER_REDIRECT_URL ?? `${settings.publicUrl}/ledger/oauth/callback`;
+  const endpoints: LedgerEndpoints = { ...options.provider, redirectUrl: redirect(), minorVersion: 75, timeoutMs: settings.httpTimeoutMs };
+  return {
+    settings,
+    endpoints,
+    cipher: options.cipher,
+    mailer: options.mailer,
+    setPublicUrl(url) {
+      settings.publicUrl = url.replace(/\/$/, '');
+      endpoints.redirectUrl = redirect();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import type { SyncEntityProgress, SyncRunView } from '../../../contract/ledger.js';
+import type { SyncRunRow } from '../../persistence/sql/ledger-sync-runs.sql.js';
+import { emptyProgress, SYNC_ENTITIES } from './sync-rules.js';
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** The public shape of a run (endpoint 16, admin): counts, cursors and safe error summaries only. */
+export function toSyncRunView(row: SyncRunRow): SyncRunView {
+  const stored = row.entities as Partial<Record<string, SyncEntityProgress>>;
+  const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, { ...emptyProgress(), ...stored[e] }])) as SyncRunView['entities'];
+  const all = Object.values(entities);
+  return {
+    id: row.id,
+    connectionId: row.realm_id ?? '',
+    workflowRunId: row.workflow_run_id,
+    state: row.state,
+    mode: row.mode,
+    fullReconciliation: row.full_reconciliation,
+    sourcePeriodStart: iso(row.period_start),
+    sourcePeriodEnd: iso(row.period_end),
+    createdAt: iso(row.created_at)!,
+    startedAt: iso(row.started_at),
+    completedAt: iso(row.completed_at),
+    progress: {
+      entitiesDone: all.filter((p) => p.state === 'done').length,
+      entitiesTotal: all.length,
+      recordsStored: all.reduce((n, p) => n + p.created + p.updated + p.unchanged, 0),
+    },
+    entities,
+    error: row.error,
+  };
+}

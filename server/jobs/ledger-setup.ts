@@ -1,0 +1,41 @@
+import path from 'node:path';
+import { ledgerSettings, type Config } from '../config.js';
+import { createMailer } from '../domain/ledger/mailer.js';
+import { createLedgerRuntime, type LedgerRuntime } from '../domain/ledger/runtime.js';
+import { createTokenCipher, resolveTokenKey } from '../domain/ledger/token-cipher.js';
+import { demoCompany } from '../ledger-sandbox/demo-company.js';
+import { startLedgerSandbox, type LedgerSandbox } from '../ledger-sandbox/sandbox.js';
+
+/**
+ * The ledger runtime from configuration. With no provider configured (the
+ * embedded default) the ledger sandbox starts in-process with the demo company
+ * and its own generated client credentials.
+ */
+export async function buildLedgerRuntime(config: Config): Promise<{ runtime: LedgerRuntime; sandbox?: LedgerSandbox; close(): Promise<void> }> {
+  const settings = ledgerSettings(config);
+  let sandbox: LedgerSandbox | undefined;
+  let provider;
+  if (settings.embeddedSandbox) {
+    sandbox = await startLedgerSandbox({ companies: [demoCompany()] }, settings.sandboxPort, '127.0.0.1');
+    provider = { authorizeUrl: sandbox.urls.authorize, tokenUrl: sandbox.urls.token, apiBaseUrl: sandbox.urls.api, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret };
+  } else {
+    provider = {
+      authorizeUrl: config.LEDGER_AUTH_URL!,
+      tokenUrl: config.LEDGER_TOKEN_URL!,
+      apiBaseUrl: config.LEDGER_BASE_URL!,
+      clientId: config.LEDGER_CLIENT_ID!,
+      clientSecret: config.LEDGER_CLIENT_SECRET!,
+    };
+  }
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: settings.smtpFrom, outboxDir: path.resolve(config.SVC_DATA_DIR, 'outbox') });
+  const cipher = createTokenCipher(resolveTokenKey(config.SVC_TOKEN_KEY, config.SVC_DATA_DIR));
+  const runtime = createLedgerRuntime({ config, provider, cipher, mailer });
+  return {
+    runtime,
+    ...(sandbox ? { sandbox } : {}),
+    close: async () => {
+      mailer.close();
+      await sandbox?.close();
+    },
+  };
+}

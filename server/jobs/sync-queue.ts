@@ -1,0 +1,48 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import PgBoss from 'pg-boss';
+import type { Logger } from '../logger.js';
+import { importRun } from '../domain/ledger/import-run.js';
+import type { LedgerRuntime, SyncQueuePort } from '../domain/ledger/runtime.js';
+
+export const LEDGER_SYNC_QUEUE = 'ledger-sync';
+/** pg-boss keeps its tables in this schema of the service's own database (no second store). */
+export const QUEUE_SCHEMA = 'pgboss';
+/** Attempts per run: the first plus pg-boss retries after transient provider failures. */
+export const MAX_SYNC_ATTEMPTS = 3;
+
+export interface SyncQueue extends SyncQueuePort {
+  stop(): Promise<void>;
+}
+
+/**
+ * The ledger-sync job queue on pg-boss (v10). `work: true` also runs the importer
+ * in this process (the default in the service; `npm run worker` runs only this).
+ */
+export async function startSyncQueue(o: { databaseUrl: string; orm: MikroORM; runtime: LedgerRuntime; logger: Logger; work: boolean }): Promise<SyncQueue> {
+  const boss = new PgBoss({ connectionString: o.databaseUrl, schema: QUEUE_SCHEMA, max: 4, supervise: true, schedule: false });
+  boss.on('error', (err: Error) => o.logger.error({ err: { message: err.message } }, 'job queue error'));
+  await boss.start();
+  await boss.createQueue(LEDGER_SYNC_QUEUE, {
+    name: LEDGER_SYNC_QUEUE,
+    retryLimit: MAX_SYNC_ATTEMPTS - 1,
+    retryDelay: o.runtime.settings.jobRetryDelaySeconds,
+    expireInSeconds: 3600,
+  });
+  if (o.work) {
+    await boss.work<{ runId: string }>(LEDGER_SYNC_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
+      for (const job of jobs) {
+        const outcome = await importRun(o.orm.em.fork(), o.runtime, { runId: job.data.runId, maxAttempts: MAX_SYNC_ATTEMPTS, logger: o.logger });
+        // Throwing hands the job back to pg-boss, which retries it after retryDelay; the run resumes from its cursor.
+        if (outcome === 'retry') throw new Error('transient ledger failure; retrying');
+      }
+    });
+  }
+  return {
+    enqueue: async (runId, jobId) => {
+      const id = await boss.send(LEDGER_SYNC_QUEUE, { runId }, { id: jobId });
+      // Sending the same id again is a no-op (null): fine when that job exists.
+      if (!id && !(await boss.getJobById(LEDGER_SYNC_QUEUE, jobId))) throw new Error('job queue refused the job');
+    },
+    stop: () => boss.stop({ graceful: true, wait: true, timeout: 5000 }),
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * `npm run worker`: the ledger importer alone, for scale. Uses the same
+ * configuration as the service and needs DATABASE_URL (the service's database)
+ * and the provider settings (LEDGER_*), since it does not start a sandbox.
+ */
+import { ConfigError, loadConfig } from '../config.js';
+import { createLogger } from '../logger.js';
+import { openOrm } from '../persistence/orm.js';
+import { buildLedgerRuntime } from './ledger-setup.js';
+import { startSyncQueue } from './sync-queue.js';
+
+let config;
+try {
+  config = loadConfig();
+  if (!config.DATABASE_URL) throw new ConfigError(['DATABASE_URL: must be set for a separate worker (the service database)']);
+  if (!config.LEDGER_BASE_URL) throw new ConfigError(['LEDGER_BASE_URL: must be set for a separate worker (the sandbox runs only inside the service)']);
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(78);
+  }
+  throw err;
+}
+const logger = createLogger(config.LOG_LEVEL);
+const orm = await openOrm(config.DATABASE_URL!);
+const ledger = await buildLedgerRuntime(config);
+const queue = await startSyncQueue({ databaseUrl: config.DATABASE_URL!, orm, runtime: ledger.runtime, logger, work: true });
+process.stdout.write('svc worker running (queue ledger-sync)\n');
+const stop = () =>
+  void queue
+    .stop()
+    .then(() => orm.close(true))
+    .then(() => process.exit(0));
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -1,0 +1,83 @@
+import express, { type Request, type Response, type Router } from 'express';
+import { entitiesOf, SANDBOX_ENTITIES, type QboEntity, type SandboxCompany } from './company.js';
+import { faultBodies, type FaultQueue } from './faults.js';
+import type { SandboxTokens } from './oauth-state.js';
+import { parseQuery, QueryParseError, runQuery } from './query.js';
+
+export interface ApiDeps {
+  companies: Map<string, SandboxCompany>;
+  tokens: SandboxTokens;
+  faults: FaultQueue;
+  /** Requests per minute per realm before 429 (provider: 500). */
+  rateLimitPerMinute: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const CDC_MAX_OBJECTS = 1000;
+const CDC_LOOKBACK_MS = 30 * 86_400_000;
+
+/** Bearer check, throttle and injected faults shared by query and CDC; undefined when answered already. */
+async function admit(deps: ApiDeps, window: Map<string, { start: number; n: number }>, req: Request, res: Response): Promise<SandboxCompany | undefined> {
+  const fault = deps.faults.take('api');
+  if (fault?.kind === 'slow') await sleep(fault.delayMs ?? 1000);
+  if (fault?.kind === 'throttle') return void res.status(429).json(faultBodies.throttled());
+  if (fault?.kind === 'server_error') return void res.status(500).json(faultBodies.serverError());
+  const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+  const access = fault?.kind === 'expired_token' ? { error: 'Token expired' } : deps.tokens.checkAccess(bearer);
+  if ('error' in access) {
+    res.setHeader('www-authenticate', 'Bearer realm="Intuit", error="invalid_token"');
+    return void res.status(401).json(faultBodies.unauthorized(access.error));
+  }
+  const realmId = String(req.params.realmId);
+  const company = deps.companies.get(realmId);
+  if (!company || access.realmId !== realmId) return void res.status(403).json(faultBodies.forbidden());
+  const now = Date.now();
+  const w = window.get(realmId);
+  if (!w || now - w.start >= 60_000) window.set(realmId, { start: now, n: 1 });
+  else if (++w.n > deps.rateLimitPerMinute) return void res.status(429).json(faultBodies.throttled());
+  return company;
+}
+
+/** `GET|POST /v3/company/{realmId}/query` and `GET /v3/company/{realmId}/cdc` (providers.md §4.6). */
+export function apiRoutes(deps: ApiDeps): Router {
+  const router = express.Router();
+  const window = new Map<string, { start: number; n: number }>();
+
+  const query = async (req: Request, res: Response) => {
+    const company = await admit(deps, window, req, res);
+    if (!company) return;
+    const statement = req.method === 'POST' ? String(req.body ?? '') : String(req.query.query ?? '');
+    try {
+      const q = parseQuery(statement);
+      const { rows, total } = runQuery(entitiesOf(company, q.entity), q);
+      const body = q.count
+        ? { QueryResponse: { totalCount: total }, time: new Date().toISOString() }
+        : { QueryResponse: rows.length ? { [q.entity]: rows, startPosition: q.startPosition, maxResults: rows.length } : {}, time: new Date().toISOString() };
+      res.json(body);
+    } catch (err) {
+      if (err instanceof QueryParseError) return void res.status(400).json(faultBodies.validation(err.message));
+      throw err;
+    }
+  };
+  router.get('/v3/company/:realmId/query', query);
+  router.post('/v3/company/:realmId/query', express.text({ type: 'application/text' }), query);
+
+  router.get('/v3/company/:realmId/cdc', async (req, res) => {
+    const company = await admit(deps, window, req, res);
+    if (!company) return;
+    const names = String(req.query.entities ?? '').split(',').map((s) => s.trim());
+    const since = Date.parse(String(req.query.changedSince ?? ''));
+    if (Number.isNaN(since)) return void res.status(400).json(faultBodies.validation('changedSince is required', '2011'));
+    if (Date.now() - since > CDC_LOOKBACK_MS) return void res.status(400).json(faultBodies.validation('changedSince must be within the last 30 days', '2011'));
+    let budget = CDC_MAX_OBJECTS;
+    const responses = SANDBOX_ENTITIES.filter((e) => names.includes(e)).map((entity) => {
+      const changed: QboEntity[] = entitiesOf(company, entity).filter((e) => Date.parse(e.MetaData?.LastUpdatedTime ?? '') >= since);
+      const deleted = company.deleted.filter((d) => d.entity === entity && Date.parse(d.at) >= since).map((d) => ({ Id: d.Id, status: 'Deleted', MetaData: { LastUpdatedTime: d.at } }));
+      const all = [...changed, ...deleted].slice(0, budget);
+      budget -= all.length;
+      return { [entity]: all, startPosition: 1, maxResults: all.length, totalCount: all.length };
+    });
+    res.json({ CDCResponse: [{ QueryResponse: responses }], time: new Date().toISOString() });
+  });
+  return router;
+}

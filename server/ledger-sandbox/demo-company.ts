@@ -1,0 +1,88 @@
+import type { QboEntity, SandboxCompany } from './company.js';
+
+const money = (n: number) => Math.round(n * 100) / 100;
+const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, '-00:00');
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+/**
+ * A generated company in the provider's shapes: `items` items (with and without
+ * Sku) and `invoices` invoices of `linesPerInvoice` SalesItemLineDetail lines
+ * plus the computed SubTotalLine. Every 4th invoice has no PO custom field, every
+ * 5th uses an item without Sku and every 7th is partly paid, so the demo has
+ * both ready and not-ready invoices for the next issue's readiness rules.
+ */
+export function generateCompany(options: { invoices: number; items: number; linesPerInvoice: number; realmId?: string; now?: Date }): SandboxCompany {
+  const now = options.now ?? new Date();
+  const base = new Date(now.getTime() - 20 * 86_400_000);
+  const stamp = (i: number, total: number) => iso(new Date(base.getTime() + Math.floor((i * 19 * 86_400_000) / Math.max(total, 1))));
+  const items: QboEntity[] = [];
+  for (let i = 1; i <= options.items; i++) {
+    items.push({
+      Id: String(i),
+      SyncToken: '0',
+      Name: `Product ${i}`,
+      ...(i % 5 === 0 ? {} : { Sku: `SKU-${String(i).padStart(5, '0')}` }),
+      Type: 'NonInventory',
+      UnitPrice: money(5 + (i % 40) * 2.5),
+      Description: `Product number ${i}`,
+      Active: true,
+      Taxable: true,
+      FullyQualifiedName: `Product ${i}`,
+      MetaData: { CreateTime: stamp(0, 1), LastUpdatedTime: stamp(i % 100, 100) },
+    });
+  }
+  const invoices: QboEntity[] = [];
+  for (let n = 1; n <= options.invoices; n++) {
+    const lines: Record<string, unknown>[] = [];
+    let subtotal = 0;
+    for (let l = 1; l <= options.linesPerInvoice; l++) {
+      const itemNo = n % 5 === 0 && l === 1 ? 5 : ((n * 7 + l * 13) % Math.max(options.items, 1)) + 1;
+      const item = items[itemNo - 1] ?? items[0]!;
+      const qty = (l % 3) + 1;
+      const amount = money(qty * Number(item.UnitPrice));
+      subtotal = money(subtotal + amount);
+      lines.push({ Id: String(l), LineNum: l, Description: item.Description, Amount: amount, DetailType: 'SalesItemLineDetail', SalesItemLineDetail: { ItemRef: { value: item.Id, name: item.Name }, Qty: qty, UnitPrice: item.UnitPrice, TaxCodeRef: { value: 'TAX' } } });
+    }
+    lines.push({ Amount: subtotal, DetailType: 'SubTotalLineDetail', SubTotalLineDetail: {} });
+    const tax = money(subtotal * 0.08);
+    const total = money(subtotal + tax);
+    const txn = new Date(base.getTime() + (n % 19) * 86_400_000);
+    invoices.push({
+      Id: String(1000 + n),
+      SyncToken: '0',
+      DocNumber: `INV-${String(n).padStart(6, '0')}`,
+      TxnDate: day(txn),
+      DueDate: day(new Date(txn.getTime() + 30 * 86_400_000)),
+      CurrencyRef: { value: 'USD', name: 'United States Dollar' },
+      CustomerRef: { value: String((n % 20) + 1), name: `Customer ${(n % 20) + 1}` },
+      CustomField: n % 4 === 0 ? [] : [{ DefinitionId: '3', Name: 'Purchase Order', Type: 'StringType', StringValue: `PO-${n}` }],
+      Line: lines,
+      TxnTaxDetail: { TxnTaxCodeRef: { value: '2' }, TotalTax: tax, TaxLine: [] },
+      GlobalTaxCalculation: 'TaxExcluded',
+      ApplyTaxAfterDiscount: false,
+      TotalAmt: total,
+      Balance: n % 7 === 0 ? money(total / 2) : total,
+      EmailStatus: 'NotSet',
+      MetaData: { CreateTime: stamp(n, options.invoices), LastUpdatedTime: stamp(n, options.invoices) },
+    });
+  }
+  return {
+    realmId: options.realmId ?? '9341452000000001',
+    companyName: 'Demo Hardware Co',
+    Preferences: {
+      Id: '1',
+      SyncToken: '0',
+      CurrencyPrefs: { MultiCurrencyEnabled: false, HomeCurrency: { value: 'USD' } },
+      TaxPrefs: { UsingSalesTax: true, PartnerTaxEnabled: false },
+      SalesFormsPrefs: { CustomField: [{ CustomField: [{ Name: 'SalesFormsPrefs.UseSalesCustom3', Type: 'BooleanType', BooleanValue: true }, { Name: 'SalesFormsPrefs.SalesCustomName3', Type: 'StringType', StringValue: 'Purchase Order' }] }], AllowDiscount: true, AllowShipping: true, AllowDeposit: false, CustomTxnNumbers: true },
+      ProductAndServicesPrefs: { QuantityWithPriceAndRate: true },
+      MetaData: { CreateTime: stamp(0, 1), LastUpdatedTime: stamp(1, 100) },
+    },
+    Item: items,
+    Invoice: invoices,
+    deleted: [],
+  };
+}
+
+/** The company `npm start` serves when no ledger is configured. */
+export const demoCompany = () => generateCompany({ invoices: 24, items: 12, linesPerInvoice: 3 });

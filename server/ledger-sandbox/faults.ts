@@ -1,0 +1,66 @@
+/** A fault the sandbox injects into its next matching answers (tests and demos). */
+export interface Fault {
+  /** `api`: query and CDC; `token`: the token endpoint. */
+  target: 'api' | 'token';
+  kind: 'throttle' | 'expired_token' | 'server_error' | 'slow' | 'invalid_grant';
+  /** How many answers it affects. */
+  count: number;
+  /** For `slow`: delay before answering. */
+  delayMs?: number;
+  /** Skip this many matching requests before the fault starts (for example fail page 3). */
+  after?: number;
+}
+
+export class FaultQueue {
+  private faults: Fault[] = [];
+
+  add(fault: Fault): void {
+    this.faults.push({ ...fault });
+  }
+
+  clear(): void {
+    this.faults = [];
+  }
+
+  /** The fault to apply to this request, if any; consumes one use. */
+  take(target: Fault['target']): Fault | undefined {
+    for (const f of this.faults) {
+      if (f.target !== target || f.count <= 0) continue;
+      if ((f.after ?? 0) > 0) {
+        f.after! -= 1;
+        continue;
+      }
+      f.count -= 1;
+      return f;
+    }
+    return undefined;
+  }
+}
+
+const time = () => new Date().toISOString();
+
+/** Error bodies in the provider's `Fault` shape (providers.md §4; 401 uses its lowercase variant). */
+export const faultBodies = {
+  unauthorized: (detail: string) => ({
+    warnings: null,
+    intuitObject: null,
+    fault: { error: [{ message: 'message=AuthenticationFailed; errorCode=003200; statusCode=401', detail, code: '3200', element: null }], type: 'AUTHENTICATION' },
+    time: time(),
+  }),
+  throttled: () => ({
+    Fault: { Error: [{ Message: 'message=ThrottleExceeded; errorCode=003001; statusCode=429', Detail: 'The request limit was reached.', code: '3001' }], type: 'SERVICE' },
+    time: time(),
+  }),
+  serverError: () => ({
+    Fault: { Error: [{ Message: 'An application error has occurred while processing your request', Detail: 'System Failure Error: sandbox injected fault', code: '10000' }], type: 'SystemFault' },
+    time: time(),
+  }),
+  validation: (detail: string, code = '4000') => ({
+    Fault: { Error: [{ Message: 'Error parsing query', Detail: `QueryParserError: ${detail}`, code }], type: 'ValidationFault' },
+    time: time(),
+  }),
+  forbidden: () => ({
+    Fault: { Error: [{ Message: 'message=ApplicationAuthorizationFailed; errorCode=003100; statusCode=403', Detail: 'Unknown company', code: '3100' }], type: 'SECURITY' },
+    time: time(),
+  }),
+};

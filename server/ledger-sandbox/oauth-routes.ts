@@ -1,0 +1,78 @@
+import express, { type Router } from 'express';
+import type { SandboxCompany } from './company.js';
+import type { FaultQueue } from './faults.js';
+import type { SandboxTokens } from './oauth-state.js';
+
+export interface OAuthDeps {
+  companies: Map<string, SandboxCompany>;
+  tokens: SandboxTokens;
+  faults: FaultQueue;
+  clientId: string;
+  clientSecret: string;
+  /** Skip the consent page and approve at once (tests). */
+  autoApprove: () => boolean;
+}
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function approvedRedirect(deps: OAuthDeps, redirectUri: string, state: string, realmId: string): string {
+  const url = new URL(redirectUri);
+  url.searchParams.set('code', deps.tokens.issueCode(realmId, redirectUri));
+  url.searchParams.set('state', state);
+  url.searchParams.set('realmId', realmId);
+  return url.toString();
+}
+
+/** OAuth 2.0 authorize (consent page) and token endpoint, as in providers.md §4.7. */
+export function oauthRoutes(deps: OAuthDeps): Router {
+  const router = express.Router();
+  router.get('/connect/oauth2', (req, res) => {
+    const q = req.query as Record<string, string | undefined>;
+    if (q.client_id !== deps.clientId || q.response_type !== 'code' || !q.redirect_uri || !q.state || !(q.scope ?? '').split(' ').includes('com.intuit.quickbooks.accounting')) {
+      return void res.status(400).type('html').send('<h1>Invalid authorization request</h1>');
+    }
+    const [company] = deps.companies.values();
+    if (!company) return void res.status(500).type('html').send('<h1>No company loaded</h1>');
+    if (deps.autoApprove()) return void res.redirect(302, approvedRedirect(deps, q.redirect_uri, q.state, company.realmId));
+    res.type('html').send(`<!doctype html><title>Connect to ledger sandbox</title>
+<h1>Ledger sandbox</h1><p>An application asks for access to the accounting data of <b>${esc(company.companyName)}</b>.</p>
+<form method="post" action="/connect/oauth2/approve">
+<input type="hidden" name="redirect_uri" value="${esc(q.redirect_uri)}"><input type="hidden" name="state" value="${esc(q.state)}">
+<input type="hidden" name="realmId" value="${esc(company.realmId)}">
+<button name="decision" value="approve">Approve</button> <button name="decision" value="deny">Deny</button></form>`);
+  });
+
+  router.post('/connect/oauth2/approve', express.urlencoded({ extended: false }), (req, res) => {
+    const b = req.body as Record<string, string>;
+    if (!b.redirect_uri || !b.state || !b.realmId) return void res.status(400).type('html').send('<h1>Invalid form</h1>');
+    if (b.decision !== 'approve') {
+      const url = new URL(b.redirect_uri);
+      url.searchParams.set('error', 'access_denied');
+      url.searchParams.set('state', b.state);
+      return void res.redirect(302, url.toString());
+    }
+    res.redirect(302, approvedRedirect(deps, b.redirect_uri, b.state, b.realmId));
+  });
+
+  router.post('/oauth2/v1/tokens/bearer', express.urlencoded({ extended: false }), (req, res) => {
+    const fault = deps.faults.take('token');
+    if (fault?.kind === 'server_error') return void res.status(500).json({ error: 'server_error' });
+    if (fault?.kind === 'invalid_grant') return void res.status(400).json({ error: 'invalid_grant' });
+    const basic = /^Basic (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const [id, secret] = basic ? Buffer.from(basic, 'base64').toString('utf8').split(':') : [];
+    if (id !== deps.clientId || secret !== deps.clientSecret) return void res.status(401).json({ error: 'invalid_client' });
+    const b = req.body as Record<string, string>;
+    if (b.grant_type === 'authorization_code') {
+      const grant = deps.tokens.redeemCode(b.code ?? '', b.redirect_uri ?? '');
+      if (!grant) return void res.status(400).json({ error: 'invalid_grant' });
+      return void res.json(deps.tokens.issueTokens(grant.realmId));
+    }
+    if (b.grant_type === 'refresh_token') {
+      const grant = deps.tokens.refreshGrant(b.refresh_token ?? '');
+      if (!grant) return void res.status(400).json({ error: 'invalid_grant' });
+      return void res.json(deps.tokens.issueTokens(grant.realmId, b.refresh_token));
+    }
+    res.status(400).json({ error: 'unsupported_grant_type' });
+  });
+  return router;
+}

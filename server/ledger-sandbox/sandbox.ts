@@ -1,0 +1,78 @@
+import express from 'express';
+import { randomBytes } from 'node:crypto';
+import { listen, type RunningServer } from '../http/lifecycle.js';
+import { apiRoutes } from './api-routes.js';
+import type { SandboxCompany } from './company.js';
+import { FaultQueue, type Fault } from './faults.js';
+import { SandboxTokens, type SandboxTokenOptions } from './oauth-state.js';
+import { oauthRoutes } from './oauth-routes.js';
+
+export interface SandboxOptions extends Partial<SandboxTokenOptions> {
+  companies: SandboxCompany[];
+  clientId?: string;
+  clientSecret?: string;
+  autoApprove?: boolean;
+  rateLimitPerMinute?: number;
+}
+
+export interface LedgerSandbox {
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  companies: Map<string, SandboxCompany>;
+  tokens: SandboxTokens;
+  /** Provider-shaped URLs of this sandbox. */
+  urls: { authorize: string; token: string; api: string };
+  injectFault(fault: Fault): void;
+  clearFaults(): void;
+  setAutoApprove(on: boolean): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A local HTTP server speaking the subset of the accounting provider's protocol
+ * the service uses (providers.md §4): OAuth authorize + token endpoint, query
+ * and CDC for Invoice, Item and Preferences, Fault bodies, 429 throttling and
+ * injectable faults. `/__sandbox/faults` lets a separate process inject faults.
+ */
+export async function startLedgerSandbox(options: SandboxOptions, port = 0, host = '127.0.0.1'): Promise<LedgerSandbox> {
+  const companies = new Map(options.companies.map((c) => [c.realmId, c]));
+  const tokens = new SandboxTokens({
+    accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600,
+    refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? 8_726_400,
+    rotateRefreshTokens: options.rotateRefreshTokens ?? true,
+  });
+  const faults = new FaultQueue();
+  let autoApprove = options.autoApprove ?? false;
+  const clientId = options.clientId ?? `sandbox-client-${randomBytes(6).toString('hex')}`;
+  const clientSecret = options.clientSecret ?? randomBytes(24).toString('base64url');
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(oauthRoutes({ companies, tokens, faults, clientId, clientSecret, autoApprove: () => autoApprove }));
+  app.use(apiRoutes({ companies, tokens, faults, rateLimitPerMinute: options.rateLimitPerMinute ?? 500 }));
+  app.post('/__sandbox/faults', express.json(), (req, res) => {
+    faults.add(req.body as Fault);
+    res.status(204).end();
+  });
+  app.delete('/__sandbox/faults', (_req, res) => {
+    faults.clear();
+    res.status(204).end();
+  });
+  const server: RunningServer = await listen(app, port, host);
+  const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${server.port}`;
+  return {
+    url,
+    clientId,
+    clientSecret,
+    companies,
+    tokens,
+    urls: { authorize: `${url}/connect/oauth2`, token: `${url}/oauth2/v1/tokens/bearer`, api: url },
+    injectFault: (f) => faults.add(f),
+    clearFaults: () => faults.clear(),
+    setAutoApprove: (on) => {
+      autoApprove = on;
+    },
+    close: () => server.close(500),
+  };
+}

@@ -1,0 +1,36 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { ENVIRONMENTS, Integration } from './integration.entity.js';
+import { Organization } from './organization.entity.js';
+
+export const CONNECTION_STATUSES = ['active', 'paused', 'disconnected', 'reauthorization_required'] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
+/**
+ * An authorized company at the accounting source for one ledger integration.
+ * `realmId` (the provider's company id) is the public `connectionId`. Tokens are stored
+ * AES-256-GCM encrypted (server/domain/ledger/token-cipher.ts) and never leave
+ * the service. `checkedThrough` is the source boundary the last completed sync reached.
+ */
+export const LedgerConnection = defineEntity({
+  name: 'LedgerConnection',
+  tableName: 'ledger_connections',
+  properties: {
+    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
+    organization: () => p.manyToOne(Organization),
+    integration: () => p.manyToOne(Integration),
+    environment: p.enum([...ENVIRONMENTS]),
+    /** The provider's company id (realmId); the public `connectionId`. */
+    realmId: p.string().length(64),
+    companyName: p.string().length(200).nullable(),
+    status: p.enum([...CONNECTION_STATUSES]).default('active'),
+    accessTokenEnc: p.text(),
+    refreshTokenEnc: p.text(),
+    accessTokenExpiresAt: p.datetime(),
+    refreshTokenExpiresAt: p.datetime().nullable(),
+    checkedThrough: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()),
+  },
+  uniques: [{ properties: ['integration', 'realmId'] }],
+});
+export type LedgerConnection = InferEntity<typeof LedgerConnection>;

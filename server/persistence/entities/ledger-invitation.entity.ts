@@ -1,0 +1,32 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { ENVIRONMENTS, Integration } from './integration.entity.js';
+import { Organization } from './organization.entity.js';
+
+/**
+ * An invitation to connect the accounting source (spec endpoint 14). Only
+ * SHA-256 hashes of the connect-URL secret and of the OAuth `state` are stored.
+ * `status`: pending (written, email not yet delivered) → sent → consumed, or
+ * failed when delivery failed (never usable).
+ */
+export const LedgerInvitation = defineEntity({
+  name: 'LedgerInvitation',
+  tableName: 'ledger_invitations',
+  properties: {
+    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
+    organization: () => p.manyToOne(Organization),
+    integration: () => p.manyToOne(Integration),
+    environment: p.enum([...ENVIRONMENTS]),
+    recipientEmail: p.string().length(254),
+    secretHash: p.string().length(64).unique(),
+    status: p.enum(['pending', 'sent', 'failed', 'consumed']).default('pending'),
+    expiresAt: p.datetime(),
+    stateHash: p.string().length(64).nullable().unique(),
+    stateExpiresAt: p.datetime().nullable(),
+    realmId: p.string().length(64).nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    sentAt: p.datetime().nullable(),
+    consumedAt: p.datetime().nullable(),
+  },
+  indexes: [{ properties: ['integration', 'recipientEmail', 'createdAt'] }],
+});
+export type LedgerInvitation = InferEntity<typeof LedgerInvitation>;

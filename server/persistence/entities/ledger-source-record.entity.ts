@@ -1,0 +1,28 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { LedgerConnection } from './ledger-connection.entity.js';
+
+/**
+ * A source record (Invoice, Item, Preferences) as the provider last returned it,
+ * unique per (connection, entity type, source id) and written with
+ * `insert … on conflict` (server/persistence/sql/ledger-source-records.sql.ts).
+ * The payload is kept for mapping (next issue); it is never returned by an endpoint.
+ */
+export const LedgerSourceRecord = defineEntity({
+  name: 'LedgerSourceRecord',
+  tableName: 'ledger_source_records',
+  properties: {
+    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
+    connection: () => p.manyToOne(LedgerConnection),
+    entityType: p.string().length(32),
+    sourceId: p.string().length(64),
+    syncToken: p.string().length(32).nullable(),
+    lastUpdatedAt: p.datetime().nullable(),
+    deleted: p.boolean().default(false),
+    payload: p.json<Record<string, unknown>>(),
+    syncRunId: p.uuid(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()),
+  },
+  uniques: [{ properties: ['connection', 'entityType', 'sourceId'] }],
+});
+export type LedgerSourceRecord = InferEntity<typeof LedgerSourceRecord>;

@@ -1,0 +1,66 @@
+import type { Sql } from './sql.js';
+
+export interface SyncRunRow {
+  id: string;
+  connection_id: string;
+  workflow_run_id: string;
+  state: 'queued' | 'running' | 'succeeded' | 'failed';
+  mode: 'historical' | 'incremental' | 'full';
+  full_reconciliation: boolean;
+  period_start: Date | null;
+  period_end: Date | null;
+  entities: Record<string, unknown>;
+  error: { code: string; message: string } | null;
+  attempts: number;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+  realm_id?: string;
+}
+
+const withRealm = `select r.*, c.realm_id from ledger_sync_runs r join ledger_connections c on c.id = r.connection_id`;
+
+export async function activeRun(sql: Sql, connectionId: string): Promise<SyncRunRow | undefined> {
+  return (await sql<SyncRunRow>(`${withRealm} where r.connection_id = ? and r.state in ('queued', 'running') order by r.created_at desc limit 1`, [connectionId]))[0];
+}
+
+export async function latestRun(sql: Sql, connectionId: string): Promise<SyncRunRow | undefined> {
+  return (await sql<SyncRunRow>(`${withRealm} where r.connection_id = ? order by r.created_at desc, r.id desc limit 1`, [connectionId]))[0];
+}
+
+export async function runById(sql: Sql, id: string, lock = false): Promise<SyncRunRow | undefined> {
+  return (await sql<SyncRunRow>(`${withRealm} where r.id = ?${lock ? ' for update of r' : ''}`, [id]))[0];
+}
+
+export async function insertRun(
+  sql: Sql,
+  r: { id: string; connectionId: string; workflowRunId: string; mode: string; fullReconciliation: boolean; periodStart: Date | null; periodEnd: Date; entities: unknown; now: Date },
+): Promise<void> {
+  await sql(
+    `insert into ledger_sync_runs (id, connection_id, workflow_run_id, state, mode, full_reconciliation, period_start, period_end, entities, attempts, created_at) values (?, ?, ?, 'queued', ?, ?, ?, ?, ?::jsonb, 0, ?)`,
+    [r.id, r.connectionId, r.workflowRunId, r.mode, r.fullReconciliation, r.periodStart, r.periodEnd, JSON.stringify(r.entities), r.now],
+  );
+}
+
+export const startRunAttempt = (sql: Sql, id: string, now: Date) =>
+  sql(`update ledger_sync_runs set state = 'running', started_at = coalesce(started_at, ?), attempts = attempts + 1, error = null where id = ? and state in ('queued', 'running')`, [now, id]);
+
+export const saveRunEntities = (sql: Sql, id: string, entities: unknown) => sql(`update ledger_sync_runs set entities = ?::jsonb where id = ?`, [JSON.stringify(entities), id]);
+
+export const recordRunError = (sql: Sql, id: string, error: { code: string; message: string }) => sql(`update ledger_sync_runs set error = ?::jsonb where id = ?`, [JSON.stringify(error), id]);
+
+export const finishRun = (sql: Sql, id: string, state: 'succeeded' | 'failed', error: { code: string; message: string } | null, now: Date) =>
+  sql(`update ledger_sync_runs set state = ?, error = ?::jsonb, completed_at = ? where id = ? and state in ('queued', 'running')`, [state, error ? JSON.stringify(error) : null, now, id]);
+
+/** Move the checkpoint forward only (never back), in the run's completing transaction. */
+export const advanceCheckpoint = (sql: Sql, connectionId: string, through: Date) =>
+  sql(`update ledger_connections set checked_through = greatest(coalesce(checked_through, ?), ?), updated_at = now() where id = ?`, [through, through, connectionId]);
+
+export function listRuns(sql: Sql, f: { connectionId?: string; state?: string; before?: { createdAt: Date; id: string }; limit: number }) {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (f.connectionId) (where.push('c.realm_id = ?'), params.push(f.connectionId));
+  if (f.state) (where.push('r.state = ?'), params.push(f.state));
+  if (f.before) (where.push('(r.created_at, r.id) < (?, ?)'), params.push(f.before.createdAt, f.before.id));
+  return sql<SyncRunRow>(`${withRealm} ${where.length ? `where ${where.join(' and ')}` : ''} order by r.created_at desc, r.id desc limit ?`, [...params, f.limit]);
+}

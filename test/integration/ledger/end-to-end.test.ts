@@ -1,0 +1,83 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigSchema } from '../../../server/config.js';
+import { startService, type RunningService } from '../../../server/service.js';
+import { createTestDatabase } from '../../support/database.js';
+import { LogCapture, TEST_ADMIN_TOKEN } from '../../support/harness.js';
+import { connectUrlFromMail } from '../../support/ledger-flow.js';
+
+let service: RunningService;
+let dataDir: string;
+let drop: () => Promise<void>;
+const logs = new LogCapture();
+
+beforeAll(async () => {
+  const db = await createTestDatabase();
+  drop = db.drop;
+  dataDir = mkdtempSync(path.join(tmpdir(), 'svc-e2e-'));
+  // No LEDGER_* and no SMTP: the embedded default (in-process sandbox, outbox folder, generated token key).
+  const config = ConfigSchema.parse({ DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'info' });
+  service = await startService(config, { quiet: true, logDestination: logs });
+});
+afterAll(async () => {
+  await service?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  await drop();
+});
+
+const admin = async (procedure: string, input: unknown, query = false) => {
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+  const res = query
+    ? await fetch(`${service.url}/admin/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers })
+    : await fetch(`${service.url}/admin/trpc/${procedure}`, { method: 'POST', headers, body: JSON.stringify(input) });
+  return ((await res.json()) as any).result.data;
+};
+
+describe('accounting source end to end on the embedded default', () => {
+  it('when an operator invites, the recipient approves on the sandbox page and a sync is queued, then it completes with entity counts', async () => {
+    const org = await admin('organizations.create', { name: 'Acme' });
+    const integration = await admin('integrations.create', { organizationId: org.id, provider: 'ledger', environment: 'sandbox' });
+    const { key } = await admin('apiKeys.issue', { integrationId: integration.id, scopes: ['integrations:write', 'integrations:read'] });
+    const auth = { authorization: `Bearer ${key}` };
+
+    const invited = await fetch(`${service.url}/api/v1/integrations/ledger/invitations`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ recipientEmail: 'books@acme.test' }) });
+    expect(invited.status).toBe(201);
+    const { invitation } = (await invited.json()) as any;
+    const [eml] = readdirSync(path.join(dataDir, 'outbox'));
+    expect(connectUrlFromMail(readFileSync(path.join(dataDir, 'outbox', eml!), 'utf8'))).toBe(invitation.connectUrl);
+    expect(readFileSync(path.join(dataDir, 'token-key'), 'utf8').trim()).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+
+    // The recipient opens the link, sees the sandbox consent page and presses Approve.
+    const toProvider = await fetch(invitation.connectUrl, { redirect: 'manual' });
+    const consent = await fetch(toProvider.headers.get('location')!);
+    const html = await consent.text();
+    expect(html).toContain('Approve');
+    const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!.replace(/&#38;/g, '&');
+    const approved = await fetch(new URL('/connect/oauth2/approve', consent.url), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ redirect_uri: field('redirect_uri'), state: field('state'), realmId: field('realmId'), decision: 'approve' }).toString(),
+    });
+    const callback = await fetch(approved.headers.get('location')!);
+    expect(callback.status).toBe(200);
+
+    const [connection] = await admin('connections.list', {}, true);
+    const syncUrl = `${service.url}/api/v1/integrations/ledger/${connection.connectionId}/sync`;
+    expect((await fetch(syncUrl, { method: 'POST', headers: auth })).status).toBe(202);
+    let run: any;
+    for (let i = 0; i < 100; i++) {
+      run = ((await (await fetch(syncUrl, { headers: auth })).json()) as any).data;
+      if (run.state === 'succeeded' || run.state === 'failed') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(run).toMatchObject({ state: 'succeeded', mode: 'historical', progress: { entitiesDone: 3, entitiesTotal: 3 } });
+    expect(run.entities.Preferences.created).toBe(1);
+    expect(run.entities.Item.created).toBe(12);
+    expect(run.entities.Invoice.created).toBe(24);
+    expect(logs.lines.length).toBeGreaterThan(5);
+    expect(logs.text).not.toContain(invitation.connectUrl.split('/').at(-1));
+  });
+});

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { exchangeCode, LedgerHttpError, queryPage, refreshTokens, type LedgerEndpoints } from '../../../server/domain/ledger/ledger-api.js';
+import { useLedgerSandbox } from '../../support/ledger-sandbox.js';
+import { generateCompany } from '../../../server/ledger-sandbox/demo-company.js';
+import { startLedgerSandbox } from '../../../server/ledger-sandbox/sandbox.js';
+
+const sandbox = useLedgerSandbox({ invoices: 25, items: 6 });
+const REDIRECT = 'http://127.0.0.1:9/callback';
+const endpoints = (): LedgerEndpoints => ({
+  authorizeUrl: sandbox.urls.authorize,
+  tokenUrl: sandbox.urls.token,
+  apiBaseUrl: sandbox.urls.api,
+  clientId: sandbox.clientId,
+  clientSecret: sandbox.clientSecret,
+  redirectUrl: REDIRECT,
+  minorVersion: 75,
+  timeoutMs: 5000,
+});
+const realm = () => [...sandbox.companies.keys()][0]!;
+
+async function authorize() {
+  const res = await fetch(`${sandbox.urls.authorize}?client_id=${sandbox.clientId}&response_type=code&scope=com.intuit.quickbooks.accounting&redirect_uri=${encodeURIComponent(REDIRECT)}&state=s1`, { redirect: 'manual' });
+  expect(res.status).toBe(302);
+  const location = new URL(res.headers.get('location')!);
+  expect(location.searchParams.get('state')).toBe('s1');
+  expect(location.searchParams.get('realmId')).toBe(realm());
+  return exchangeCode(endpoints(), location.searchParams.get('code')!);
+}
+
+describe('ledger sandbox', () => {
+  it('when a code is exchanged and pages are queried, then QueryResponse pages follow startPosition/maxResults', async () => {
+    const tokens = await authorize();
+    const statement = (start: number) => `select * from Invoice orderby MetaData.LastUpdatedTime startposition ${start} maxresults 10`;
+    const pages = [];
+    for (let start = 1; ; start += 10) {
+      const page = await queryPage(endpoints(), { realmId: realm(), accessToken: tokens.accessToken, entity: 'Invoice', statement: statement(start) });
+      pages.push(page);
+      if (page.rows.length < 10) break;
+    }
+    expect(pages.map((p) => [p.startPosition, p.rows.length])).toEqual([[1, 10], [11, 10], [21, 5]]);
+    expect(pages[0]!.rows[0]).toMatchObject({ Id: expect.any(String), SyncToken: '0', DocNumber: expect.stringMatching(/^INV-/), MetaData: { LastUpdatedTime: expect.any(String) } });
+  });
+
+  it('when a code is reused or the client secret is wrong, then the token endpoint refuses the grant', async () => {
+    const res = await fetch(`${sandbox.urls.authorize}?client_id=${sandbox.clientId}&response_type=code&scope=com.intuit.quickbooks.accounting&redirect_uri=${encodeURIComponent(REDIRECT)}&state=s2`, { redirect: 'manual' });
+    const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
+    await exchangeCode(endpoints(), code);
+    await expect(exchangeCode(endpoints(), code)).rejects.toMatchObject({ kind: 'invalid_grant', status: 400 });
+    const bad = await fetch(sandbox.urls.token, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${sandbox.clientId}:nope`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=refresh_token&refresh_token=x' });
+    expect(bad.status).toBe(401);
+    expect(await bad.json()).toEqual({ error: 'invalid_client' });
+  });
+
+  it('when a token is refreshed, then the refresh token rotates and the old one stops working', async () => {
+    const first = await authorize();
+    const second = await refreshTokens(endpoints(), first.refreshToken);
+    expect(second.refreshToken).not.toBe(first.refreshToken);
+    expect(second.accessToken).not.toBe(first.accessToken);
+    await expect(refreshTokens(endpoints(), first.refreshToken)).rejects.toMatchObject({ kind: 'invalid_grant' });
+  });
+
+  it('when faults are injected or the token expired, then the provider status and Fault body come back', async () => {
+    const tokens = await authorize();
+    const q = { realmId: realm(), accessToken: tokens.accessToken, entity: 'Item', statement: 'select * from Item' };
+    sandbox.injectFault({ target: 'api', kind: 'throttle', count: 1 });
+    await expect(queryPage(endpoints(), q)).rejects.toMatchObject({ kind: 'throttled', status: 429, summary: 'ledger query answered 429 (fault 3001)' });
+    sandbox.injectFault({ target: 'api', kind: 'server_error', count: 1 });
+    await expect(queryPage(endpoints(), q)).rejects.toMatchObject({ kind: 'server', status: 500 });
+    sandbox.injectFault({ target: 'api', kind: 'expired_token', count: 1 });
+    const err = await queryPage(endpoints(), q).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LedgerHttpError);
+    expect(err).toMatchObject({ kind: 'unauthorized', status: 401, summary: 'ledger query answered 401 (fault 3200)' });
+    expect((await queryPage(endpoints(), q)).rows).toHaveLength(6);
+    const parse = await fetch(`${sandbox.url}/v3/company/${realm()}/query?query=${encodeURIComponent('select * from Invoice where a = 1 or b = 2')}`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+    expect(parse.status).toBe(400);
+    expect(((await parse.json()) as any).Fault).toMatchObject({ type: 'ValidationFault', Error: [{ code: '4000' }] });
+  });
+
+  it('when CDC is asked for changes, then CDCResponse lists changed and deleted entities', async () => {
+    const tokens = await authorize();
+    const company = sandbox.companies.get(realm())!;
+    company.deleted.push({ entity: 'Item', Id: '999', at: new Date().toISOString() });
+    const since = new Date(Date.now() - 25 * 86_400_000).toISOString();
+    const res = await fetch(`${sandbox.url}/v3/company/${realm()}/cdc?entities=Invoice,Item&changedSince=${since}`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    const [items, invoices] = body.CDCResponse[0].QueryResponse;
+    expect(invoices.Invoice).toHaveLength(25);
+    expect(items.Item.at(-1)).toEqual({ Id: '999', status: 'Deleted', MetaData: { LastUpdatedTime: expect.any(String) } });
+  });
+
+  it('when a realm exceeds its requests per minute, then 429 with the throttle Fault', async () => {
+    const limited = await startLedgerSandbox({ companies: [generateCompany({ invoices: 1, items: 1, linesPerInvoice: 1, realmId: '42' })], autoApprove: true, rateLimitPerMinute: 2 });
+    try {
+      const auth = await fetch(`${limited.urls.authorize}?client_id=${limited.clientId}&response_type=code&scope=com.intuit.quickbooks.accounting&redirect_uri=${encodeURIComponent(REDIRECT)}&state=s`, { redirect: 'manual' });
+      const code = new URL(auth.headers.get('location')!).searchParams.get('code')!;
+      const ep = { ...endpoints(), tokenUrl: limited.urls.token, apiBaseUrl: limited.urls.api, clientId: limited.clientId, clientSecret: limited.clientSecret };
+      const tokens = await exchangeCode(ep, code);
+      const q = { realmId: '42', accessToken: tokens.accessToken, entity: 'Item', statement: 'select * from Item' };
+      await queryPage(ep, q);
+      await queryPage(ep, q);
+      await expect(queryPage(ep, q)).rejects.toMatchObject({ kind: 'throttled', status: 429 });
+    } finally {
+      await limited.close();
+    }
+  });
+});

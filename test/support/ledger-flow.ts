@@ -1,0 +1,49 @@
+import { expect } from 'vitest';
+import type { LedgerTestApp } from './ledger-app.js';
+import { mailText } from './smtp.js';
+import { createTenant, type Tenant } from './tenants.js';
+
+export const ledgerTenant = (app: LedgerTestApp) => createTenant(app, { provider: 'ledger', scopes: ['integrations:write', 'integrations:read'] });
+
+let n = 0;
+export const uniqueEmail = () => `admin${++n}-${Math.random().toString(36).slice(2, 10).replace(/[0-9]/g, "x")}@example.test`;
+
+/** POST an invitation and return the response. */
+export const invite = (app: LedgerTestApp, tenant: Tenant, json: Record<string, unknown>) =>
+  app.request('/api/v1/integrations/ledger/invitations', { method: 'POST', key: tenant.key, json });
+
+/** Invitation → email → connect URL → sandbox consent (auto-approve) → callback; returns the connection id. */
+export async function connect(app: LedgerTestApp, tenant: Tenant): Promise<string> {
+  const res = await invite(app, tenant, { recipientEmail: uniqueEmail() });
+  expect(res.status).toBe(201);
+  const done = await followConsent(res.body.invitation.connectUrl);
+  expect(done.status).toBe(200);
+  return [...app.sandbox.companies.keys()][0]!;
+}
+
+/** Follow the redirects of the consent flow by hand; the last response (the service's page). */
+export async function followConsent(connectUrl: string): Promise<{ status: number; text: string; hops: string[] }> {
+  const hops: string[] = [];
+  let url = connectUrl;
+  for (let i = 0; i < 5; i++) {
+    const res = await fetch(url, { redirect: 'manual' });
+    if (res.status !== 302) return { status: res.status, text: await res.text(), hops };
+    url = new URL(res.headers.get('location')!, url).toString();
+    hops.push(url);
+  }
+  throw new Error('too many redirects');
+}
+
+export const connectUrlFromMail = (raw: string) => /https?:\/\/\S+\/ledger\/connect\/[A-Za-z0-9_-]{43}/.exec(mailText(raw))?.[0];
+
+/** Poll the sync status until the run leaves queued/running. */
+export async function waitForRun(app: LedgerTestApp, tenant: Tenant, connectionId: string, timeoutMs = 20_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await app.request(`/api/v1/integrations/ledger/${connectionId}/sync`, { key: tenant.key });
+    const state = res.body?.data?.state;
+    if (state === 'succeeded' || state === 'failed') return res.body.data;
+    if (Date.now() > deadline) throw new Error(`run still ${state} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
