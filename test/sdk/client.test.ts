@@ -18,6 +18,7 @@ import {
   type GwbPaymentReport,
   type GwcPaymentReport,
 } from '../../sdk/src/index.js';
+import { caught } from './support/caught.js';
 
 /** The SDK against the real app over real HTTP, with real keys, for every route of the contract. */
 const app = useTestApp();
@@ -27,15 +28,6 @@ const clientFor = async (provider: 'gwa' | 'gwb' | 'gwc') => {
   return createClient({ baseUrl: app.url, apiKey: tenant.key, retry: { baseDelayMs: 5, maxDelayMs: 20 } });
 };
 
-const caught = async (promise: Promise<unknown>): Promise<SvcError> => {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(SvcError);
-    return err as SvcError;
-  }
-  throw new Error('expected the call to fail');
-};
 
 /** The documented example with fresh identities (examples name an enrichment that exists only in the docs). */
 function exampleReport<T>(operationId: string, enrichmentRequestId: string | undefined): T {

@@ -1,20 +1,12 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { SvcError, createClient, type SvcClient } from '../../sdk/src/index.js';
+import { createClient, type SvcClient } from '../../sdk/src/index.js';
+import { caught } from './support/caught.js';
 import { useLedgerApp } from '../support/ledger-app.js';
 import { followConsent, ledgerTenant, uniqueEmail } from '../support/ledger-flow.js';
 
 /** The SDK's ledger namespace against the real app, a real SMTP server and the ledger sandbox. */
 const app = useLedgerApp({ sandbox: { invoices: 4, items: 2 } });
 
-const caught = async (promise: Promise<unknown>): Promise<SvcError> => {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(SvcError);
-    return err as SvcError;
-  }
-  throw new Error('expected the call to fail');
-};
 
 async function waitForRun(svc: SvcClient, connectionId: string) {
   const deadline = Date.now() + 20_000;

@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { requestExamples } from '../../contract/examples.js';
-import { SvcError, backoffDelay, createClient, parseRetryAfter, type GwcPaymentReport } from '../../sdk/src/index.js';
+import { backoffDelay, createClient, parseRetryAfter, type GwcPaymentReport } from '../../sdk/src/index.js';
+import { caught } from './support/caught.js';
 
 /**
  * The retry policy against a local server that fails on purpose. Each test
@@ -47,15 +48,6 @@ const client = (options: { retry?: typeof fast | false; timeoutMs?: number } = {
 const report = (): GwcPaymentReport => ({ ...(requestExamples.gwcReportPayment!.value as GwcPaymentReport) });
 const enrichBody = requestExamples.gwcEnrichPaymentIntent!.value as never;
 
-const caught = async (promise: Promise<unknown>): Promise<SvcError> => {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(SvcError);
-    return err as SvcError;
-  }
-  throw new Error('expected the call to fail');
-};
 
 describe('SDK retry policy', () => {
   it('when a report gets 503 then 200, then it is retried once and succeeds', async () => {
