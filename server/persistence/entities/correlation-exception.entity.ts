@@ -1,6 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { ENVIRONMENTS, Integration } from './integration.entity.js';
-import { Organization } from './organization.entity.js';
+import { tenantScope } from './tenant-scope.js';
 import { PaymentObservation } from './payment-observation.entity.js';
 
 /**
@@ -11,10 +10,7 @@ export const CorrelationException = defineEntity({
   name: 'CorrelationException',
   tableName: 'correlation_exceptions',
   properties: {
-    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
-    organization: () => p.manyToOne(Organization),
-    integration: () => p.manyToOne(Integration),
-    environment: p.enum([...ENVIRONMENTS]),
+    ...tenantScope(),
     observation: () => p.manyToOne(PaymentObservation).index(),
     enrichmentRequestId: p.string().length(64),
     kind: p.enum(['amount_mismatch', 'currency_mismatch']),

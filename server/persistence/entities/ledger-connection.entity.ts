@@ -1,6 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { ENVIRONMENTS, Integration } from './integration.entity.js';
-import { Organization } from './organization.entity.js';
+import { tenantScope } from './tenant-scope.js';
 
 export const CONNECTION_STATUSES = ['active', 'paused', 'disconnected', 'reauthorization_required'] as const;
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
@@ -15,10 +14,7 @@ export const LedgerConnection = defineEntity({
   name: 'LedgerConnection',
   tableName: 'ledger_connections',
   properties: {
-    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
-    organization: () => p.manyToOne(Organization),
-    integration: () => p.manyToOne(Integration),
-    environment: p.enum([...ENVIRONMENTS]),
+    ...tenantScope(),
     /** The provider's company id (realmId); the public `connectionId`. */
     realmId: p.string().length(64),
     companyName: p.string().length(200).nullable(),

@@ -1,6 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { ENVIRONMENTS, Integration } from './integration.entity.js';
-import { Organization } from './organization.entity.js';
+import { tenantScope } from './tenant-scope.js';
 
 /**
  * An invitation to connect the accounting source (spec endpoint 14). Only
@@ -12,10 +11,7 @@ export const LedgerInvitation = defineEntity({
   name: 'LedgerInvitation',
   tableName: 'ledger_invitations',
   properties: {
-    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
-    organization: () => p.manyToOne(Organization),
-    integration: () => p.manyToOne(Integration),
-    environment: p.enum([...ENVIRONMENTS]),
+    ...tenantScope(),
     recipientEmail: p.string().length(254),
     secretHash: p.string().length(64).unique(),
     status: p.enum(['pending', 'sent', 'failed', 'consumed']).default('pending'),

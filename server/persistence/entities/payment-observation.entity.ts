@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { ENVIRONMENTS, Integration, PROVIDERS } from './integration.entity.js';
-import { Organization } from './organization.entity.js';
+import { tenantScope } from './tenant-scope.js';
+import { PROVIDERS } from './integration.entity.js';
 import { TrackedPayment } from './tracked-payment.entity.js';
 
 /**
@@ -12,10 +12,7 @@ export const PaymentObservation = defineEntity({
   name: 'PaymentObservation',
   tableName: 'payment_observations',
   properties: {
-    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
-    organization: () => p.manyToOne(Organization),
-    integration: () => p.manyToOne(Integration),
-    environment: p.enum([...ENVIRONMENTS]),
+    ...tenantScope(),
     provider: p.enum([...PROVIDERS]),
     eventId: p.string().length(160),
     payloadHash: p.string().length(64),

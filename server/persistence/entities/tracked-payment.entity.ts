@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { ENVIRONMENTS, Integration, PROVIDERS } from './integration.entity.js';
-import { Organization } from './organization.entity.js';
+import { tenantScope } from './tenant-scope.js';
+import { PROVIDERS } from './integration.entity.js';
 
 /**
  * The current-state projection of one payment attempt, recomputed from its
@@ -12,10 +12,7 @@ export const TrackedPayment = defineEntity({
   name: 'TrackedPayment',
   tableName: 'tracked_payments',
   properties: {
-    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
-    organization: () => p.manyToOne(Organization),
-    integration: () => p.manyToOne(Integration),
-    environment: p.enum([...ENVIRONMENTS]),
+    ...tenantScope(),
     provider: p.enum([...PROVIDERS]),
     attemptId: p.string().length(160),
     providerPaymentId: p.string().length(160).nullable(),

@@ -119,49 +119,63 @@ export async function insertObservation(sql: Sql, scope: Scope, row: Observation
   );
 }
 
-export async function updateProjection(
-  sql: Sql,
-  paymentId: string,
-  p: {
-    providerPaymentId: string | null;
-    accountId: string | null;
-    chargeId: string | null;
-    orderId: string | null;
-    status: string;
-    currency: string;
-    amountMinor: number;
-    capturedAmountMinor: number;
-    refundedAmountMinor: number;
-    occurredAt: Date;
-    currentObservationId: string;
-    enrichmentRequestId: string | null;
-    observationCount: number;
-    updatedAt: Date;
-  },
-): Promise<void> {
-  await sql(
-    `update tracked_payments set provider_payment_id = ?, account_id = ?, charge_id = ?, order_id = ?, status = ?, currency = ?,
-       amount_minor = ?, captured_amount_minor = ?, refunded_amount_minor = ?, occurred_at = ?, current_observation_id = ?,
-       enrichment_request_id = ?, observation_count = ?, updated_at = ?
-     where id = ?`,
-    [
-      p.providerPaymentId,
-      p.accountId,
-      p.chargeId,
-      p.orderId,
-      p.status,
-      p.currency,
-      p.amountMinor,
-      p.capturedAmountMinor,
-      p.refundedAmountMinor,
-      p.occurredAt,
-      p.currentObservationId,
-      p.enrichmentRequestId,
-      p.observationCount,
-      p.updatedAt,
-      paymentId,
-    ],
-  );
+export interface ProjectionUpdate {
+  providerPaymentId: string | null;
+  accountId: string | null;
+  chargeId: string | null;
+  orderId: string | null;
+  status: string;
+  currency: string;
+  amountMinor: number;
+  capturedAmountMinor: number;
+  refundedAmountMinor: number;
+  occurredAt: Date;
+  currentObservationId: string;
+  enrichmentRequestId: string | null;
+  observationCount: number;
+  updatedAt: Date;
+}
+
+/** Projection columns of a tracked payment, in the order of `projectionValues`. */
+const PROJECTION_COLUMNS = [
+  'provider_payment_id',
+  'account_id',
+  'charge_id',
+  'order_id',
+  'status',
+  'currency',
+  'amount_minor',
+  'captured_amount_minor',
+  'refunded_amount_minor',
+  'occurred_at',
+  'current_observation_id',
+  'enrichment_request_id',
+  'observation_count',
+  'updated_at',
+] as const;
+const PROJECTION_PLACEHOLDERS = '?, ?, ?, ?, ?, ?, ?::bigint, ?::bigint, ?::bigint, ?::timestamptz, ?::uuid, ?, ?::int, ?::timestamptz';
+
+function projectionValues(p: ProjectionUpdate): unknown[] {
+  return [
+    p.providerPaymentId,
+    p.accountId,
+    p.chargeId,
+    p.orderId,
+    p.status,
+    p.currency,
+    p.amountMinor,
+    p.capturedAmountMinor,
+    p.refundedAmountMinor,
+    p.occurredAt,
+    p.currentObservationId,
+    p.enrichmentRequestId,
+    p.observationCount,
+    p.updatedAt,
+  ];
+}
+
+export async function updateProjection(sql: Sql, paymentId: string, p: ProjectionUpdate): Promise<void> {
+  await sql(`update tracked_payments set ${PROJECTION_COLUMNS.map((c) => `${c} = ?`).join(', ')} where id = ?`, [...projectionValues(p), paymentId]);
 }
 
 export async function insertCorrelationException(
@@ -187,7 +201,6 @@ export async function findEnrichmentRecord(
   return rows[0];
 }
 
-export type ProjectionUpdate = Parameters<typeof updateProjection>[2];
 
 /**
  * One round trip for the two common cases: a retry of a stored eventId
@@ -216,10 +229,8 @@ export async function recordFirstOrFindPrevious(
        select id, payload_hash from payment_observations
         where organization_id = ? and integration_id = ? and environment = ? and event_id = ?),
      payment as (
-       insert into tracked_payments (id, organization_id, integration_id, environment, provider, attempt_id, provider_payment_id, account_id,
-         charge_id, order_id, status, currency, amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, current_observation_id,
-         enrichment_request_id, observation_count, created_at, updated_at)
-       select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?::uuid, ?, ?, ?::timestamptz, ?::timestamptz
+       insert into tracked_payments (id, organization_id, integration_id, environment, provider, attempt_id, created_at, ${PROJECTION_COLUMNS.join(', ')})
+       select ?::uuid, ?::uuid, ?::uuid, ?, ?, ?, ?::timestamptz, ${PROJECTION_PLACEHOLDERS}
         where ?::boolean and not exists (select 1 from previous)
        on conflict (integration_id, environment, attempt_id) do nothing
        returning id),
@@ -239,21 +250,8 @@ export async function recordFirstOrFindPrevious(
       scope.environment,
       input.provider,
       input.attemptId,
-      p.providerPaymentId,
-      p.accountId,
-      p.chargeId,
-      p.orderId,
-      p.status,
-      p.currency,
-      p.amountMinor,
-      p.capturedAmountMinor,
-      p.refundedAmountMinor,
-      p.occurredAt,
-      p.currentObservationId,
-      p.enrichmentRequestId,
-      p.observationCount,
       input.createdAt,
-      p.updatedAt,
+      ...projectionValues(p),
       input.insert,
       ...observationValues(scope, o),
     ],
