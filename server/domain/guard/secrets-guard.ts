@@ -56,8 +56,13 @@ export function passesLuhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-/** UUIDs are identifiers, never card data; their all-digit groups could otherwise line up as 4-4-4-x. */
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+/**
+ * Identifiers this service issues or accepts by shape are never card data, and
+ * are removed before scanning: UUIDs (their all-digit groups could line up as
+ * 4-4-4-x) and `x-svc-request-id`s (`req_` + 32 hex, which a caller echoes as
+ * `enrichmentRequestId`; about 1 in 2,000 holds a Luhn-valid digit run).
+ */
+const KNOWN_IDENTIFIERS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\breq_[0-9a-f]{32}\b/gi;
 
 const isPan = (digits: string) => digits.length >= 13 && digits.length <= 19 && passesLuhn(digits);
 
@@ -74,7 +79,7 @@ function hasThirteenDigits(text: string): boolean {
 /** True when the text holds a Luhn-valid 13-19 digit card number, plain or grouped as cards are. */
 export function containsCardNumber(text: string): boolean {
   if (!hasThirteenDigits(text)) return false;
-  for (const [run] of text.replace(UUID, ' ').matchAll(DIGIT_RUN)) {
+  for (const [run] of text.replace(KNOWN_IDENTIFIERS, ' ').matchAll(DIGIT_RUN)) {
     const digits = run.replace(/[ -]/g, '');
     if (digits.length === run.length) {
       if (isPan(digits)) return true;

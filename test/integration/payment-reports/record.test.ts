@@ -194,7 +194,7 @@ describe('payment reports over HTTP', () => {
 
   it('X1/X2/X3: when a report differs from its inline enrichment, then it is accepted and exceptions are recorded', async () => {
     const t = await tenant('gwc');
-    const requestId = `req_${randomUUID().replace(/-/g, '')}`;
+    const requestId = `req_${randomUUID().replace(/-/g, '')}`; // any such id passes the card-data guard
     await sql(
       app,
       `insert into enrichment_records (id, request_id, organization_id, integration_id, environment, provider, amount_minor, currency, invoice_number, created_at)

@@ -28,6 +28,7 @@ describe('card-number detection', () => {
     ['41111111  11111111', 'two groups split by a double space'],
     ['12345678-9012-3456-7890-123456789012', 'a UUID made only of digits'],
     ['evt_b6bb288f-1436-4407-9813-021ef4f1bb03', 'a UUID whose middle groups line up as 4-4-4-3 and pass Luhn'],
+    ['req_ab4111111111111111cdef0123456789', 'a request id whose hex holds a Luhn-valid run'],
     ['41111111-1111-1111', 'digits grouped 8-4-4, not as a card'],
     ['+1 415-555-0132', 'a phone number'],
   ])('when a string holds %s (%s), then it passes', (text) => {
