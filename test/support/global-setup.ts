@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../server/persistence/embedded-postgres.js';
 import { migrate, openOrm } from '../../server/persistence/orm.js';
+import { freePort } from './free-port.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -36,7 +37,7 @@ export default async function setup(project: TestProject) {
   } else {
     const dir = mkdtempSync(path.join(tmpdir(), 'svc-test-pg-'));
     chmodSync(dir, 0o755);
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const embedded = await startEmbeddedPostgres({ dataDir: dir, port, clusterDir: path.join(dir, 'pgdata'), persistent: false });
     adminUrl = embedded.url;
     stopEmbedded = async () => {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listen } from '../../../server/http/lifecycle.js';
 import { createTestDatabase } from '../../support/database.js';
+import { freePort } from '../../support/free-port.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
@@ -39,7 +40,6 @@ async function waitForLine(started: Started, timeoutMs = 60_000): Promise<string
   throw new Error(`no start-up line; stderr: ${started.stderr()}`);
 }
 
-const freePort = () => 30000 + Math.floor(Math.random() * 20000);
 
 describe('graceful shutdown of the HTTP server', () => {
   it('when closing with a request in flight, then the request completes and new connections are refused', async () => {
@@ -61,7 +61,7 @@ describe('graceful shutdown of the HTTP server', () => {
 describe('npm start', () => {
   it('when DATABASE_URL is set, then it prints one start-up line without the password, is ready, and stops on SIGTERM', async () => {
     const db = await createTestDatabase({ migrated: false });
-    const port = freePort();
+    const port = await freePort();
     const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-start-'));
     const started = startService({ DATABASE_URL: db.url, PORT: String(port), SVC_DATA_DIR: dataDir });
     try {
@@ -89,7 +89,7 @@ describe('npm start', () => {
   it('when no DATABASE_URL is set, then it starts an embedded PostgreSQL and a second start reuses its data', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-embedded-'));
     chmodSync(dataDir, 0o755);
-    const env = { PORT: String(freePort()), SVC_DATA_DIR: dataDir, SVC_EMBEDDED_PG_PORT: String(freePort()) };
+    const env = { PORT: String(await freePort()), SVC_DATA_DIR: dataDir, SVC_EMBEDDED_PG_PORT: String(await freePort()) };
     try {
       const first = startService(env);
       expect(await waitForLine(first)).toMatch(/\(database: embedded PostgreSQL in .*pgdata \(new\); admin token in /);
