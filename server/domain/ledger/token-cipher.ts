@@ -24,7 +24,8 @@ export function createTokenCipher(key: Buffer): TokenCipher {
     decrypt(stored) {
       const [version, iv, tag, data] = stored.split('.');
       if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('unrecognized encrypted token format');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+      // A fixed 16-byte tag: GCM would otherwise accept a truncated tag, weakening authentication.
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), { authTagLength: 16 });
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
       return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
     },
