@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { authenticate } from '../../../server/domain/auth/authenticate.js';
+import { DomainError } from '../../../server/domain/errors.js';
+import { useTestApp } from '../../support/harness.js';
+import { adminCall } from '../../support/tenants.js';
+
+/**
+ * No invoice route exists yet, so the per-request link check of `invoices:read`
+ * is exercised through the same authenticate() every route guard calls.
+ */
+describe('invoices:read needs the link to still exist', () => {
+  const app = useTestApp();
+
+  it('when the link is deleted after the key was issued, then the key gets 403 on invoices:read routes from the next request', async () => {
+    const org = await adminCall<any>(app, 'organizations.create', { name: 'Linked reader' });
+    const gwa = await adminCall<any>(app, 'integrations.create', { organizationId: org.id, provider: 'gwa', environment: 'sandbox' });
+    const ledger = await adminCall<any>(app, 'integrations.create', { organizationId: org.id, provider: 'ledger', environment: 'sandbox' });
+    const link = await adminCall<any>(app, 'links.create', { ledgerIntegrationId: ledger.id, providerIntegrationId: gwa.id });
+    const key = await adminCall<any>(app, 'apiKeys.issue', { integrationId: gwa.id, scopes: ['enrichment:write', 'invoices:read'] });
+    const check = () =>
+      authenticate(app.orm.em.fork(), {
+        authorization: `Bearer ${key.key}`,
+        access: { provider: 'gwa', scopes: ['invoices:read', 'enrichment:write'] },
+        environment: 'sandbox',
+      });
+
+    const ctx = await check();
+    expect(ctx).toMatchObject({ organizationId: org.id, integrationId: gwa.id, provider: 'gwa', environment: 'sandbox' });
+
+    await adminCall(app, 'links.delete', { id: link.id });
+    const error = await check().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ type: 'permission_error', message: 'This integration is not linked to an accounting source' });
+  });
+});
