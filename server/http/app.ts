@@ -11,7 +11,7 @@ import { requestEntityManager } from './middleware/request-em.js';
 import { parseJsonBody, requireJsonContentType } from './middleware/json-body.js';
 import { requestId } from './middleware/request-id.js';
 import { mountApi } from './router.js';
-import type { LedgerRuntime } from '../domain/ledger/runtime.js';
+import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
 import { ledgerConsentRoutes } from './routes/ledger-consent.js';
 
 export interface AppDeps {

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { ledgerSettings, type Config } from '../config.js';
-import { createMailer } from '../domain/ledger/mailer.js';
-import { createLedgerRuntime, type LedgerRuntime } from '../domain/ledger/runtime.js';
-import { createTokenCipher, resolveTokenKey } from '../domain/ledger/token-cipher.js';
+import { createMailer } from '../integrations/mail/mailer.js';
+import { createLedgerRuntime, type LedgerRuntime } from '../integrations/ledger/runtime.js';
+import { createTokenCipher, resolveTokenKey } from '../crypto/token-cipher.js';
 import { demoCompany } from '../ledger-sandbox/demo-company.js';
 import { startLedgerSandbox, type LedgerSandbox } from '../ledger-sandbox/sandbox.js';
 

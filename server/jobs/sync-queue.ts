@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import PgBoss from 'pg-boss';
 import type { Logger } from '../logger.js';
 import { importRun } from '../domain/ledger/import-run.js';
-import type { LedgerRuntime, SyncQueuePort } from '../domain/ledger/runtime.js';
+import type { LedgerRuntime, SyncQueuePort } from '../integrations/ledger/runtime.js';
 
 export const LEDGER_SYNC_QUEUE = 'ledger-sync';
 /** pg-boss keeps its tables in this schema of the service's own database (no second store). */

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { ConfigSchema, type Config } from '../../server/config.js';
-import { createMailer } from '../../server/domain/ledger/mailer.js';
-import { createLedgerRuntime, type LedgerRuntime } from '../../server/domain/ledger/runtime.js';
-import { createTokenCipher } from '../../server/domain/ledger/token-cipher.js';
+import { createMailer } from '../../server/integrations/mail/mailer.js';
+import { createLedgerRuntime, type LedgerRuntime } from '../../server/integrations/ledger/runtime.js';
+import { createTokenCipher } from '../../server/crypto/token-cipher.js';
 import { createApp } from '../../server/http/app.js';
 import { listen } from '../../server/http/lifecycle.js';
 import { createLogger } from '../../server/logger.js';

@@ -2,9 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { consumeInvitation, invitationBySecret, invitationByState, recordInvitationRealm, setInvitationState } from '../../persistence/sql/ledger-invitations.sql.js';
 import { upsertConnection } from '../../persistence/sql/ledger-connections.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
-import { authorizationUrl, exchangeCode } from './ledger-api.js';
+import { authorizationUrl, exchangeCode } from '../../integrations/ledger/ledger-api.js';
 import { checkInvitation, CONSENT_STATE_TTL_MS, hashSecret, newSecret, type ConsentCheck } from './invitation-rules.js';
-import type { LedgerRuntime } from './runtime.js';
+import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
 
 export type ConsentFailure = Exclude<ConsentCheck, 'ok'> | 'denied' | 'exchange_failed' | 'invalid';
 

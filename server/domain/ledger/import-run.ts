@@ -5,10 +5,10 @@ import { connectionById } from '../../persistence/sql/ledger-connections.sql.js'
 import { markDeleted, upsertSourceRecords } from '../../persistence/sql/ledger-source-records.sql.js';
 import { advanceCheckpoint, finishRun, recordRunError, runById, saveRunEntities, startRunAttempt } from '../../persistence/sql/ledger-sync-runs.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
-import { LedgerHttpError, queryPage } from './ledger-api.js';
-import { changesSince } from './ledger-cdc.js';
-import { LedgerSession, ReauthorizationRequired } from './ledger-session.js';
-import type { LedgerRuntime } from './runtime.js';
+import { LedgerHttpError, queryPage } from '../../integrations/ledger/ledger-api.js';
+import { changesSince } from '../../integrations/ledger/ledger-cdc.js';
+import { LedgerSession, ReauthorizationRequired } from '../../integrations/ledger/ledger-session.js';
+import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
 import { emptyProgress, nextCursor, pageStatement, SYNC_ENTITIES, wantsDeletions, type SyncEntity } from './sync-rules.js';
 
 /** The connection was paused, disconnected or lost authorization while the run was going. */

@@ -4,7 +4,7 @@ import { activeRun, finishRun, insertRun, latestRun } from '../../persistence/sq
 import { sqlOf } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
-import type { LedgerRuntime } from './runtime.js';
+import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
 import { emptyProgress, planSync, SYNC_ENTITIES } from './sync-rules.js';
 import { toSyncRunView } from './sync-run-view.js';
 import type { SyncRunView } from '../../../contract/ledger.js';

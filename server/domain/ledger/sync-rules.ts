@@ -14,7 +14,6 @@ const MOVES: Record<SyncState, readonly SyncState[]> = {
   failed: [],
 };
 export const canMove = (from: SyncState, to: SyncState) => MOVES[from].includes(to);
-export const isActive = (s: SyncState) => s === 'queued' || s === 'running';
 
 /** Overlap subtracted from the checkpoint so clock skew at the provider cannot hide a change. */
 export const CHECKPOINT_OVERLAP_MS = 5 * 60_000;
@@ -58,17 +57,6 @@ export function pageStatement(o: { entity: SyncEntity; periodStart: Date | null;
   const from = o.cursor?.lastUpdatedTime ?? o.periodStart?.toISOString();
   const where = [...(from ? [`MetaData.LastUpdatedTime >= '${from}'`] : []), `MetaData.LastUpdatedTime <= '${o.periodEnd.toISOString()}'`];
   return `select * from ${o.entity} where ${where.join(' and ')} orderby MetaData.LastUpdatedTime startposition ${o.cursor?.startPosition ?? 1} maxresults ${o.pageSize}`;
-}
-
-/**
- * Delay before retrying a provider call: exponential from `baseMs`, capped at
- * `maxMs`, with jitter in [50 %, 100 %]; a 429's Retry-After is honoured as a floor
- * (providers.md §4.8: "429 means wait 60 s" unless told otherwise).
- */
-export function backoffDelayMs(o: { attempt: number; baseMs: number; maxMs: number; retryAfterMs?: number; random?: number }): number {
-  const exp = Math.min(o.maxMs, o.baseMs * 2 ** o.attempt);
-  const jittered = exp * (0.5 + 0.5 * (o.random ?? Math.random()));
-  return Math.round(Math.min(o.maxMs, Math.max(jittered, o.retryAfterMs ?? 0)));
 }
 
 /** CDC looks back at most 30 days (providers.md §4.6). */

@@ -1,6 +1,6 @@
 import { Router, type Response } from 'express';
 import { completeConsent, openConnectUrl, type ConsentFailure } from '../../domain/ledger/consent.js';
-import type { LedgerRuntime } from '../../domain/ledger/runtime.js';
+import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
 
 const MESSAGES: Record<ConsentFailure, [number, string]> = {
   unknown: [404, 'This link is not valid. Ask for a new invitation.'],

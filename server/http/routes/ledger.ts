@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { contract } from '../../../contract/index.js';
 import { createInvitation } from '../../domain/ledger/create-invitation.js';
 import { getLatestSyncRun, queueSync } from '../../domain/ledger/queue-sync.js';
-import type { LedgerRuntime } from '../../domain/ledger/runtime.js';
+import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
 import { DomainError } from '../../domain/errors.js';
 import { authOf } from '../auth-of.js';
 

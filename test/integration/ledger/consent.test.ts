@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { connectUrlFromMail, followConsent, invite, ledgerTenant, uniqueEmail } from '../../support/ledger-flow.js';
-import { createTokenCipher } from '../../../server/domain/ledger/token-cipher.js';
+import { createTokenCipher } from '../../../server/crypto/token-cipher.js';
 
 const app = useLedgerApp();
 const sql = (q: string, p: unknown[] = []): Promise<any[]> => app.orm.em.getConnection().execute(q, p);

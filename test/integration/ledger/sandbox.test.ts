@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exchangeCode, LedgerHttpError, queryPage, refreshTokens, type LedgerEndpoints } from '../../../server/domain/ledger/ledger-api.js';
+import { exchangeCode, LedgerHttpError, queryPage, refreshTokens, type LedgerEndpoints } from '../../../server/integrations/ledger/ledger-api.js';
 import { useLedgerSandbox } from '../../support/ledger-sandbox.js';
 import { generateCompany } from '../../../server/ledger-sandbox/demo-company.js';
 import { startLedgerSandbox } from '../../../server/ledger-sandbox/sandbox.js';

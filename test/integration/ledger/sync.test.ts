@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { connect, ledgerTenant, waitForRun } from '../../support/ledger-flow.js';
 import { createTenant } from '../../support/tenants.js';
-import { createTokenCipher } from '../../../server/domain/ledger/token-cipher.js';
+import { createTokenCipher } from '../../../server/crypto/token-cipher.js';
 import { deleteEntity } from '../../../server/ledger-sandbox/company.js';
 
 const app = useLedgerApp({ sandbox: { invoices: 30, items: 6 } });

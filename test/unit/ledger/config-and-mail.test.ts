@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ledgerSettings, loadConfig } from '../../../server/config.js';
-import { createMailer } from '../../../server/domain/ledger/mailer.js';
+import { createMailer } from '../../../server/integrations/mail/mailer.js';
 import { loadCompanyFile } from '../../../server/ledger-sandbox/company.js';
 
 describe('ledger configuration', () => {

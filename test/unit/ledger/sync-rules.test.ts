@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelayMs, canMove, CHECKPOINT_OVERLAP_MS, nextCursor, pageStatement, planSync } from '../../../server/domain/ledger/sync-rules.js';
+import { backoffDelayMs } from '../../../server/integrations/ledger/backoff.js';
+import { canMove, CHECKPOINT_OVERLAP_MS, nextCursor, pageStatement, planSync } from '../../../server/domain/ledger/sync-rules.js';
 import { checkInvitation, cooldownRemainingSeconds } from '../../../server/domain/ledger/invitation-rules.js';
-import { createTokenCipher } from '../../../server/domain/ledger/token-cipher.js';
+import { createTokenCipher } from '../../../server/crypto/token-cipher.js';
 import { randomBytes } from 'node:crypto';
 
 const now = new Date('2026-06-01T00:00:00Z');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createTokenCipher } from '../../../server/domain/ledger/token-cipher.js';
+import { createTokenCipher } from '../../../server/crypto/token-cipher.js';
 
 describe('token cipher (AES-256-GCM at rest)', () => {
   const cipher = createTokenCipher(randomBytes(32));

@@ -1,8 +1,8 @@
 import type { Config, LedgerSettings } from '../../config.js';
 import { ledgerSettings } from '../../config.js';
 import type { LedgerEndpoints } from './ledger-api.js';
-import type { Mailer } from './mailer.js';
-import type { TokenCipher } from './token-cipher.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { TokenCipher } from '../../crypto/token-cipher.js';
 
 /** Sends a sync run to the background queue; `jobId` is the run's `workflowRunId`. */
 export interface SyncQueuePort {

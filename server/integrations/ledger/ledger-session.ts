@@ -2,7 +2,7 @@ import type { Sql } from '../../persistence/sql/sql.js';
 import { setConnectionStatus, storeTokens, type ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
 import { LedgerHttpError, refreshTokens } from './ledger-api.js';
 import type { LedgerRuntime } from './runtime.js';
-import { backoffDelayMs } from './sync-rules.js';
+import { backoffDelayMs } from './backoff.js';
 
 /** Refresh failed: the connection needs a person to approve access again. */
 export class ReauthorizationRequired extends Error {
