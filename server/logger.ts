@@ -27,6 +27,29 @@ export const REDACT_PATHS = [
   '*.secret',
 ];
 
+/** SQLSTATE: five digits or capitals; errors carrying one come from PostgreSQL. */
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/**
+ * How an error is logged. A database error's message and stack quote the SQL
+ * with its parameter values (bodies, emails, provider records), so only its
+ * class, SQLSTATE and the names PostgreSQL reports are kept; other errors keep
+ * message and stack. Causes are followed the same way.
+ */
+export function serializeError(err: unknown, depth = 0): Record<string, unknown> {
+  if (!(err instanceof Error)) return { type: typeof err, value: typeof err === 'string' ? '[string]' : String(err) };
+  const e = err as Error & { code?: unknown; constraint?: unknown; table?: unknown; column?: unknown; cause?: unknown; sqlState?: unknown };
+  const code = typeof e.code === 'string' && SQLSTATE.test(e.code) ? e.code : typeof e.sqlState === 'string' ? e.sqlState : undefined;
+  const cause = e.cause !== undefined && depth < 3 ? { cause: serializeError(e.cause, depth + 1) } : {};
+  if (code !== undefined || /Exception$|DatabaseError/.test(e.name) || e.constructor?.name?.endsWith('Exception')) {
+    const names = Object.fromEntries(
+      (['constraint', 'table', 'column'] as const).filter((k) => typeof e[k] === 'string').map((k) => [k, e[k]]),
+    );
+    return { type: e.constructor?.name ?? e.name, ...(code ? { code } : {}), ...names, ...cause };
+  }
+  return { type: e.constructor?.name ?? e.name, message: e.message, stack: e.stack, ...cause };
+}
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
     {
@@ -34,6 +57,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       base: { service: 'svc' },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      serializers: { err: serializeError },
     },
     destination,
   );

@@ -10,10 +10,15 @@ export function encodeCursor(position: Position): string {
   return Buffer.from(`${position.createdAt.toISOString()}|${position.id}`, 'utf8').toString('base64url');
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** A cursor is only what encodeCursor wrote: every decoded part is checked, so a tampered one is a 400, never a database error. */
 export function decodeCursor(cursor: string): Position {
-  const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = iso ? new Date(iso) : new Date(NaN);
-  if (!id || Number.isNaN(createdAt.getTime())) {
+  const parts = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const [iso, id] = parts;
+  const createdAt = iso && ISO_INSTANT.test(iso) ? new Date(iso) : new Date(NaN);
+  if (parts.length !== 2 || !id || !UUID.test(id) || Number.isNaN(createdAt.getTime())) {
     throw new DomainError('validation_error', 'Invalid cursor', [{ code: 'invalid_cursor', path: 'cursor', message: 'Use the nextCursor of the previous page unchanged' }]);
   }
   return { createdAt, id };

@@ -11,8 +11,9 @@ export function mountAdmin(app: Express, deps: AppDeps): void {
     createExpressMiddleware({
       router: adminRouter,
       createContext: ({ req }) => ({ orm: deps.orm, authorized: isAdminAuthorized(req.headers.authorization, deps.adminToken) }),
-      onError: ({ error, req }) => {
-        if (error.code === 'INTERNAL_SERVER_ERROR') (req as { log?: { error: (o: object, m: string) => void } }).log?.error({ err: error.cause ?? error }, 'admin procedure failed');
+      // The operator is told to see the log for internal errors, so they are logged here with the request id.
+      onError: ({ error, req, path }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') deps.logger.error({ reqId: req.id, procedure: path, err: error.cause ?? error }, 'admin procedure failed');
       },
     }),
   );

@@ -20,7 +20,7 @@ export interface SyncQueue extends SyncQueuePort {
  */
 export async function startSyncQueue(o: { databaseUrl: string; orm: MikroORM; runtime: LedgerRuntime; logger: Logger; work: boolean }): Promise<SyncQueue> {
   const boss = new PgBoss({ connectionString: o.databaseUrl, schema: QUEUE_SCHEMA, max: 4, supervise: true, schedule: false });
-  boss.on('error', (err: Error) => o.logger.error({ err: { message: err.message } }, 'job queue error'));
+  boss.on('error', (err: Error) => o.logger.error({ err }, 'job queue error'));
   await boss.start();
   await boss.createQueue(LEDGER_SYNC_QUEUE, {
     name: LEDGER_SYNC_QUEUE,

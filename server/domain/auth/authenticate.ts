@@ -23,8 +23,9 @@ function bearerToken(header: string | undefined): string {
 
 /**
  * Verify the bearer key and that it may call a route: 401 for a missing,
- * malformed, unknown or revoked key; 403 for another provider's key, another
- * environment or a missing scope (spec: Authentication).
+ * malformed, unknown or revoked key; 404 when the key's organization is
+ * inactive; 403 for another provider's key, another environment or a missing
+ * scope (spec: Authentication).
  */
 export async function authenticate(
   em: EntityManager,
@@ -38,6 +39,8 @@ export async function authenticate(
   const valid = secretMatches(parsed.secret, key?.secret_hash ?? UNKNOWN_KEY_HASH);
   if (!key || !valid) throw unauthenticated('Unknown API key');
   if (key.revoked_at) throw unauthenticated('This API key has been revoked');
+  // The key is genuine but acts for nobody: the spec's 404 for a missing or inactive organization context (docs/errors.md).
+  if (key.organization_status !== 'active') throw new DomainError('not_found', 'The organization of this API key does not exist or is inactive');
 
   const { access } = options;
   if (key.provider !== access.provider) {

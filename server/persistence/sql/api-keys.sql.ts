@@ -11,13 +11,14 @@ export interface KeyRow {
   organization_id: string;
   provider: 'gwa' | 'gwb' | 'gwc' | 'ledger';
   environment: 'sandbox' | 'production';
+  organization_status: 'active' | 'inactive';
 }
 
 export async function findKeyByPrefix(sql: Sql, prefix: string): Promise<KeyRow | undefined> {
   const rows = await sql<KeyRow>(
     `select k.id, k.secret_hash, k.scopes, k.revoked_at, k.last_used_at,
-            i.id as integration_id, i.organization_id, i.provider, i.environment
-       from api_keys k join integrations i on i.id = k.integration_id
+            i.id as integration_id, i.organization_id, i.provider, i.environment, o.status as organization_status
+       from api_keys k join integrations i on i.id = k.integration_id join organizations o on o.id = i.organization_id
       where k.prefix = ?`,
     [prefix],
   );

@@ -120,6 +120,21 @@ describe('admin surface', () => {
     expect(app.logs.text).not.toContain(TEST_ADMIN_TOKEN);
   });
 
+  it('when a procedure fails unexpectedly, then the operator gets a generic 500 and the log has the error with the request id', async () => {
+    await app.orm.em.getConnection().execute('alter table organizations rename to organizations_moved');
+    try {
+      const res = await fetch(`${app.url}/admin/trpc/organizations.list`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+      expect(res.status).toBe(500);
+      const body = (await res.json()) as any;
+      expect(body.error.message).toBe('An unexpected error occurred; see the service log');
+      const logged = app.logs.lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'admin procedure failed');
+      expect(logged).toMatchObject({ level: 50, reqId: res.headers.get('x-svc-request-id'), procedure: 'organizations.list' });
+      expect(logged.err).toMatchObject({ code: '42P01' });
+    } finally {
+      await app.orm.em.getConnection().execute('alter table organizations_moved rename to organizations');
+    }
+  });
+
   it('when the operator CLI is run against the server, then it round-trips and reports errors readably', async () => {
     const run = (args: string[], env: Record<string, string> = {}) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {

@@ -84,6 +84,16 @@ describe.each(ROUTE_GROUPS)('authentication on $name', (group) => {
     expectError(await post(tenant.key), 403, 'permission_error', `A ${other} key cannot call a ${group.provider} endpoint`);
   });
 
+  it('when the key is valid but its organization is inactive, then 404 and nothing is stored', async () => {
+    const tenant = await createTenant(app, { provider: group.provider, scopes: group.scopes });
+    await app.orm.em.getConnection().execute(`update organizations set status = 'inactive' where id = ?`, [tenant.organizationId]);
+    const count = async () =>
+      Number((await app.orm.em.getConnection().execute(`select (select count(*) from payment_observations) + (select count(*) from enrichment_records) as n`))[0]!.n);
+    const before = await count();
+    expectError(await post(tenant.key), 404, 'not_found', 'The organization of this API key does not exist or is inactive');
+    expect(await count()).toBe(before);
+  });
+
   it('when the key lacks the scope, then 403', async () => {
     const tenant = await createTenant(app, { provider: group.provider, scopes: [group.wrongScope] });
     expectError(await post(tenant.key), 403, 'permission_error', `The API key lacks the scope(s): ${group.scopes.join(', ')}`);

@@ -241,6 +241,17 @@ describe('payment reports over HTTP', () => {
     expect((await app.admin('payments.list', { cursor: '!!' })).status).toBe(400);
   });
 
+  it('when an operator sends a tampered cursor, then 400 invalid_cursor, never a database error', async () => {
+    const forge = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+    for (const cursor of [forge('2026-01-01T00:00:00.000Z|not-a-uuid'), forge(`2026-13-45T00:00:00.000Z|${randomUUID()}`), forge(`x|${randomUUID()}|y`)]) {
+      for (const procedure of ['payments.list', 'correlationExceptions.list']) {
+        const res = await app.admin<any>(procedure, { cursor });
+        expect(res.status).toBe(400);
+        expect(res.body.error.data.issues).toEqual([{ code: 'invalid_cursor', path: 'cursor', message: 'Use the nextCursor of the previous page unchanged' }]);
+      }
+    }
+  });
+
   it('when reports are accepted, then earlier observation rows stay byte-for-byte the same', async () => {
     const t = await tenant('gwc');
     const attemptId = `att_${randomUUID()}`;
