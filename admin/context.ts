@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { secretsEqual } from '../server/crypto/secrets.js';
 
 export interface AdminContext {
   orm: MikroORM;
@@ -7,11 +7,9 @@ export interface AdminContext {
   authorized: boolean;
 }
 
-const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-
-/** Constant-time check of the operator bearer token (digests make the lengths equal). */
+/** Constant-time check of the operator bearer token. */
 export function isAdminAuthorized(header: string | undefined, adminToken: string): boolean {
   const match = header ? /^Bearer (\S+)$/.exec(header) : null;
   if (!match) return false;
-  return timingSafeEqual(digest(match[1]!), digest(adminToken));
+  return secretsEqual(match[1]!, adminToken);
 }

@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import type { z } from 'zod';
-import { ErrorEnvelopeSchema, access, successEnvelope } from './common/index.js';
+import { ErrorEnvelopeSchema, access, successEnvelope, type PaymentProvider } from './common/index.js';
 import {
   GwaTransactionEnrichmentDataSchema,
   GwaTransactionEnrichmentRequestSchema,
@@ -16,7 +16,7 @@ const CORRELATION_NOTE =
   'The response\'s `x-svc-request-id` identifies this enrichment: send it as `enrichmentRequestId` when reporting the payment outcome.';
 
 function enrichmentRoute<Object extends string, Body extends z.ZodTypeAny, Data extends z.ZodTypeAny>(route: {
-  provider: 'gwa' | 'gwb' | 'gwc';
+  provider: PaymentProvider;
   path: string;
   object: Object;
   body: Body;

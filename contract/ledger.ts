@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { EnvironmentSchema, ErrorEnvelopeSchema, TimestampSchema, access, ledgerEnvelope } from './common/index.js';
+import { EnvironmentSchema, ErrorEnvelopeSchema, SyncStateSchema, TimestampSchema, access, ledgerEnvelope } from './common/index.js';
 
 const c = initContract();
 
@@ -32,7 +32,6 @@ export const LedgerInvitationSchema = z
   .strict();
 export type LedgerInvitationView = z.infer<typeof LedgerInvitationSchema>;
 
-export const SyncStateSchema = z.enum(['queued', 'running', 'succeeded', 'failed']).describe('See docs/ledger-sync.md for the moves');
 const SafeErrorSchema = z.object({ code: z.string(), message: z.string() }).strict();
 
 export const SyncEntityProgressSchema = z
@@ -55,7 +54,7 @@ export const SyncRunSchema = z
     id: z.string().uuid(),
     connectionId: z.string(),
     workflowRunId: z.string().uuid(),
-    state: SyncStateSchema,
+    state: SyncStateSchema.describe('See docs/ledger-sync.md for the moves'),
     mode: z.enum(['historical', 'incremental', 'full']),
     fullReconciliation: z.boolean(),
     sourcePeriodStart: TimestampSchema.nullable().describe('Source changes from this time (null: from the beginning)'),

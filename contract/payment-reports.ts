@@ -8,6 +8,7 @@ import {
   TimestampSchema,
   access,
   successEnvelope,
+  type PaymentProvider,
 } from './common/index.js';
 
 const c = initContract();
@@ -106,7 +107,7 @@ export type PaymentReport = GwaPaymentReport | GwbPaymentReport | GwcPaymentRepo
 const acknowledgment = <Name extends string>(object: Name) =>
   successEnvelope(object, z.object({ id: z.string().uuid(), duplicate: z.boolean() }).strict());
 
-const reportRoute = <Provider extends 'gwa' | 'gwb' | 'gwc', Body extends z.ZodTypeAny>(provider: Provider, body: Body) =>
+const reportRoute = <Provider extends PaymentProvider, Body extends z.ZodTypeAny>(provider: Provider, body: Body) =>
   c.mutation({
     method: 'POST',
     path: `/${provider}/payment-reports`,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SyncStateSchema } from '../../contract/common/index.js';
 
 const id = z.string().uuid();
 
@@ -7,7 +8,7 @@ export const ConnectionIdInput = z.object({ id }).strict();
 export const SyncRunsListInput = z
   .object({
     connectionId: z.string().min(1).max(64).optional(),
-    state: z.enum(['queued', 'running', 'succeeded', 'failed']).optional(),
+    state: SyncStateSchema.optional(),
     cursor: z.string().max(200).optional(),
     limit: z.number().int().min(1).max(100).optional(),
   })

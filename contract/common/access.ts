@@ -9,8 +9,17 @@ export const ScopeSchema = z.enum([
 ]);
 export type Scope = z.infer<typeof ScopeSchema>;
 
-export const ProviderSchema = z.enum(['gwa', 'gwb', 'gwc', 'ledger']);
+/** The payment providers whose fields the service prepares and whose outcomes it records. */
+export const PaymentProviderSchema = z.enum(['gwa', 'gwb', 'gwc']);
+export type PaymentProvider = z.infer<typeof PaymentProviderSchema>;
+
+/** Every kind of integration: the payment providers and the accounting source. */
+export const ProviderSchema = z.enum([...PaymentProviderSchema.options, 'ledger']);
 export type Provider = z.infer<typeof ProviderSchema>;
+
+/** States of an accounting-source sync run (docs/ledger-sync.md has the moves). */
+export const SyncStateSchema = z.enum(['queued', 'running', 'succeeded', 'failed']);
+export type SyncState = z.infer<typeof SyncStateSchema>;
 
 export const EnvironmentSchema = z.enum(['sandbox', 'production']);
 export type Environment = z.infer<typeof EnvironmentSchema>;

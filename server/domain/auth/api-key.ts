@@ -1,11 +1,11 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Environment } from '../../../contract/common/index.js';
+import { hashSecret } from '../../crypto/secrets.js';
 
 /**
  * Key format: `svck_<environment>_<prefix>_<secret>`, prefix 16 and secret 64
  * lowercase hex characters. The prefix is a non-secret lookup handle; only the
- * SHA-256 of the secret is stored. The secret has 256 random bits, so a fast
- * hash is enough (no password stretching needed).
+ * hash of the secret is stored (server/crypto/secrets.ts).
  */
 const KEY_PATTERN = /^svck_(sandbox|production)_([0-9a-f]{16})_([0-9a-f]{64})$/;
 
@@ -15,9 +15,6 @@ export interface IssuedKey {
   secretHash: string;
 }
 
-export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
-}
 
 export function generateApiKey(environment: Environment): IssuedKey {
   const prefix = randomBytes(8).toString('hex');
@@ -30,12 +27,6 @@ export function parseApiKey(key: string): { prefix: string; secret: string } | u
   return match ? { prefix: match[2]!, secret: match[3]! } : undefined;
 }
 
-/** Constant-time comparison of two hex digests of equal length. */
-export function secretMatches(secret: string, storedHash: string): boolean {
-  const actual = Buffer.from(hashSecret(secret), 'hex');
-  const expected = Buffer.from(storedHash, 'hex');
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
-}
 
 /** The displayable, non-secret part of a key. */
 export function displayPrefix(environment: Environment, prefix: string): string {

@@ -3,7 +3,8 @@ import type { Environment, RouteAccess, Scope } from '../../../contract/common/i
 import { findKeyByPrefix, isLinkedToLedger, touchKey } from '../../persistence/sql/api-keys.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
-import { hashSecret, parseApiKey, secretMatches } from './api-key.js';
+import { hashSecret, secretMatchesHash } from '../../crypto/secrets.js';
+import { parseApiKey } from './api-key.js';
 import type { AuthContext } from './auth-context.js';
 
 /** Last use is written at most this often per key, so reads do not turn into a write per request. */
@@ -36,7 +37,7 @@ export async function authenticate(
 
   const sql = sqlOf(em);
   const key = await findKeyByPrefix(sql, parsed.prefix);
-  const valid = secretMatches(parsed.secret, key?.secret_hash ?? UNKNOWN_KEY_HASH);
+  const valid = secretMatchesHash(parsed.secret, key?.secret_hash ?? UNKNOWN_KEY_HASH);
   if (!key || !valid) throw unauthenticated('Unknown API key');
   if (key.revoked_at) throw unauthenticated('This API key has been revoked');
   // The key is genuine but acts for nobody: the spec's 404 for a missing or inactive organization context (docs/errors.md).

@@ -1,6 +1,6 @@
-import type { Issue } from '../../../contract/common/index.js';
+import { PaymentProviderSchema, type Issue, type PaymentProvider } from '../../../contract/common/index.js';
 
-export type Provider = 'gwa' | 'gwb' | 'gwc';
+export type Provider = PaymentProvider;
 
 interface IssueCodeEntry {
   /** Sentence shown to the caller; a call site may append a specific detail. */
@@ -9,7 +9,7 @@ interface IssueCodeEntry {
   readonly producedBy: readonly Provider[];
 }
 
-const ALL: readonly Provider[] = ['gwa', 'gwb', 'gwc'];
+const ALL: readonly Provider[] = PaymentProviderSchema.options;
 
 /**
  * Every issue code of the enrichment core, one vocabulary for all providers:

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Issue } from '../../../contract/common/index.js';
+import type { Issue, PaymentProvider } from '../../../contract/common/index.js';
 import { insertEnrichmentRecord } from '../../persistence/sql/enrichment-records.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { enrichInline, type EnrichmentData, type EnrichmentRequest } from '../enrichment/index.js';
 
-type InlineProvider = 'gwa' | 'gwb' | 'gwc';
+type InlineProvider = PaymentProvider;
 
 /**
  * Inline enrichment with its correlation record: the pure core produces the

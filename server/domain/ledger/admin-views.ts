@@ -5,8 +5,8 @@ import { listRuns, runById } from '../../persistence/sql/ledger-sync-runs.sql.js
 import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
 import { toSyncRunView } from './sync-run-view.js';
-
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+import { decodeCursor, encodeCursor } from '../pagination.js';
+import { isoTimestamp } from '../timestamps.js';
 
 /** Operator view of a connection: never tokens. */
 export const toConnectionView = (c: ConnectionRow) => ({
@@ -16,9 +16,9 @@ export const toConnectionView = (c: ConnectionRow) => ({
   integrationId: c.integration_id,
   environment: c.environment,
   status: c.status,
-  checkedThrough: iso(c.checked_through),
-  createdAt: iso(c.created_at),
-  updatedAt: iso(c.updated_at),
+  checkedThrough: isoTimestamp(c.checked_through),
+  createdAt: isoTimestamp(c.created_at),
+  updatedAt: isoTimestamp(c.updated_at),
 });
 
 export async function listConnectionViews(em: EntityManager, input: { integrationId?: string | undefined }) {
@@ -49,12 +49,6 @@ export async function changeConnection(em: EntityManager, input: { id: string; a
   });
 }
 
-const encodeCursor = (r: { created_at: Date; id: string }) => Buffer.from(`${new Date(r.created_at).toISOString()}|${r.id}`).toString('base64url');
-function decodeCursor(cursor: string) {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!at || !id || Number.isNaN(Date.parse(at))) throw new DomainError('validation_error', 'Invalid cursor', [{ code: 'invalid_cursor', path: 'cursor', message: 'Invalid cursor' }]);
-  return { createdAt: new Date(at), id };
-}
 
 export async function listSyncRunViews(em: EntityManager, input: { connectionId?: string | undefined; state?: string | undefined; cursor?: string | undefined; limit?: number | undefined }) {
   const limit = input.limit ?? 25;
@@ -65,7 +59,7 @@ export async function listSyncRunViews(em: EntityManager, input: { connectionId?
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);
-  return { data: page.map(toSyncRunView), nextCursor: rows.length > limit ? encodeCursor(page.at(-1)!) : null };
+  return { data: page.map(toSyncRunView), nextCursor: rows.length > limit ? encodeCursor({ createdAt: new Date(page.at(-1)!.created_at), id: page.at(-1)!.id }) : null };
 }
 
 export async function getSyncRunView(em: EntityManager, input: { id: string }) {
@@ -85,9 +79,9 @@ export async function listInvitationViews(em: EntityManager, input: { integratio
     recipientEmail: r.recipient_email,
     status: r.status,
     connectionId: r.realm_id,
-    expiresAt: iso(r.expires_at),
-    createdAt: iso(r.created_at),
-    sentAt: iso(r.sent_at),
-    consumedAt: iso(r.consumed_at),
+    expiresAt: isoTimestamp(r.expires_at),
+    createdAt: isoTimestamp(r.created_at),
+    sentAt: isoTimestamp(r.sent_at),
+    consumedAt: isoTimestamp(r.consumed_at),
   }));
 }

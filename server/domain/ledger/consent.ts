@@ -3,7 +3,8 @@ import { consumeInvitation, invitationBySecret, invitationByState, recordInvitat
 import { upsertConnection } from '../../persistence/sql/ledger-connections.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import { authorizationUrl, exchangeCode } from '../../integrations/ledger/ledger-api.js';
-import { checkInvitation, CONSENT_STATE_TTL_MS, hashSecret, newSecret, type ConsentCheck } from './invitation-rules.js';
+import { hashSecret, newSecret } from '../../crypto/secrets.js';
+import { checkInvitation, CONSENT_STATE_TTL_MS, type ConsentCheck } from './invitation-rules.js';
 import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
 
 export type ConsentFailure = Exclude<ConsentCheck, 'ok'> | 'denied' | 'exchange_failed' | 'invalid';

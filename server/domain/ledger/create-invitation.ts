@@ -7,7 +7,8 @@ import { sqlOf } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
 import { invitationEmail } from '../../integrations/mail/invitation-email.js';
-import { cooldownRemainingSeconds, DEFAULT_INVITATION_HOURS, hashSecret, newSecret } from './invitation-rules.js';
+import { hashSecret, newSecret } from '../../crypto/secrets.js';
+import { cooldownRemainingSeconds, DEFAULT_INVITATION_HOURS } from './invitation-rules.js';
 import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
 
 async function assertContext(em: EntityManager, ctx: AuthContext, body: CreateInvitationBody): Promise<void> {

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 
 /** Spec Limits: invitation cooldown of 30 seconds per repeated email. */
 export const INVITATION_COOLDOWN_MS = 30_000;
@@ -14,9 +13,6 @@ export function cooldownRemainingSeconds(previousCreatedAt: Date | undefined, no
   return left > 0 ? Math.ceil(left / 1000) : 0;
 }
 
-/** A 256-bit unguessable secret (connect URL, OAuth state); only its hash is stored. */
-export const newSecret = () => randomBytes(32).toString('base64url');
-export const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
 export type ConsentCheck = 'ok' | 'unknown' | 'expired' | 'used';
 

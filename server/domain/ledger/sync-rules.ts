@@ -1,6 +1,7 @@
+import type { SyncState } from '../../../contract/common/index.js';
 import type { SyncEntityProgress } from '../../../contract/ledger.js';
 
-export type SyncState = 'queued' | 'running' | 'succeeded' | 'failed';
+export type { SyncState };
 export type SyncMode = 'historical' | 'incremental' | 'full';
 /** Import order: Preferences and Items first, since invoice mapping depends on them. */
 export const SYNC_ENTITIES = ['Preferences', 'Item', 'Invoice'] as const;

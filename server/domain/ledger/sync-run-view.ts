@@ -1,8 +1,7 @@
 import type { SyncEntityProgress, SyncRunView } from '../../../contract/ledger.js';
 import type { SyncRunRow } from '../../persistence/sql/ledger-sync-runs.sql.js';
 import { emptyProgress, SYNC_ENTITIES } from './sync-rules.js';
-
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+import { isoTimestamp } from '../timestamps.js';
 
 /** The public shape of a run (endpoint 16, admin): counts, cursors and safe error summaries only. */
 export function toSyncRunView(row: SyncRunRow): SyncRunView {
@@ -16,11 +15,11 @@ export function toSyncRunView(row: SyncRunRow): SyncRunView {
     state: row.state,
     mode: row.mode,
     fullReconciliation: row.full_reconciliation,
-    sourcePeriodStart: iso(row.period_start),
-    sourcePeriodEnd: iso(row.period_end),
-    createdAt: iso(row.created_at)!,
-    startedAt: iso(row.started_at),
-    completedAt: iso(row.completed_at),
+    sourcePeriodStart: isoTimestamp(row.period_start),
+    sourcePeriodEnd: isoTimestamp(row.period_end),
+    createdAt: isoTimestamp(row.created_at)!,
+    startedAt: isoTimestamp(row.started_at),
+    completedAt: isoTimestamp(row.completed_at),
     progress: {
       entitiesDone: all.filter((p) => p.state === 'done').length,
       entitiesTotal: all.length,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { PaymentProvider } from '../../../contract/common/index.js';
 import type { PaymentReport } from '../../../contract/payment-reports.js';
 
 /** The provider's stable payment identity and account alias in a report, whatever the provider. */
@@ -9,7 +10,7 @@ export interface ReportAliases {
   orderId: string | null;
 }
 
-export function reportAliases(provider: 'gwa' | 'gwb' | 'gwc', report: PaymentReport): ReportAliases {
+export function reportAliases(provider: PaymentProvider, report: PaymentReport): ReportAliases {
   const r = report as unknown as Record<string, string | undefined>;
   switch (provider) {
     case 'gwa':

@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { CorrelationException, PaymentObservation, TrackedPayment } from '../../persistence/entities/index.js';
 import { DomainError } from '../errors.js';
 import { afterCursor, pageOf } from '../pagination.js';
+import { isoTimestamp } from '../timestamps.js';
 
-const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
 
 function paymentView(p: TrackedPayment) {
   return {
@@ -22,7 +22,7 @@ function paymentView(p: TrackedPayment) {
     amountMinor: p.amountMinor,
     capturedAmountMinor: p.capturedAmountMinor,
     refundedAmountMinor: p.refundedAmountMinor,
-    occurredAt: iso(p.occurredAt),
+    occurredAt: isoTimestamp(p.occurredAt),
     currentObservationId: p.currentObservationId,
     enrichmentRequestId: p.enrichmentRequestId,
     observationCount: p.observationCount,

@@ -1,7 +1,6 @@
-import type { Issue } from '../../../contract/common/index.js';
+import type { Issue, PaymentProvider } from '../../../contract/common/index.js';
 import type { ReportStatus } from '../../../contract/payment-reports.js';
 
-export type ReportingProvider = 'gwa' | 'gwb' | 'gwc';
 
 /** What one observation says about its payment; the unit the rules and the projection work on. */
 export interface Fact {
@@ -21,8 +20,8 @@ export interface Fact {
 
 const conflict = (code: string, path: string, message: string): Issue => ({ code, path, message });
 
-const PAYMENT_ID_PATH: Record<ReportingProvider, string> = { gwa: 'transactionId', gwb: 'paymentId', gwc: 'paymentIntentId' };
-const ACCOUNT_PATH: Record<ReportingProvider, string> = { gwa: 'merchantAccountId', gwb: 'locationId', gwc: 'gwcAccountId' };
+const PAYMENT_ID_PATH: Record<PaymentProvider, string> = { gwa: 'transactionId', gwb: 'paymentId', gwc: 'paymentIntentId' };
+const ACCOUNT_PATH: Record<PaymentProvider, string> = { gwa: 'merchantAccountId', gwb: 'locationId', gwc: 'gwcAccountId' };
 
 /** Order in which facts are replayed: observed time, then arrival, then id (total and stable). */
 export function compareFacts(a: Fact, b: Fact): number {
@@ -71,7 +70,7 @@ export function establishedAliases(facts: readonly Fact[]) {
  * state; for gwa an attempt amount or cumulative amounts that contradict any
  * earlier or later report.
  */
-export function conflictIssues(provider: ReportingProvider, incoming: Fact, existing: readonly Fact[]): Issue[] {
+export function conflictIssues(provider: PaymentProvider, incoming: Fact, existing: readonly Fact[]): Issue[] {
   if (existing.length === 0) return [];
   const issues: Issue[] = [];
   const aliases = establishedAliases(existing);

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PaymentProvider } from '../../../contract/common/index.js';
 import type { PaymentReport, ReportStatus } from '../../../contract/payment-reports.js';
 import * as store from '../../persistence/sql/payment-reports.sql.js';
 import { isUniqueViolation, sqlOf, type Sql } from '../../persistence/sql/sql.js';
@@ -6,7 +7,7 @@ import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
 import { correlationMismatches, resolveCorrelation, type CorrelationTarget } from './correlate.js';
 import { normalizeReport, reportAliases, reportHash } from './normalize-report.js';
-import { conflictIssues, establishedAliases, projectCurrent, type Fact, type ReportingProvider } from './payment-rules.js';
+import { conflictIssues, establishedAliases, projectCurrent, type Fact } from './payment-rules.js';
 import { reportRuleIssues } from './report-rules.js';
 
 export interface Acknowledgment {
@@ -16,7 +17,7 @@ export interface Acknowledgment {
 
 interface Prepared {
   ctx: AuthContext;
-  provider: ReportingProvider;
+  provider: PaymentProvider;
   report: PaymentReport;
   requestId: string;
   now: Date;
@@ -25,7 +26,7 @@ interface Prepared {
   correlation: CorrelationTarget | undefined;
 }
 
-function factOf(provider: ReportingProvider, o: store.ObservationRow): Fact {
+function factOf(provider: PaymentProvider, o: store.ObservationRow): Fact {
   return {
     id: o.id,
     status: o.status as ReportStatus,
@@ -57,7 +58,7 @@ function replay(previous: { id: string; payload_hash: string }, hash: string): A
  */
 export async function recordPaymentReport(
   em: EntityManager,
-  input: { ctx: AuthContext; provider: ReportingProvider; report: PaymentReport; requestId: string; now?: Date },
+  input: { ctx: AuthContext; provider: PaymentProvider; report: PaymentReport; requestId: string; now?: Date },
 ): Promise<Acknowledgment> {
   const now = input.now ?? new Date();
   const ruleIssues = reportRuleIssues(input.report, now);

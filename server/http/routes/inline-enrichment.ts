@@ -1,5 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import type { Request } from 'express';
+import type { PaymentProvider } from '../../../contract/common/index.js';
 import { contract } from '../../../contract/index.js';
 import type { EnrichmentRequest } from '../../domain/enrichment/index.js';
 import { enrichInlineInvoice } from '../../domain/inline-enrichment/enrich-inline-invoice.js';
@@ -8,7 +9,7 @@ import { authOf } from '../auth-of.js';
 const s = initServer();
 
 const enrichHandler =
-  <P extends 'gwa' | 'gwb' | 'gwc', O extends string>(provider: P, object: O) =>
+  <P extends PaymentProvider, O extends string>(provider: P, object: O) =>
   async ({ body, req }: { body: EnrichmentRequest<P>; req: Request }) => {
     const result = await enrichInlineInvoice(req.em, { ctx: authOf(req), provider, request: body, requestId: req.id });
     if (!result.ok) {

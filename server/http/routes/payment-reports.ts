@@ -1,13 +1,13 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '../../../contract/index.js';
 import { recordPaymentReport } from '../../domain/payment-reports/record-payment-report.js';
-import type { ReportingProvider } from '../../domain/payment-reports/payment-rules.js';
+import type { PaymentProvider } from '../../../contract/common/index.js';
 import { authOf } from '../auth-of.js';
 
 const s = initServer();
 
 const reportHandler =
-  <P extends ReportingProvider>(provider: P) =>
+  <P extends PaymentProvider>(provider: P) =>
   async ({ body, req }: { body: Parameters<typeof recordPaymentReport>[1]['report']; req: import('express').Request }) => {
     const ack = await recordPaymentReport(req.em, { ctx: authOf(req), provider, report: body, requestId: String(req.id) });
     return { status: 200 as const, body: { object: `${provider}.payment_report` as const, api_version: 'v1' as const, data: ack } };

@@ -1,10 +1,10 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { EnvironmentSchema, ProviderSchema, type Environment, type Provider } from '../../../contract/common/index.js';
 import { Organization } from './organization.entity.js';
 
-export const PROVIDERS = ['gwa', 'gwb', 'gwc', 'ledger'] as const;
-export type Provider = (typeof PROVIDERS)[number];
-export const ENVIRONMENTS = ['sandbox', 'production'] as const;
-export type Environment = (typeof ENVIRONMENTS)[number];
+export const PROVIDERS = ProviderSchema.options;
+export const ENVIRONMENTS = EnvironmentSchema.options;
+export type { Environment, Provider };
 
 /** One organization's account at one provider in one environment; keys are issued per integration. */
 export const Integration = defineEntity({

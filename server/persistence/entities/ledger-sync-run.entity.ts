@@ -1,8 +1,9 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { SyncStateSchema, type SyncState } from '../../../contract/common/index.js';
 import { LedgerConnection } from './ledger-connection.entity.js';
 
-export const SYNC_STATES = ['queued', 'running', 'succeeded', 'failed'] as const;
-export type SyncState = (typeof SYNC_STATES)[number];
+export const SYNC_STATES = SyncStateSchema.options;
+export type { SyncState };
 export const SYNC_MODES = ['historical', 'incremental', 'full'] as const;
 export type SyncMode = (typeof SYNC_MODES)[number];
 

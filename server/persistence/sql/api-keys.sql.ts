@@ -1,3 +1,4 @@
+import type { Environment, Provider } from '../../../contract/common/index.js';
 import type { Sql } from './sql.js';
 
 export interface KeyRow {
@@ -9,8 +10,8 @@ export interface KeyRow {
   last_used_at: string | null;
   integration_id: string;
   organization_id: string;
-  provider: 'gwa' | 'gwb' | 'gwc' | 'ledger';
-  environment: 'sandbox' | 'production';
+  provider: Provider;
+  environment: Environment;
   organization_status: 'active' | 'inactive';
 }
 

@@ -1,10 +1,11 @@
+import type { SyncState } from '../../../contract/common/index.js';
 import type { Sql } from './sql.js';
 
 export interface SyncRunRow {
   id: string;
   connection_id: string;
   workflow_run_id: string;
-  state: 'queued' | 'running' | 'succeeded' | 'failed';
+  state: SyncState;
   mode: 'historical' | 'incremental' | 'full';
   full_reconciliation: boolean;
   period_start: Date | null;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { connectUrlFromMail, invite, ledgerTenant, uniqueEmail } from '../../support/ledger-flow.js';
 import { createTenant } from '../../support/tenants.js';
-import { hashSecret } from '../../../server/domain/ledger/invitation-rules.js';
+import { hashSecret } from '../../../server/crypto/secrets.js';
 
 const app = useLedgerApp();
 const path = '/api/v1/integrations/ledger/invitations';
