@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { PaymentProvider } from '../../../contract/common/index.js';
 import type { PaymentReport } from '../../../contract/payment-reports.js';
 
@@ -35,9 +34,4 @@ export function normalizeReport(report: PaymentReport): Record<string, unknown> 
     normalized[key] = key === 'occurredAt' ? new Date(value as string).toISOString() : value;
   }
   return normalized;
-}
-
-/** SHA-256 of the canonical JSON of the normalized report (flat object, sorted keys). */
-export function reportHash(normalized: Record<string, unknown>): string {
-  return createHash('sha256').update(JSON.stringify(normalized), 'utf8').digest('hex');
 }

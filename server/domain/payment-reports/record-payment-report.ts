@@ -2,11 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PaymentProvider } from '../../../contract/common/index.js';
 import type { PaymentReport, ReportStatus } from '../../../contract/payment-reports.js';
 import * as store from '../../persistence/sql/payment-reports.sql.js';
-import { isUniqueViolation, sqlOf, type Sql } from '../../persistence/sql/sql.js';
+import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
+import { replayOrConflict, retryOnConcurrentInsert, type KeyConflict } from '../idempotency/idempotent-write.js';
 import { correlationMismatches, resolveCorrelation, type CorrelationTarget } from './correlate.js';
-import { normalizeReport, reportAliases, reportHash } from './normalize-report.js';
+import { requestFingerprint } from '../idempotency/fingerprint.js';
+import { normalizeReport, reportAliases } from './normalize-report.js';
 import { conflictIssues, establishedAliases, projectCurrent, type Fact } from './payment-rules.js';
 import { reportRuleIssues } from './report-rules.js';
 
@@ -42,13 +44,18 @@ function factOf(provider: PaymentProvider, o: store.ObservationRow): Fact {
 
 const scopeOf = (ctx: AuthContext): store.Scope => ({ organizationId: ctx.organizationId, integrationId: ctx.integrationId, environment: ctx.environment });
 
+const EVENT_ID_REUSED: KeyConflict = {
+  message: 'This eventId was already used for a different report',
+  issue: { code: 'event_id_reused', path: 'eventId', message: 'An eventId is reused only for identical retries; send a new eventId for a new observation' },
+};
+const IDENTITY_RACE: KeyConflict = {
+  message: 'The report conflicts with one recorded concurrently',
+  issue: { code: 'identity_conflict', path: 'eventId', message: 'Another report claimed the same identity at the same time' },
+};
+
 /** An eventId seen before: the identical report is acknowledged again; any other payload is a 409. */
-function replay(previous: { id: string; payload_hash: string }, hash: string): Acknowledgment {
-  if (previous.payload_hash === hash) return { id: previous.id, duplicate: true };
-  throw new DomainError('conflict', 'This eventId was already used for a different report', [
-    { code: 'event_id_reused', path: 'eventId', message: 'An eventId is reused only for identical retries; send a new eventId for a new observation' },
-  ]);
-}
+const replay = (previous: { id: string; payload_hash: string }, hash: string): Acknowledgment =>
+  replayOrConflict({ fingerprint: previous.payload_hash }, hash, () => ({ id: previous.id, duplicate: true }), EVENT_ID_REUSED);
 
 /**
  * Record one payment report: validate it, store it once as an immutable
@@ -65,28 +72,19 @@ export async function recordPaymentReport(
   if (ruleIssues.length > 0) throw new DomainError('validation_error', 'The report is not consistent', ruleIssues);
 
   const normalized = normalizeReport(input.report);
-  const hash = reportHash(normalized);
+  const hash = requestFingerprint(normalized);
   const correlation = input.report.enrichmentRequestId ? await resolveCorrelation(em, input.ctx, input.report.enrichmentRequestId) : undefined;
   const prepared: Prepared = { ...input, now, normalized, hash, correlation };
-  for (let attempt = 0; ; attempt++) {
-    try {
-      if (attempt === 0) {
-        // Observations are immutable, so a retry is answered without a lock; a new attempt is stored in the same statement.
-        const quick = await replayOrStoreFirst(sqlOf(em), prepared);
-        if (quick) return quick;
-      }
-      return await em.transactional((tem) => storeReport(sqlOf(tem), prepared));
-    } catch (err) {
-      // A concurrent writer stored the same eventId (or claimed the same alias) first: replay once, which now sees it.
-      if (isUniqueViolation(err) && attempt === 0) continue;
-      if (isUniqueViolation(err)) {
-        throw new DomainError('conflict', 'The report conflicts with one recorded concurrently', [
-          { code: 'identity_conflict', path: 'eventId', message: 'Another report claimed the same identity at the same time' },
-        ]);
-      }
-      throw err;
+  // A concurrent writer that stored the same eventId (or claimed the same alias) first makes the first attempt
+  // fail on a unique constraint; the second attempt then sees its row and replays it.
+  return retryOnConcurrentInsert(async (attempt) => {
+    if (attempt === 0) {
+      // Observations are immutable, so a retry is answered without a lock; a new attempt is stored in the same statement.
+      const quick = await replayOrStoreFirst(sqlOf(em), prepared);
+      if (quick) return quick;
     }
-  }
+    return em.transactional((tem) => storeReport(sqlOf(tem), prepared));
+  }, IDENTITY_RACE);
 }
 
 function incomingFact(input: Prepared): Fact {
