@@ -12,6 +12,13 @@ import {
 
 const c = initContract();
 
+/** `object` of each provider's enrichment envelope, inline or invoice-backed. */
+export const ENRICHMENT_OBJECTS = {
+  gwa: 'gwa.transaction_enrichment',
+  gwb: 'gwb.order_enrichment',
+  gwc: 'gwc.payment_intent_enrichment',
+} as const satisfies Record<PaymentProvider, string>;
+
 const CORRELATION_NOTE =
   'The response\'s `x-svc-request-id` identifies this enrichment: send it as `enrichmentRequestId` when reporting the payment outcome.';
 
@@ -44,7 +51,7 @@ export const inlineEnrichmentRoutes = {
   gwa: enrichmentRoute({
     provider: 'gwa',
     path: '/gwa/transaction-enrichment',
-    object: 'gwa.transaction_enrichment',
+    object: ENRICHMENT_OBJECTS.gwa,
     body: GwaTransactionEnrichmentRequestSchema,
     data: GwaTransactionEnrichmentDataSchema,
     operationId: 'gwaEnrichTransaction',
@@ -55,7 +62,7 @@ export const inlineEnrichmentRoutes = {
   gwb: enrichmentRoute({
     provider: 'gwb',
     path: '/gwb/order-enrichment',
-    object: 'gwb.order_enrichment',
+    object: ENRICHMENT_OBJECTS.gwb,
     body: GwbOrderEnrichmentRequestSchema,
     data: GwbOrderEnrichmentDataSchema,
     operationId: 'gwbEnrichOrder',
@@ -66,7 +73,7 @@ export const inlineEnrichmentRoutes = {
   gwc: enrichmentRoute({
     provider: 'gwc',
     path: '/gwc/payment-intent-enrichment',
-    object: 'gwc.payment_intent_enrichment',
+    object: ENRICHMENT_OBJECTS.gwc,
     body: GwcPaymentIntentEnrichmentRequestSchema,
     data: GwcPaymentIntentEnrichmentDataSchema,
     operationId: 'gwcEnrichPaymentIntent',

@@ -1,17 +1,10 @@
-import type { z } from 'zod';
-import {
-  GwaTransactionEnrichmentDataSchema,
-  GwaTransactionEnrichmentRequestSchema,
-  GwbOrderEnrichmentDataSchema,
-  GwbOrderEnrichmentRequestSchema,
-  GwcPaymentIntentEnrichmentDataSchema,
-  GwcPaymentIntentEnrichmentRequestSchema,
-  type GwaTransactionEnrichmentData,
-  type GwaTransactionEnrichmentRequest,
-  type GwbOrderEnrichmentData,
-  type GwbOrderEnrichmentRequest,
-  type GwcPaymentIntentEnrichmentData,
-  type GwcPaymentIntentEnrichmentRequest,
+import type {
+  GwaTransactionEnrichmentData,
+  GwaTransactionEnrichmentRequest,
+  GwbOrderEnrichmentData,
+  GwbOrderEnrichmentRequest,
+  GwcPaymentIntentEnrichmentData,
+  GwcPaymentIntentEnrichmentRequest,
 } from '../../../contract/enrichment.js';
 import { enrichGwa } from './gwa/enrich-gwa.js';
 import { enrichGwb } from './gwb/enrich-gwb.js';
@@ -19,13 +12,12 @@ import { enrichGwc } from './gwc/enrich-gwc.js';
 import type { Provider } from './issue-codes.js';
 import type { EnrichmentResult } from './result.js';
 
-/** One shape for every provider, so callers never branch on the provider name (style §5). */
+/**
+ * One shape for every provider, so callers never branch on the provider name.
+ * Wire shapes and envelope names stay in the contract.
+ */
 export interface EnrichmentAdapter<Request, Data> {
   readonly provider: Provider;
-  /** `object` of the success envelope, for example `gwa.transaction_enrichment`. */
-  readonly object: string;
-  readonly requestSchema: z.ZodType<Request, z.ZodTypeDef, unknown>;
-  readonly dataSchema: z.ZodType<Data, z.ZodTypeDef, unknown>;
   /** Pure: no I/O. Returns the provider fields, or every issue that prevents them (422). */
   enrich(request: Request): EnrichmentResult<Data>;
 }
@@ -43,23 +35,14 @@ export type EnrichmentData<P extends Provider> = EnrichmentTypes[P]['data'];
 export const enrichmentAdapters: { readonly [P in Provider]: EnrichmentAdapter<EnrichmentRequest<P>, EnrichmentData<P>> } = {
   gwa: {
     provider: 'gwa',
-    object: 'gwa.transaction_enrichment',
-    requestSchema: GwaTransactionEnrichmentRequestSchema,
-    dataSchema: GwaTransactionEnrichmentDataSchema,
     enrich: enrichGwa,
   },
   gwb: {
     provider: 'gwb',
-    object: 'gwb.order_enrichment',
-    requestSchema: GwbOrderEnrichmentRequestSchema,
-    dataSchema: GwbOrderEnrichmentDataSchema,
     enrich: enrichGwb,
   },
   gwc: {
     provider: 'gwc',
-    object: 'gwc.payment_intent_enrichment',
-    requestSchema: GwcPaymentIntentEnrichmentRequestSchema,
-    dataSchema: GwcPaymentIntentEnrichmentDataSchema,
     enrich: enrichGwc,
   },
 };

@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import type { Request } from 'express';
 import type { PaymentProvider } from '../../../contract/common/index.js';
 import { contract } from '../../../contract/index.js';
+import { ENRICHMENT_OBJECTS } from '../../../contract/inline-enrichment.js';
 import type { EnrichmentRequest } from '../../domain/enrichment/index.js';
 import { enrichInlineInvoice } from '../../domain/inline-enrichment/enrich-inline-invoice.js';
 import { authOf } from '../auth-of.js';
@@ -9,7 +10,7 @@ import { authOf } from '../auth-of.js';
 const s = initServer();
 
 const enrichHandler =
-  <P extends PaymentProvider, O extends string>(provider: P, object: O) =>
+  <P extends PaymentProvider>(provider: P) =>
   async ({ body, req }: { body: EnrichmentRequest<P>; req: Request }) => {
     const result = await enrichInlineInvoice(req.em, { ctx: authOf(req), provider, request: body, requestId: req.id });
     if (!result.ok) {
@@ -24,12 +25,12 @@ const enrichHandler =
         },
       };
     }
-    return { status: 200 as const, body: { object, api_version: 'v1' as const, data: result.data } };
+    return { status: 200 as const, body: { object: ENRICHMENT_OBJECTS[provider], api_version: 'v1' as const, data: result.data } };
   };
 
 /** Endpoints 2, 5 and 10: inline enrichment. */
 export const inlineEnrichmentHandlers = () => ({
-  gwa: s.route(contract.gwa.enrichTransaction, enrichHandler('gwa', 'gwa.transaction_enrichment')),
-  gwb: s.route(contract.gwb.enrichOrder, enrichHandler('gwb', 'gwb.order_enrichment')),
-  gwc: s.route(contract.gwc.enrichPaymentIntent, enrichHandler('gwc', 'gwc.payment_intent_enrichment')),
+  gwa: s.route(contract.gwa.enrichTransaction, enrichHandler('gwa')),
+  gwb: s.route(contract.gwb.enrichOrder, enrichHandler('gwb')),
+  gwc: s.route(contract.gwc.enrichPaymentIntent, enrichHandler('gwc')),
 });
