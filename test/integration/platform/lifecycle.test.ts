@@ -43,15 +43,23 @@ async function waitForLine(started: Started, timeoutMs = 60_000): Promise<string
 
 describe('graceful shutdown of the HTTP server', () => {
   it('when closing with a request in flight, then the request completes and new connections are refused', async () => {
+    // The handler tells the test when it has the request and answers only when released: no timing guesses.
+    let arrived!: () => void;
+    const requestArrived = new Promise<void>((r) => (arrived = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
     const app = express();
-    app.get('/slow', (_req, res) => {
-      setTimeout(() => res.json({ done: true }), 500);
+    app.get('/slow', async (_req, res) => {
+      arrived();
+      await released;
+      res.json({ done: true });
     });
     const server = await listen(app, 0, '127.0.0.1');
     const url = `http://127.0.0.1:${server.port}`;
     const inFlight = fetch(`${url}/slow`).then((r) => r.json());
-    await new Promise((r) => setTimeout(r, 100));
+    await requestArrived;
     const closed = server.close(5_000);
+    release();
     await expect(inFlight).resolves.toEqual({ done: true });
     await closed;
     await expect(fetch(`${url}/slow`)).rejects.toThrow();
