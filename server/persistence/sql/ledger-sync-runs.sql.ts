@@ -45,7 +45,9 @@ export async function insertRun(
 export const startRunAttempt = (sql: Sql, id: string, now: Date) =>
   sql(`update ledger_sync_runs set state = 'running', started_at = coalesce(started_at, ?), attempts = attempts + 1, error = null where id = ? and state in ('queued', 'running')`, [now, id]);
 
-export const saveRunEntities = (sql: Sql, id: string, entities: unknown) => sql(`update ledger_sync_runs set entities = ?::jsonb where id = ?`, [JSON.stringify(entities), id]);
+/** Progress of a run still in progress only: a run failed meanwhile (operator, reaper) keeps what it showed then. */
+export const saveRunEntities = (sql: Sql, id: string, entities: unknown) =>
+  sql(`update ledger_sync_runs set entities = ?::jsonb where id = ? and state in ('queued', 'running')`, [JSON.stringify(entities), id]);
 
 export const recordRunError = (sql: Sql, id: string, error: { code: string; message: string }) => sql(`update ledger_sync_runs set error = ?::jsonb where id = ?`, [JSON.stringify(error), id]);
 
