@@ -153,3 +153,18 @@ export function deletionStrategy(mode: SyncMode, periodStart: Date | null, now: 
  * and the earlier part stays unreadable. The entity is reconciled instead.
  */
 export const cdcAnswerCapped = (objects: number) => objects >= CDC_MAX_OBJECTS;
+
+/**
+ * What to do with a `queued` or `running` run found when a sync is requested
+ * (docs/ledger-sync.md). A run is left alone while an attempt holds its lease or
+ * its job can still be delivered (`created`, `retry`, `active`: an expired job
+ * comes back). A queued run whose job was never sent is sent again. Otherwise its
+ * job is gone (completed, failed, cancelled, or missing after it started) and
+ * nothing will ever finish the run: it is failed.
+ */
+export function reapDecision(o: { state: 'queued' | 'running'; jobState: string | null; leaseHeld: boolean }): 'keep' | 'resend' | 'fail' {
+  if (o.leaseHeld) return 'keep';
+  if (o.jobState === 'created' || o.jobState === 'retry' || o.jobState === 'active') return 'keep';
+  if (o.jobState === null) return o.state === 'queued' ? 'resend' : 'fail';
+  return 'fail';
+}

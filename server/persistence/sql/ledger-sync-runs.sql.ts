@@ -66,3 +66,11 @@ export function listRuns(sql: Sql, f: { connectionId?: string; state?: string; b
   if (f.before) (where.push('(r.created_at, r.id) < (?, ?)'), params.push(f.before.createdAt, f.before.id));
   return sql<SyncRunRow>(`${withRealm} ${where.length ? `where ${where.join(' and ')}` : ''} order by r.created_at desc, r.id desc limit ?`, [...params, f.limit]);
 }
+
+/** The advisory-lock key of a run's lease (server/jobs/run-lease.ts); `?` is the run id. */
+export const RUN_LEASE_KEY_SQL = `hashtextextended('ledger_sync_run:' || ?::text, 0)`;
+
+/** True when no attempt holds the run's lease; the check holds the lock until the caller's transaction ends. */
+export async function runLeaseFree(sql: Sql, runId: string): Promise<boolean> {
+  return (await sql<{ free: boolean }>(`select pg_try_advisory_xact_lock(${RUN_LEASE_KEY_SQL}) as free`, [runId]))[0]?.free === true;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelayMs } from '../../../server/integrations/ledger/backoff.js';
-import { canMove, cdcAnswerCapped, CHECKPOINT_OVERLAP_MS, deletionStrategy, nextPage, pageStatement, pageWindow, planSync } from '../../../server/domain/ledger/sync-rules.js';
+import { canMove, cdcAnswerCapped, CHECKPOINT_OVERLAP_MS, deletionStrategy, nextPage, pageStatement, pageWindow, planSync, reapDecision } from '../../../server/domain/ledger/sync-rules.js';
 import { checkInvitation, cooldownRemainingSeconds } from '../../../server/domain/ledger/invitation-rules.js';
 import { createTokenCipher } from '../../../server/crypto/token-cipher.js';
 import { randomBytes } from 'node:crypto';
@@ -128,5 +128,15 @@ describe('token cipher', () => {
     parts[3] = Buffer.from('x').toString('base64url');
     expect(() => cipher.decrypt(parts.join('.'))).toThrow();
     expect(() => createTokenCipher(randomBytes(32)).decrypt(a)).toThrow();
+  });
+});
+
+describe('reaping runs whose job is gone', () => {
+  it('when a run is found active, then it is kept while leased or its job can run, re-sent if never sent, else failed', () => {
+    expect(reapDecision({ state: 'running', jobState: 'completed', leaseHeld: true })).toBe('keep');
+    for (const jobState of ['created', 'retry', 'active']) expect(reapDecision({ state: 'running', jobState, leaseHeld: false })).toBe('keep');
+    expect(reapDecision({ state: 'queued', jobState: null, leaseHeld: false })).toBe('resend');
+    expect(reapDecision({ state: 'running', jobState: null, leaseHeld: false })).toBe('fail');
+    for (const jobState of ['completed', 'failed', 'cancelled']) expect(reapDecision({ state: 'queued', jobState, leaseHeld: false })).toBe('fail');
   });
 });
