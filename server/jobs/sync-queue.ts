@@ -41,7 +41,8 @@ export async function startSyncQueue(o: { databaseUrl: string; orm: MikroORM; ru
         let outcome;
         try {
           const lastAttempt = job.retryCount >= job.retryLimit;
-          outcome = await importRun(o.orm.em.fork(), o.runtime, { runId: job.data.runId, maxAttempts: MAX_SYNC_ATTEMPTS, lastAttempt, logger: o.logger, leaseLost: lease.lost });
+          const attempt = { runId: job.data.runId, maxAttempts: MAX_SYNC_ATTEMPTS, lastAttempt, logger: o.logger, leaseLost: lease.lost };
+          outcome = await importRun(o.orm.em.fork(), o.runtime, attempt);
         } finally {
           await lease.release();
         }

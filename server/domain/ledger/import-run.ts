@@ -9,7 +9,17 @@ import { LedgerHttpError, queryPage } from '../../integrations/ledger/ledger-api
 import { changesSince } from '../../integrations/ledger/ledger-cdc.js';
 import { LedgerSession, ReauthorizationRequired } from '../../integrations/ledger/ledger-session.js';
 import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
-import { cdcAnswerCapped, deletionStrategy, emptyProgress, nextPage, pageStatement, pageWindow, SYNC_ENTITIES, type EntityProgress, type SyncEntity } from './sync-rules.js';
+import {
+  cdcAnswerCapped,
+  deletionStrategy,
+  emptyProgress,
+  nextPage,
+  pageStatement,
+  pageWindow,
+  SYNC_ENTITIES,
+  type EntityProgress,
+  type SyncEntity,
+} from './sync-rules.js';
 
 /** The connection was paused, disconnected or lost authorization while the run was going. */
 class ConnectionInactive extends Error {
@@ -61,7 +71,8 @@ export async function importRun(
   const sql = sqlOf(em);
   const run = await runById(sql, o.runId);
   if (!run || (run.state !== 'queued' && run.state !== 'running')) return 'done';
-  const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, { ...emptyProgress(), ...(run.entities[e] as EntityProgress | undefined) }])) as Record<SyncEntity, EntityProgress>;
+  const stored = (e: SyncEntity) => run.entities[e] as EntityProgress | undefined;
+  const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, { ...emptyProgress(), ...stored(e) }])) as Record<SyncEntity, EntityProgress>;
   let current: SyncEntity | undefined;
   const periodStart = run.period_start ? new Date(run.period_start) : null;
   const periodEnd = new Date(run.period_end!);
@@ -90,7 +101,9 @@ export async function importRun(
       if (p.deletions === undefined && entity !== 'Preferences' && strategy === 'cdc') {
         // One entity per CDC call, so one entity's changes cannot crowd another's out of the 1000-object answer.
         await stillOurs(sql);
-        const changes = await session.call((token) => changesSince(runtime.endpoints, { realmId: connection.realm_id, accessToken: token, entities: [entity], changedSince: periodStart! }));
+        const changes = await session.call((token) =>
+          changesSince(runtime.endpoints, { realmId: connection.realm_id, accessToken: token, entities: [entity], changedSince: periodStart! }),
+        );
         const objects = changes[entity] ?? [];
         await em.transactional(async (tem) => {
           await stillOurs(sqlOf(tem));
@@ -122,7 +135,8 @@ export async function importRun(
           const tsql = sqlOf(tem);
           await stillOurs(tsql);
           const counts = await upsertSourceRecords(tsql, { connectionId: connection.id, entityType: entity, syncRunId: run.id, records, now: new Date() });
-          if (reconcile) await markSeen(tsql, { connectionId: connection.id, entityType: entity, sourceIds: records.map((r) => r.sourceId), syncRunId: run.id });
+          const sourceIds = records.map((r) => r.sourceId);
+          if (reconcile) await markSeen(tsql, { connectionId: connection.id, entityType: entity, sourceIds, syncRunId: run.id });
           p.pages += 1;
           p.fetched += records.length;
           p.created += counts.created;
@@ -157,7 +171,8 @@ export async function importRun(
     const transient = err instanceof LedgerHttpError && err.kind !== 'invalid_grant' && err.kind !== 'client';
     o.logger.warn({ syncRunId: run.id, entity: current ?? null, code: error.code, attempt: run.attempts + 1 }, 'ledger sync attempt failed');
     // Unexpected failures (not provider answers) are logged for operators by type and message only: they may come from token handling.
-    if (error.code === 'internal_error') o.logger.error({ syncRunId: run.id, err: { type: (err as Error)?.name, message: (err as Error)?.message } }, 'ledger sync failed unexpectedly');
+    const safeErr = { type: (err as Error)?.name, message: (err as Error)?.message };
+    if (error.code === 'internal_error') o.logger.error({ syncRunId: run.id, err: safeErr }, 'ledger sync failed unexpectedly');
     if (transient && !o.lastAttempt && run.attempts + 1 < o.maxAttempts) {
       await recordRunError(sql, run.id, error);
       return 'retry';

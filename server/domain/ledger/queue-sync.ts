@@ -42,7 +42,8 @@ export async function queueSync(
       const leaseHeld = !(await runLeaseFree(sql, existing.id));
       const decision = reapDecision({ state: existing.state as 'queued' | 'running', jobState: await queue.jobState(existing.workflow_run_id), leaseHeld });
       if (decision !== 'fail') return { syncRunId: existing.id, workflowRunId: existing.workflow_run_id, created: false, requeue: decision === 'resend' };
-      await finishRun(sql, existing.id, 'failed', { code: 'job_lost', message: 'The run\'s background job ended without finishing it; a new run was queued' }, now);
+      const lost = { code: 'job_lost', message: "The run's background job ended without finishing it; a new run was queued" };
+      await finishRun(sql, existing.id, 'failed', lost, now);
     }
     const plan = planSync({ checkedThrough: conn.checked_through ? new Date(conn.checked_through) : null, fullReconciliation: o.fullReconciliation, now, historyDays: runtime.settings.historyDays, reconcileAfterDays: runtime.settings.reconcileAfterDays });
     const run = { id: crypto.randomUUID(), workflowRunId: crypto.randomUUID() };

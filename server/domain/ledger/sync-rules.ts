@@ -44,10 +44,21 @@ export type EntityProgress = Omit<SyncEntityProgress, 'cursor'> & { cursor: Page
 /** The public view of stored progress (contract: no internal fields). */
 export function publicProgress(p: EntityProgress): SyncEntityProgress {
   const { state, pages, fetched, created, updated, unchanged, deleted, cursor, error } = p;
-  return { state, pages, fetched, created, updated, unchanged, deleted, cursor: cursor && { startPosition: cursor.startPosition, lastUpdatedTime: cursor.lastUpdatedTime }, error };
+  const shown = cursor && { startPosition: cursor.startPosition, lastUpdatedTime: cursor.lastUpdatedTime };
+  return { state, pages, fetched, created, updated, unchanged, deleted, cursor: shown, error };
 }
 
-export const emptyProgress = (): EntityProgress => ({ state: 'pending', pages: 0, fetched: 0, created: 0, updated: 0, unchanged: 0, deleted: 0, cursor: null, error: null });
+export const emptyProgress = (): EntityProgress => ({
+  state: 'pending',
+  pages: 0,
+  fetched: 0,
+  created: 0,
+  updated: 0,
+  unchanged: 0,
+  deleted: 0,
+  cursor: null,
+  error: null,
+});
 
 /** The provider answers at most this many rows per query (providers.md §4.6). */
 export const QUERY_MAX_RESULTS = 1000;
@@ -93,7 +104,11 @@ const MAX_SEEN_IDS = QUERY_MAX_RESULTS;
  * Digest one answer of `pageWindow`: the rows not read before (`fresh`), whether
  * the entity is exhausted (`last`: fewer rows than asked) and the next cursor.
  */
-export function nextPage(cursor: PageCursor | null, window: { startPosition: number; maxResults: number }, rows: Row[]): { fresh: Row[]; last: boolean; cursor: PageCursor | null } {
+export function nextPage(
+  cursor: PageCursor | null,
+  window: { startPosition: number; maxResults: number },
+  rows: Row[],
+): { fresh: Row[]; last: boolean; cursor: PageCursor | null } {
   const last = rows.length < window.maxResults;
   if (rows.length === 0) return { fresh: [], last, cursor };
   const boundary = cursor?.lastUpdatedTime ?? null;
@@ -122,9 +137,13 @@ export function pageStatement(o: {
 }): string {
   if (o.entity === 'Preferences') return 'select * from Preferences';
   const from = o.cursor?.lastUpdatedTime ?? (o.reconcile ? undefined : o.periodStart?.toISOString());
-  const where = [...(from ? [`MetaData.LastUpdatedTime >= '${from}'`] : []), ...(o.reconcile ? [] : [`MetaData.LastUpdatedTime <= '${o.periodEnd.toISOString()}'`])];
+  const where = [
+    ...(from ? [`MetaData.LastUpdatedTime >= '${from}'`] : []),
+    ...(o.reconcile ? [] : [`MetaData.LastUpdatedTime <= '${o.periodEnd.toISOString()}'`]),
+  ];
   const w = pageWindow(o.cursor, o.pageSize);
-  return `select * from ${o.entity}${where.length ? ` where ${where.join(' and ')}` : ''} orderby MetaData.LastUpdatedTime startposition ${w.startPosition} maxresults ${w.maxResults}`;
+  const filter = where.length ? ` where ${where.join(' and ')}` : '';
+  return `select * from ${o.entity}${filter} orderby MetaData.LastUpdatedTime startposition ${w.startPosition} maxresults ${w.maxResults}`;
 }
 
 /** CDC looks back at most 30 days (providers.md §4.6). */
