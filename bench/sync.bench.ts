@@ -62,7 +62,7 @@ try {
       accessExpiresAt: tokens.accessTokenExpiresAt, refreshExpiresAt: tokens.refreshTokenExpiresAt, now: new Date(),
     });
     let runId = '';
-    runtime.queue = { enqueue: async (id) => void (runId = id) };
+    runtime.queue = { enqueue: async (id) => void (runId = id), jobState: async () => 'created' };
     const ctx = { apiKeyId: 'bench', organizationId: org.id, integrationId: integration.id, provider: 'ledger' as const, environment: 'sandbox' as const, scopes: [] };
     await queueSync(orm.em.fork(), runtime, { ctx, connectionId: realmId, fullReconciliation: false });
 

@@ -42,7 +42,7 @@ export const SyncEntityProgressSchema = z
     created: z.number().int(),
     updated: z.number().int(),
     unchanged: z.number().int(),
-    deleted: z.number().int().describe('Stored records the source reported deleted (change data capture, incremental runs)'),
+    deleted: z.number().int().describe('Stored records found deleted at the source (change data capture, or missing from a full reconciliation)'),
     cursor: z.object({ startPosition: z.number().int(), lastUpdatedTime: z.string().nullable() }).strict().nullable(),
     error: SafeErrorSchema.nullable(),
   })

@@ -15,4 +15,5 @@ export const SyncRunsListInput = z
   .strict()
   .optional();
 export const SyncRunGetInput = z.object({ id }).strict();
+export const SyncRunFailInput = z.object({ id }).strict();
 export const InvitationsListInput = z.object({ integrationId: id.optional(), limit: z.number().int().min(1).max(200).optional() }).strict().optional();

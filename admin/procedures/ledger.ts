@@ -1,6 +1,6 @@
-import { changeConnection, getSyncRunView, listConnectionViews, listInvitationViews, listSyncRunViews } from '../../server/domain/ledger/admin-views.js';
+import { changeConnection, failSyncRun, getSyncRunView, listConnectionViews, listInvitationViews, listSyncRunViews } from '../../server/domain/ledger/admin-views.js';
 import { operatorProcedure, router } from '../trpc.js';
-import { ConnectionIdInput, ConnectionsListInput, InvitationsListInput, SyncRunGetInput, SyncRunsListInput } from './ledger.schema.js';
+import { ConnectionIdInput, ConnectionsListInput, InvitationsListInput, SyncRunFailInput, SyncRunGetInput, SyncRunsListInput } from './ledger.schema.js';
 
 /** Accounting-source connections: list, pause, resume, disconnect (tokens are never shown). */
 export const connectionsRouter = router({
@@ -10,10 +10,11 @@ export const connectionsRouter = router({
   disconnect: operatorProcedure.input(ConnectionIdInput).mutation(({ ctx, input }) => changeConnection(ctx.orm.em.fork(), { ...input, action: 'disconnect' })),
 });
 
-/** Sync runs, newest first, with a cursor. */
+/** Sync runs, newest first, with a cursor; `fail` ends a queued or running run (docs/ledger-sync.md). */
 export const syncRunsRouter = router({
   list: operatorProcedure.input(SyncRunsListInput).query(({ ctx, input }) => listSyncRunViews(ctx.orm.em.fork(), input ?? {})),
   get: operatorProcedure.input(SyncRunGetInput).query(({ ctx, input }) => getSyncRunView(ctx.orm.em.fork(), input)),
+  fail: operatorProcedure.input(SyncRunFailInput).mutation(({ ctx, input }) => failSyncRun(ctx.orm.em.fork(), input)),
 });
 
 export const invitationsRouter = router({

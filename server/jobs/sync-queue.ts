@@ -3,6 +3,7 @@ import PgBoss from 'pg-boss';
 import type { Logger } from '../logger.js';
 import { importRun } from '../domain/ledger/import-run.js';
 import type { LedgerRuntime, SyncQueuePort } from '../integrations/ledger/runtime.js';
+import { takeRunLease } from './run-lease.js';
 
 export const LEDGER_SYNC_QUEUE = 'ledger-sync';
 /** pg-boss keeps its tables in this schema of the service's own database (no second store). */
@@ -29,9 +30,22 @@ export async function startSyncQueue(o: { databaseUrl: string; orm: MikroORM; ru
     expireInSeconds: 3600,
   });
   if (o.work) {
-    await boss.work<{ runId: string }>(LEDGER_SYNC_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
+    await boss.work<{ runId: string }>(LEDGER_SYNC_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1, includeMetadata: true }, async (jobs) => {
       for (const job of jobs) {
-        const outcome = await importRun(o.orm.em.fork(), o.runtime, { runId: job.data.runId, maxAttempts: MAX_SYNC_ATTEMPTS, logger: o.logger });
+        // One attempt of a run at a time: an attempt that cannot take the lease stops without touching the run.
+        const lease = await takeRunLease(o.databaseUrl, job.data.runId);
+        if (!lease) {
+          o.logger.warn({ syncRunId: job.data.runId }, 'another attempt holds the sync run; trying later');
+          throw new Error('another attempt holds this sync run');
+        }
+        let outcome;
+        try {
+          const lastAttempt = job.retryCount >= job.retryLimit;
+          const attempt = { runId: job.data.runId, maxAttempts: MAX_SYNC_ATTEMPTS, lastAttempt, logger: o.logger, leaseLost: lease.lost };
+          outcome = await importRun(o.orm.em.fork(), o.runtime, attempt);
+        } finally {
+          await lease.release();
+        }
         // Throwing hands the job back to pg-boss, which retries it after retryDelay; the run resumes from its cursor.
         if (outcome === 'retry') throw new Error('transient ledger failure; retrying');
       }
@@ -43,6 +57,7 @@ export async function startSyncQueue(o: { databaseUrl: string; orm: MikroORM; ru
       // Sending the same id again is a no-op (null): fine when that job exists.
       if (!id && !(await boss.getJobById(LEDGER_SYNC_QUEUE, jobId))) throw new Error('job queue refused the job');
     },
+    jobState: async (jobId) => (await boss.getJobById(LEDGER_SYNC_QUEUE, jobId, { includeArchive: true }))?.state ?? null,
     stop: () => boss.stop({ graceful: true, wait: true, timeout: 5000 }),
   };
 }

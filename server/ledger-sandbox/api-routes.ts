@@ -10,6 +10,8 @@ export interface ApiDeps {
   faults: FaultQueue;
   /** Requests per minute per realm before 429 (provider: 500). */
   rateLimitPerMinute: number;
+  /** Test hook: called before each admitted query or CDC request is answered (may change the company). */
+  beforeAnswer?: () => ((req: { kind: 'query' | 'cdc'; statement: string }) => void) | undefined;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -47,6 +49,7 @@ export function apiRoutes(deps: ApiDeps): Router {
     const company = await admit(deps, window, req, res);
     if (!company) return;
     const statement = req.method === 'POST' ? String(req.body ?? '') : String(req.query.query ?? '');
+    deps.beforeAnswer?.()?.({ kind: 'query', statement });
     try {
       const q = parseQuery(statement);
       const { rows, total } = runQuery(entitiesOf(company, q.entity), q);
@@ -65,6 +68,7 @@ export function apiRoutes(deps: ApiDeps): Router {
   router.get('/v3/company/:realmId/cdc', async (req, res) => {
     const company = await admit(deps, window, req, res);
     if (!company) return;
+    deps.beforeAnswer?.()?.({ kind: 'cdc', statement: String(req.query.entities ?? '') });
     const names = String(req.query.entities ?? '').split(',').map((s) => s.trim());
     const since = Date.parse(String(req.query.changedSince ?? ''));
     if (Number.isNaN(since)) return void res.status(400).json(faultBodies.validation('changedSince is required', '2011'));

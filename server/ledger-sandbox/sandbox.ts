@@ -26,6 +26,8 @@ export interface LedgerSandbox {
   injectFault(fault: Fault): void;
   clearFaults(): void;
   setAutoApprove(on: boolean): void;
+  /** Run `hook` before each query/CDC answer (tests change records between pages with it); undefined removes it. */
+  beforeAnswer(hook: ((req: { kind: 'query' | 'cdc'; statement: string }) => void) | undefined): void;
   close(): Promise<void>;
 }
 
@@ -44,13 +46,14 @@ export async function startLedgerSandbox(options: SandboxOptions, port = 0, host
   });
   const faults = new FaultQueue();
   let autoApprove = options.autoApprove ?? false;
+  let hook: ((req: { kind: 'query' | 'cdc'; statement: string }) => void) | undefined;
   const clientId = options.clientId ?? `sandbox-client-${randomBytes(6).toString('hex')}`;
   const clientSecret = options.clientSecret ?? randomBytes(24).toString('base64url');
 
   const app = express();
   app.disable('x-powered-by');
   app.use(oauthRoutes({ companies, tokens, faults, clientId, clientSecret, autoApprove: () => autoApprove }));
-  app.use(apiRoutes({ companies, tokens, faults, rateLimitPerMinute: options.rateLimitPerMinute ?? 500 }));
+  app.use(apiRoutes({ companies, tokens, faults, rateLimitPerMinute: options.rateLimitPerMinute ?? 500, beforeAnswer: () => hook }));
   app.post('/__sandbox/faults', express.json(), (req, res) => {
     faults.add(req.body as Fault);
     res.status(204).end();
@@ -72,6 +75,9 @@ export async function startLedgerSandbox(options: SandboxOptions, port = 0, host
     clearFaults: () => faults.clear(),
     setAutoApprove: (on) => {
       autoApprove = on;
+    },
+    beforeAnswer: (h) => {
+      hook = h;
     },
     close: () => server.close(500),
   };

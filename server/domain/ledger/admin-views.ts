@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { connectionById, listConnections, setConnectionStatus, type ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
 import { listInvitations } from '../../persistence/sql/ledger-invitations.sql.js';
-import { listRuns, runById } from '../../persistence/sql/ledger-sync-runs.sql.js';
+import { finishRun, listRuns, runById } from '../../persistence/sql/ledger-sync-runs.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
 import { toSyncRunView } from './sync-run-view.js';
@@ -66,6 +66,23 @@ export async function getSyncRunView(em: EntityManager, input: { id: string }) {
   const row = await runById(sqlOf(em), input.id);
   if (!row) throw new DomainError('not_found', 'No such sync run');
   return toSyncRunView(row);
+}
+
+/**
+ * Operator procedure `syncRuns.fail`: a queued or running run becomes failed
+ * (`failed_by_operator`), so the next sync request queues a new one. An attempt
+ * still working on it sees the change before its next provider call and stops
+ * without writing (docs/ledger-sync.md). Final runs answer 409.
+ */
+export async function failSyncRun(em: EntityManager, input: { id: string }) {
+  return em.transactional(async (tem) => {
+    const sql = sqlOf(tem);
+    const run = await runById(sql, input.id, true);
+    if (!run) throw new DomainError('not_found', 'No such sync run');
+    if (run.state !== 'queued' && run.state !== 'running') throw new DomainError('conflict', `A ${run.state} run is final and cannot be failed`);
+    await finishRun(sql, run.id, 'failed', { code: 'failed_by_operator', message: 'An operator failed the run' }, new Date());
+    return toSyncRunView((await runById(sql, run.id))!);
+  });
 }
 
 /** Operator view of invitations: never the connect secret or any hash. */

@@ -2,14 +2,24 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SyncEntityProgress } from '../../../contract/ledger.js';
 import type { Logger } from '../../logger.js';
 import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
-import { markDeleted, upsertSourceRecords } from '../../persistence/sql/ledger-source-records.sql.js';
+import { markDeleted, markSeen, markUnseenDeleted, upsertSourceRecords } from '../../persistence/sql/ledger-source-records.sql.js';
 import { advanceCheckpoint, finishRun, recordRunError, runById, saveRunEntities, startRunAttempt } from '../../persistence/sql/ledger-sync-runs.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
+import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
 import { LedgerHttpError, queryPage } from '../../integrations/ledger/ledger-api.js';
 import { changesSince } from '../../integrations/ledger/ledger-cdc.js';
 import { LedgerSession, ReauthorizationRequired } from '../../integrations/ledger/ledger-session.js';
 import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
-import { emptyProgress, nextCursor, pageStatement, SYNC_ENTITIES, wantsDeletions, type SyncEntity } from './sync-rules.js';
+import {
+  cdcAnswerCapped,
+  deletionStrategy,
+  emptyProgress,
+  nextPage,
+  pageStatement,
+  pageWindow,
+  SYNC_ENTITIES,
+  type EntityProgress,
+  type SyncEntity,
+} from './sync-rules.js';
 
 /** The connection was paused, disconnected or lost authorization while the run was going. */
 class ConnectionInactive extends Error {
@@ -17,6 +27,12 @@ class ConnectionInactive extends Error {
     super(`connection ${status}`);
   }
 }
+
+/**
+ * This attempt must stop without writing anything more: the run was ended
+ * meanwhile (operator `syncRuns.fail`, reaper) or the attempt lost its lease.
+ */
+class AttemptStopped extends Error {}
 
 /** A safe summary of a failure for the run's `error` (no tokens, no provider bodies). */
 function summarize(err: unknown): { code: string; message: string } {
@@ -42,76 +58,122 @@ function toRecord(row: Record<string, unknown>) {
  * the run's advanced cursor are written in one transaction, so a crash resumes
  * at the first page not stored. The connection's checkpoint moves to the run's
  * period end only when every entity is done. Returns `retry` when the job queue
- * should try again (transient provider failure, attempts left).
+ * should try again (transient provider failure, attempts left). Any other
+ * failure, wherever it happens, fails the run with a safe summary. The caller
+ * holds the run's lease (server/jobs/run-lease.ts); `leaseLost` tells when it
+ * no longer does, and the attempt then stops without touching the run.
  */
-export async function importRun(em: EntityManager, runtime: LedgerRuntime, o: { runId: string; maxAttempts: number; logger: Logger }): Promise<'done' | 'retry'> {
+export async function importRun(
+  em: EntityManager,
+  runtime: LedgerRuntime,
+  o: { runId: string; maxAttempts: number; lastAttempt?: boolean; logger: Logger; leaseLost?: () => boolean },
+): Promise<'done' | 'retry'> {
   const sql = sqlOf(em);
   const run = await runById(sql, o.runId);
   if (!run || (run.state !== 'queued' && run.state !== 'running')) return 'done';
-  const connection = await connectionById(sql, run.connection_id);
-  if (!connection || connection.status !== 'active') {
-    await finishRun(sql, run.id, 'failed', { code: 'connection_not_active', message: `The connection is ${connection?.status ?? 'gone'}` }, new Date());
-    return 'done';
-  }
-  await startRunAttempt(sql, run.id, new Date());
-  const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, { ...emptyProgress(), ...(run.entities[e] as SyncEntityProgress | undefined) }])) as Record<SyncEntity, SyncEntityProgress>;
-  const session = new LedgerSession(sql, runtime, connection);
-  const pageSize = runtime.settings.pageSize;
+  const stored = (e: SyncEntity) => run.entities[e] as EntityProgress | undefined;
+  const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, { ...emptyProgress(), ...stored(e) }])) as Record<SyncEntity, EntityProgress>;
   let current: SyncEntity | undefined;
+  const periodStart = run.period_start ? new Date(run.period_start) : null;
+  const periodEnd = new Date(run.period_end!);
+  // Stop before each provider call when the run was ended elsewhere or the lease is gone.
+  const stillOurs = async (s: Sql) => {
+    if (o.leaseLost?.()) throw new AttemptStopped('lease lost');
+    const now = await runById(s, run.id, true);
+    if (now?.state !== 'running') throw new AttemptStopped(`run ${now?.state ?? 'gone'}`);
+  };
   try {
+    const connection = await connectionById(sql, run.connection_id);
+    if (!connection || connection.status !== 'active') {
+      await finishRun(sql, run.id, 'failed', { code: 'connection_not_active', message: `The connection is ${connection?.status ?? 'gone'}` }, new Date());
+      return 'done';
+    }
+    await startRunAttempt(sql, run.id, new Date());
+    const session = new LedgerSession(sql, runtime, connection);
+    const pageSize = runtime.settings.pageSize;
+    const strategy = deletionStrategy(run.mode, periodStart, new Date());
     for (const entity of SYNC_ENTITIES) {
       current = entity;
       const p = entities[entity];
       if (p.state === 'done') continue;
       p.state = 'running';
       p.error = null;
+      if (p.deletions === undefined && entity !== 'Preferences' && strategy === 'cdc') {
+        // One entity per CDC call, so one entity's changes cannot crowd another's out of the 1000-object answer.
+        await stillOurs(sql);
+        const changes = await session.call((token) =>
+          changesSince(runtime.endpoints, { realmId: connection.realm_id, accessToken: token, entities: [entity], changedSince: periodStart! }),
+        );
+        const objects = changes[entity] ?? [];
+        await em.transactional(async (tem) => {
+          await stillOurs(sqlOf(tem));
+          if (cdcAnswerCapped(objects.length)) {
+            p.deletions = 'reconcile';
+            o.logger.info({ syncRunId: run.id, entity, objects: objects.length }, 'change feed answer at its cap; reconciling the entity');
+          } else {
+            p.deletions = 'cdc';
+            const ids = objects.filter((r) => r.status === 'Deleted').map((r) => String(r.Id));
+            p.deleted += await markDeleted(sqlOf(tem), { connectionId: connection.id, entityType: entity, sourceIds: ids, syncRunId: run.id, now: new Date() });
+          }
+          await saveRunEntities(sqlOf(tem), run.id, entities);
+        });
+      }
+      if (p.deletions === undefined) p.deletions = entity === 'Preferences' || strategy === 'cdc' ? 'none' : strategy;
+      const reconcile = p.deletions === 'reconcile';
       for (;;) {
+        await stillOurs(sql);
         // An operator may pause or disconnect the connection mid-run: stop before the next provider call.
         const status = (await connectionById(sql, connection.id))?.status ?? 'disconnected';
         if (status !== 'active') throw new ConnectionInactive(status);
-        const statement = pageStatement({ entity, periodStart: run.period_start ? new Date(run.period_start) : null, periodEnd: new Date(run.period_end!), cursor: p.cursor, pageSize });
+        const statement = pageStatement({ entity, periodStart, periodEnd, cursor: p.cursor, pageSize, reconcile });
+        const window = pageWindow(p.cursor, pageSize);
         const page = await session.call((token) => queryPage(runtime.endpoints, { realmId: connection.realm_id, accessToken: token, entity, statement }));
-        const last = entity === 'Preferences' || page.rows.length < pageSize;
+        // Preferences is a singleton: one answer is the whole entity.
+        const digest = { ...nextPage(p.cursor, window, page.rows), ...(entity === 'Preferences' ? { fresh: page.rows, last: true } : {}) };
+        const records = digest.fresh.map((r) => toRecord(r as Record<string, unknown>));
         await em.transactional(async (tem) => {
-          const counts = await upsertSourceRecords(sqlOf(tem), { connectionId: connection.id, entityType: entity, syncRunId: run.id, records: page.rows.map(toRecord), now: new Date() });
+          const tsql = sqlOf(tem);
+          await stillOurs(tsql);
+          const counts = await upsertSourceRecords(tsql, { connectionId: connection.id, entityType: entity, syncRunId: run.id, records, now: new Date() });
+          const sourceIds = records.map((r) => r.sourceId);
+          if (reconcile) await markSeen(tsql, { connectionId: connection.id, entityType: entity, sourceIds, syncRunId: run.id });
           p.pages += 1;
-          p.fetched += page.rows.length;
+          p.fetched += records.length;
           p.created += counts.created;
           p.updated += counts.updated;
           p.unchanged += counts.unchanged;
-          p.cursor = nextCursor(p.cursor, page.rows as { MetaData?: { LastUpdatedTime?: string } }[]) ?? { startPosition: 1, lastUpdatedTime: null };
-          if (last) p.state = 'done';
-          await saveRunEntities(sqlOf(tem), run.id, entities);
+          p.cursor = digest.cursor ?? { startPosition: 1, lastUpdatedTime: null, seenIds: [] };
+          if (digest.last) {
+            // Every current record of the entity was read in this run: the stored ones not seen are gone at the source.
+            if (reconcile) p.deleted += await markUnseenDeleted(tsql, { connectionId: connection.id, entityType: entity, syncRunId: run.id, now: new Date() });
+            p.state = 'done';
+          }
+          await saveRunEntities(tsql, run.id, entities);
         });
-        if (last) break;
+        if (digest.last) break;
       }
     }
     current = undefined;
-    if (wantsDeletions(run.mode, run.period_start ? new Date(run.period_start) : null, new Date())) {
-      // The query API never returns deleted entities; CDC does (idempotent, so a retried attempt may repeat it).
-      const changes = await session.call((token) => changesSince(runtime.endpoints, { realmId: connection.realm_id, accessToken: token, entities: ['Item', 'Invoice'], changedSince: new Date(run.period_start!) }));
-      await em.transactional(async (tem) => {
-        for (const entity of ['Item', 'Invoice'] as const) {
-          const ids = (changes[entity] ?? []).filter((r) => r.status === 'Deleted').map((r) => String(r.Id));
-          entities[entity].deleted += await markDeleted(sqlOf(tem), { connectionId: connection.id, entityType: entity, sourceIds: ids, syncRunId: run.id, now: new Date() });
-        }
-        await saveRunEntities(sqlOf(tem), run.id, entities);
-      });
-    }
     await em.transactional(async (tem) => {
-      await advanceCheckpoint(sqlOf(tem), connection.id, new Date(run.period_end!));
+      await stillOurs(sqlOf(tem));
+      await advanceCheckpoint(sqlOf(tem), connection.id, periodEnd);
       await finishRun(sqlOf(tem), run.id, 'succeeded', null, new Date());
     });
     return 'done';
   } catch (err) {
+    if (err instanceof AttemptStopped) {
+      o.logger.warn({ syncRunId: run.id, reason: err.message }, 'ledger sync attempt stopped');
+      return 'done';
+    }
     const error = summarize(err);
     if (current) entities[current] = { ...entities[current], state: 'failed', error };
     await saveRunEntities(sql, run.id, entities);
     const transient = err instanceof LedgerHttpError && err.kind !== 'invalid_grant' && err.kind !== 'client';
     o.logger.warn({ syncRunId: run.id, entity: current ?? null, code: error.code, attempt: run.attempts + 1 }, 'ledger sync attempt failed');
-    // Unexpected failures (not provider answers) are logged in full for operators; provider errors carry no secrets either way.
-    if (error.code === 'internal_error') o.logger.error({ syncRunId: run.id, err }, 'ledger sync failed unexpectedly');
-    if (transient && run.attempts + 1 < o.maxAttempts) {
+    // Unexpected failures (not provider answers) are logged for operators by type and message only: they may come from token handling.
+    const safeErr = { type: (err as Error)?.name, message: (err as Error)?.message };
+    if (error.code === 'internal_error') o.logger.error({ syncRunId: run.id, err: safeErr }, 'ledger sync failed unexpectedly');
+    if (transient && !o.lastAttempt && run.attempts + 1 < o.maxAttempts) {
       await recordRunError(sql, run.id, error);
       return 'retry';
     }

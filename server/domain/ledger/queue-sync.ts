@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findConnectionRow, type ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
-import { activeRun, finishRun, insertRun, latestRun } from '../../persistence/sql/ledger-sync-runs.sql.js';
+import { activeRun, finishRun, insertRun, latestRun, runLeaseFree } from '../../persistence/sql/ledger-sync-runs.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
 import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
-import { emptyProgress, planSync, SYNC_ENTITIES } from './sync-rules.js';
+import { emptyProgress, planSync, reapDecision, SYNC_ENTITIES } from './sync-rules.js';
 import { toSyncRunView } from './sync-run-view.js';
 import type { SyncRunView } from '../../../contract/ledger.js';
 
@@ -37,7 +37,14 @@ export async function queueSync(
     const blocked = BLOCKED[conn.status];
     if (blocked) throw new DomainError('conflict', blocked);
     const existing = await activeRun(sql, conn.id);
-    if (existing) return { syncRunId: existing.id, workflowRunId: existing.workflow_run_id, created: false, requeue: existing.state === 'queued' };
+    if (existing) {
+      // A run whose job is gone would be returned forever: reap it here and queue a new one.
+      const leaseHeld = !(await runLeaseFree(sql, existing.id));
+      const decision = reapDecision({ state: existing.state as 'queued' | 'running', jobState: await queue.jobState(existing.workflow_run_id), leaseHeld });
+      if (decision !== 'fail') return { syncRunId: existing.id, workflowRunId: existing.workflow_run_id, created: false, requeue: decision === 'resend' };
+      const lost = { code: 'job_lost', message: "The run's background job ended without finishing it; a new run was queued" };
+      await finishRun(sql, existing.id, 'failed', lost, now);
+    }
     const plan = planSync({ checkedThrough: conn.checked_through ? new Date(conn.checked_through) : null, fullReconciliation: o.fullReconciliation, now, historyDays: runtime.settings.historyDays, reconcileAfterDays: runtime.settings.reconcileAfterDays });
     const run = { id: crypto.randomUUID(), workflowRunId: crypto.randomUUID() };
     const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, emptyProgress()]));

@@ -1,12 +1,12 @@
-import type { SyncEntityProgress, SyncRunView } from '../../../contract/ledger.js';
+import type { SyncRunView } from '../../../contract/ledger.js';
 import type { SyncRunRow } from '../../persistence/sql/ledger-sync-runs.sql.js';
-import { emptyProgress, SYNC_ENTITIES } from './sync-rules.js';
 import { isoTimestamp } from '../timestamps.js';
+import { emptyProgress, publicProgress, SYNC_ENTITIES, type EntityProgress } from './sync-rules.js';
 
 /** The public shape of a run (endpoint 16, admin): counts, cursors and safe error summaries only. */
 export function toSyncRunView(row: SyncRunRow): SyncRunView {
-  const stored = row.entities as Partial<Record<string, SyncEntityProgress>>;
-  const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, { ...emptyProgress(), ...stored[e] }])) as SyncRunView['entities'];
+  const stored = row.entities as Partial<Record<string, EntityProgress>>;
+  const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, publicProgress({ ...emptyProgress(), ...stored[e] })])) as SyncRunView['entities'];
   const all = Object.values(entities);
   return {
     id: row.id,

@@ -7,6 +7,8 @@ import type { TokenCipher } from '../../crypto/token-cipher.js';
 /** Sends a sync run to the background queue; `jobId` is the run's `workflowRunId`. */
 export interface SyncQueuePort {
   enqueue(runId: string, jobId: string): Promise<void>;
+  /** The job's pg-boss state (`created`, `retry`, `active`, `completed`, `cancelled`, `failed`), or null when it does not exist. */
+  jobState(jobId: string): Promise<string | null>;
 }
 
 /**

@@ -20,6 +20,8 @@ export const LedgerSourceRecord = defineEntity({
     deleted: p.boolean().default(false),
     payload: p.json<Record<string, unknown>>(),
     syncRunId: p.uuid(),
+    /** The last reconciling run that read this record (records a full read did not see are deleted at the source). */
+    seenByRunId: p.uuid().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()),
   },

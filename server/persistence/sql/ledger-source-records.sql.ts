@@ -47,3 +47,25 @@ export async function markDeleted(sql: Sql, o: { connectionId: string; entityTyp
   );
   return rows.length;
 }
+
+/** Note that a reconciling run read these records (one full read of the entity marks the rest deleted). */
+export async function markSeen(sql: Sql, o: { connectionId: string; entityType: string; sourceIds: string[]; syncRunId: string }): Promise<void> {
+  if (o.sourceIds.length === 0) return;
+  await sql(
+    `update ledger_source_records set seen_by_run_id = ? where connection_id = ? and entity_type = ? and source_id in (${o.sourceIds.map(() => '?').join(', ')})`,
+    [o.syncRunId, o.connectionId, o.entityType, ...o.sourceIds],
+  );
+}
+
+/**
+ * After a run read every current record of an entity: mark the stored records of
+ * that connection it did not see as deleted (payload kept). Returns how many changed.
+ */
+export async function markUnseenDeleted(sql: Sql, o: { connectionId: string; entityType: string; syncRunId: string; now: Date }): Promise<number> {
+  const rows = await sql(
+    `update ledger_source_records set deleted = true, sync_run_id = ?, updated_at = ?
+     where connection_id = ? and entity_type = ? and deleted = false and seen_by_run_id is distinct from ? returning id`,
+    [o.syncRunId, o.now, o.connectionId, o.entityType, o.syncRunId],
+  );
+  return rows.length;
+}

@@ -46,7 +46,9 @@ export async function insertRun(
 export const startRunAttempt = (sql: Sql, id: string, now: Date) =>
   sql(`update ledger_sync_runs set state = 'running', started_at = coalesce(started_at, ?), attempts = attempts + 1, error = null where id = ? and state in ('queued', 'running')`, [now, id]);
 
-export const saveRunEntities = (sql: Sql, id: string, entities: unknown) => sql(`update ledger_sync_runs set entities = ?::jsonb where id = ?`, [JSON.stringify(entities), id]);
+/** Progress of a run still in progress only: a run failed meanwhile (operator, reaper) keeps what it showed then. */
+export const saveRunEntities = (sql: Sql, id: string, entities: unknown) =>
+  sql(`update ledger_sync_runs set entities = ?::jsonb where id = ? and state in ('queued', 'running')`, [JSON.stringify(entities), id]);
 
 export const recordRunError = (sql: Sql, id: string, error: { code: string; message: string }) => sql(`update ledger_sync_runs set error = ?::jsonb where id = ?`, [JSON.stringify(error), id]);
 
@@ -64,4 +66,12 @@ export function listRuns(sql: Sql, f: { connectionId?: string; state?: string; b
   if (f.state) (where.push('r.state = ?'), params.push(f.state));
   if (f.before) (where.push('(r.created_at, r.id) < (?, ?)'), params.push(f.before.createdAt, f.before.id));
   return sql<SyncRunRow>(`${withRealm} ${where.length ? `where ${where.join(' and ')}` : ''} order by r.created_at desc, r.id desc limit ?`, [...params, f.limit]);
+}
+
+/** The advisory-lock key of a run's lease (server/jobs/run-lease.ts); `?` is the run id. */
+export const RUN_LEASE_KEY_SQL = `hashtextextended('ledger_sync_run:' || ?::text, 0)`;
+
+/** True when no attempt holds the run's lease; the check holds the lock until the caller's transaction ends. */
+export async function runLeaseFree(sql: Sql, runId: string): Promise<boolean> {
+  return (await sql<{ free: boolean }>(`select pg_try_advisory_xact_lock(${RUN_LEASE_KEY_SQL}) as free`, [runId]))[0]?.free === true;
 }

@@ -1433,7 +1433,7 @@ export interface operations {
                                     created: number;
                                     updated: number;
                                     unchanged: number;
-                                    /** @description Stored records the source reported deleted (change data capture, incremental runs) */
+                                    /** @description Stored records found deleted at the source (change data capture, or missing from a full reconciliation) */
                                     deleted: number;
                                     cursor: {
                                         startPosition: number;
@@ -1452,7 +1452,7 @@ export interface operations {
                                     created: number;
                                     updated: number;
                                     unchanged: number;
-                                    /** @description Stored records the source reported deleted (change data capture, incremental runs) */
+                                    /** @description Stored records found deleted at the source (change data capture, or missing from a full reconciliation) */
                                     deleted: number;
                                     cursor: {
                                         startPosition: number;
@@ -1471,7 +1471,7 @@ export interface operations {
                                     created: number;
                                     updated: number;
                                     unchanged: number;
-                                    /** @description Stored records the source reported deleted (change data capture, incremental runs) */
+                                    /** @description Stored records found deleted at the source (change data capture, or missing from a full reconciliation) */
                                     deleted: number;
                                     cursor: {
                                         startPosition: number;

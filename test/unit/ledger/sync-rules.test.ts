@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelayMs } from '../../../server/integrations/ledger/backoff.js';
-import { canMove, CHECKPOINT_OVERLAP_MS, nextCursor, pageStatement, planSync } from '../../../server/domain/ledger/sync-rules.js';
+import { canMove, cdcAnswerCapped, CHECKPOINT_OVERLAP_MS, deletionStrategy, nextPage, pageStatement, pageWindow, planSync, reapDecision } from '../../../server/domain/ledger/sync-rules.js';
 import { checkInvitation, cooldownRemainingSeconds } from '../../../server/domain/ledger/invitation-rules.js';
 import { createTokenCipher } from '../../../server/crypto/token-cipher.js';
 import { randomBytes } from 'node:crypto';
@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 const now = new Date('2026-06-01T00:00:00Z');
 const day = 86_400_000;
 const plan = (checkedThrough: Date | null, fullReconciliation = false) => planSync({ checkedThrough, fullReconciliation, now, historyDays: 90, reconcileAfterDays: 30 });
-const row = (t: string) => ({ MetaData: { LastUpdatedTime: t } });
+const row = (t: string, id = t) => ({ Id: id, MetaData: { LastUpdatedTime: t } });
 
 describe('sync plan (checkpoint rules)', () => {
   it('when there is no checkpoint, then a bounded historical import of the configured window', () => {
@@ -36,18 +36,58 @@ describe('sync run state moves', () => {
 });
 
 describe('page cursor', () => {
-  it('when a page ends, then the cursor holds its last time and skips the rows already seen at that time', () => {
-    const first = nextCursor(null, [row('a'), row('b'), row('b')]);
-    expect(first).toEqual({ lastUpdatedTime: 'b', startPosition: 3 });
-    expect(nextCursor(first, [row('b'), row('b')])).toEqual({ lastUpdatedTime: 'b', startPosition: 5 });
-    expect(nextCursor(first, [row('b'), row('c')])).toEqual({ lastUpdatedTime: 'c', startPosition: 2 });
-    expect(nextCursor(first, [])).toBe(first);
+  const ids = (rows: { Id: string }[]) => rows.map((r) => r.Id);
+  it('when a page ends, then the cursor holds its last time and the ids already seen at that time', () => {
+    const first = nextPage(null, pageWindow(null, 3), [row('a', '1'), row('b', '2'), row('b', '3')]);
+    expect(first).toMatchObject({ last: false, cursor: { lastUpdatedTime: 'b', startPosition: 3, seenIds: ['2', '3'] } });
+    expect(ids(first.fresh as { Id: string }[])).toEqual(['1', '2', '3']);
+    const next = nextPage(first.cursor, pageWindow(first.cursor, 3), [row('b', '2'), row('b', '3'), row('b', '4'), row('c', '5'), row('c', '6')]);
+    expect(next).toMatchObject({ last: false, cursor: { lastUpdatedTime: 'c', startPosition: 3, seenIds: ['5', '6'] } });
+    expect(ids(next.fresh as { Id: string }[])).toEqual(['4', '5', '6']);
+    expect(nextPage(first.cursor, pageWindow(first.cursor, 3), [])).toEqual({ fresh: [], last: true, cursor: first.cursor });
   });
-  it('when building a statement, then it filters the period, orders by LastUpdatedTime and pages', () => {
+  it('when the tie set at the boundary is read again, then it starts at position 1 and asks for the seen ties plus a page', () => {
+    expect(pageWindow(null, 10)).toEqual({ startPosition: 1, maxResults: 10 });
+    expect(pageWindow({ lastUpdatedTime: 'b', startPosition: 3, seenIds: ['2', '3'] }, 10)).toEqual({ startPosition: 1, maxResults: 12 });
+  });
+  it('when ties reorder or a seen tie leaves the tie set between pages, then no unseen tie is skipped', () => {
+    // Page 1 saw 1..3 at time t; then 2 changed (moved to a later time) and the provider reordered the rest.
+    const cursor = nextPage(null, pageWindow(null, 3), [row('t', '1'), row('t', '2'), row('t', '3')]).cursor;
+    const window = pageWindow(cursor, 3);
+    const rows = [row('t', '5'), row('t', '3'), row('t', '4'), row('t', '1'), row('t', '6'), row('u', '2')];
+    const next = nextPage(cursor, window, rows);
+    expect(ids(next.fresh as { Id: string }[])).toEqual(['5', '4', '6', '2']);
+    expect(next.last).toBe(false);
+    expect(next.cursor).toMatchObject({ lastUpdatedTime: 'u', seenIds: ['2'] });
+  });
+  it('when an old cursor has no ids or the tie set outgrows the cap, then it skips by count', () => {
+    expect(pageWindow({ lastUpdatedTime: 'b', startPosition: 4 }, 10)).toEqual({ startPosition: 4, maxResults: 10 });
+    const many = Array.from({ length: 995 }, (_, i) => String(i));
+    expect(pageWindow({ lastUpdatedTime: 'b', startPosition: 996, seenIds: many }, 10)).toEqual({ startPosition: 996, maxResults: 10 });
+    const next = nextPage({ lastUpdatedTime: 'b', startPosition: 996, seenIds: many }, { startPosition: 996, maxResults: 10 }, [row('b', 'x'), row('b', 'y')]);
+    expect(next.cursor).toMatchObject({ lastUpdatedTime: 'b', startPosition: 998 });
+  });
+  it('when building a statement, then it filters the period, orders by LastUpdatedTime and pages; reconciling drops the period', () => {
     const s = pageStatement({ entity: 'Invoice', periodStart: new Date('2026-01-01T00:00:00Z'), periodEnd: now, cursor: null, pageSize: 100 });
     expect(s).toBe("select * from Invoice where MetaData.LastUpdatedTime >= '2026-01-01T00:00:00.000Z' and MetaData.LastUpdatedTime <= '2026-06-01T00:00:00.000Z' orderby MetaData.LastUpdatedTime startposition 1 maxresults 100");
-    expect(pageStatement({ entity: 'Item', periodStart: null, periodEnd: now, cursor: { lastUpdatedTime: 'T', startPosition: 4 }, pageSize: 10 })).toContain(">= 'T'");
+    expect(pageStatement({ entity: 'Item', periodStart: null, periodEnd: now, cursor: { lastUpdatedTime: 'T', startPosition: 4, seenIds: ['1', '2', '3'] }, pageSize: 10 })).toBe(
+      "select * from Item where MetaData.LastUpdatedTime >= 'T' and MetaData.LastUpdatedTime <= '2026-06-01T00:00:00.000Z' orderby MetaData.LastUpdatedTime startposition 1 maxresults 13",
+    );
+    expect(pageStatement({ entity: 'Item', periodStart: null, periodEnd: now, cursor: null, pageSize: 10, reconcile: true })).toBe('select * from Item orderby MetaData.LastUpdatedTime startposition 1 maxresults 10');
     expect(pageStatement({ entity: 'Preferences', periodStart: null, periodEnd: now, cursor: null, pageSize: 10 })).toBe('select * from Preferences');
+  });
+});
+
+describe('deletions', () => {
+  it('when choosing how deletions are found, then full runs reconcile, recent incremental runs use CDC, old ones reconcile, historical none', () => {
+    expect(deletionStrategy('full', null, now)).toBe('reconcile');
+    expect(deletionStrategy('incremental', new Date(now.getTime() - day), now)).toBe('cdc');
+    expect(deletionStrategy('incremental', new Date(now.getTime() - 30 * day), now)).toBe('reconcile');
+    expect(deletionStrategy('historical', new Date(now.getTime() - day), now)).toBe('none');
+  });
+  it('when a CDC answer reaches 1000 objects, then it counts as capped', () => {
+    expect(cdcAnswerCapped(999)).toBe(false);
+    expect(cdcAnswerCapped(1000)).toBe(true);
   });
 });
 
@@ -88,5 +128,15 @@ describe('token cipher', () => {
     parts[3] = Buffer.from('x').toString('base64url');
     expect(() => cipher.decrypt(parts.join('.'))).toThrow();
     expect(() => createTokenCipher(randomBytes(32)).decrypt(a)).toThrow();
+  });
+});
+
+describe('reaping runs whose job is gone', () => {
+  it('when a run is found active, then it is kept while leased or its job can run, re-sent if never sent, else failed', () => {
+    expect(reapDecision({ state: 'running', jobState: 'completed', leaseHeld: true })).toBe('keep');
+    for (const jobState of ['created', 'retry', 'active']) expect(reapDecision({ state: 'running', jobState, leaseHeld: false })).toBe('keep');
+    expect(reapDecision({ state: 'queued', jobState: null, leaseHeld: false })).toBe('resend');
+    expect(reapDecision({ state: 'running', jobState: null, leaseHeld: false })).toBe('fail');
+    for (const jobState of ['completed', 'failed', 'cancelled']) expect(reapDecision({ state: 'queued', jobState, leaseHeld: false })).toBe('fail');
   });
 });

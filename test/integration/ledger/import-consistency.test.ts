@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { useLedgerApp } from '../../support/ledger-app.js';
+import { connect, ledgerTenant, waitForRun } from '../../support/ledger-flow.js';
+import { touchEntity } from '../../../server/ledger-sandbox/company.js';
+
+const app = useLedgerApp({ sandbox: { invoices: 30, items: 6 } });
+const sql = (q: string, p: unknown[] = []): Promise<any[]> => app.orm.em.getConnection().execute(q, p);
+const syncPath = (id: string) => `/api/v1/integrations/ledger/${id}/sync`;
+const invoices = (integrationId: string) =>
+  sql(
+    `select s.source_id, s.sync_token, s.deleted from ledger_source_records s join ledger_connections c on c.id = s.connection_id
+     where c.integration_id = ? and s.entity_type = 'Invoice' order by s.source_id`,
+    [integrationId],
+  );
+
+describe('importer: ties at a page boundary and full reconciliation', () => {
+  it('when many invoices share one timestamp across page boundaries and a seen one changes between pages, then every invoice is imported', async () => {
+    const tenant = await ledgerTenant(app);
+    const connectionId = await connect(app, tenant);
+    const company = app.sandbox.companies.get(connectionId)!;
+    // All 30 invoices share one LastUpdatedTime: three pages of 10 (LEDGER_PAGE_SIZE) inside one tie set.
+    const tie = new Date(Date.now() - 3_600_000);
+    for (const invoice of company.Invoice) invoice.MetaData = { ...invoice.MetaData, LastUpdatedTime: tie.toISOString() };
+    const changed = company.Invoice.find((i) => i.Id === '1003')!;
+    let invoiceQueries = 0;
+    app.sandbox.beforeAnswer(({ kind, statement }) => {
+      // Before the second invoice page: an invoice of the first page changes (leaves the tie set, still inside the run's period).
+      if (kind === 'query' && / from Invoice /.test(statement) && ++invoiceQueries === 2) touchEntity(changed, new Date(tie.getTime() + 1000));
+    });
+    try {
+      const res = await app.request(syncPath(connectionId), { method: 'POST', key: tenant.key });
+      expect(res.status).toBe(202);
+      const run = await waitForRun(app, tenant, connectionId);
+      expect(run).toMatchObject({ state: 'succeeded', error: null });
+      const stored = await invoices(tenant.integrationId);
+      expect(stored.map((r) => r.source_id)).toEqual(company.Invoice.map((i) => i.Id).sort());
+      expect(stored.find((r) => r.source_id === '1003')).toEqual({ source_id: '1003', sync_token: '1', deleted: false });
+      expect(stored.filter((r) => r.source_id !== '1003').every((r) => r.sync_token === '0' && !r.deleted)).toBe(true);
+      expect(run.entities.Invoice).toMatchObject({ state: 'done', pages: 3, fetched: 31, created: 30, updated: 1, unchanged: 0, deleted: 0 });
+    } finally {
+      app.sandbox.beforeAnswer(undefined);
+    }
+  });
+
+  it('when a full reconciliation reads every record, then stored records missing at the source are marked deleted, and a record changed mid-run is not', async () => {
+    const tenant = await ledgerTenant(app);
+    const connectionId = await connect(app, tenant);
+    expect((await app.request(syncPath(connectionId), { method: 'POST', key: tenant.key })).status).toBe(202);
+    expect(await waitForRun(app, tenant, connectionId)).toMatchObject({ state: 'succeeded' });
+    expect(await invoices(tenant.integrationId)).toHaveLength(30);
+
+    // Removed at the source with no change-feed entry (e.g. older than the 30-day look-back).
+    const company = app.sandbox.companies.get(connectionId)!;
+    const removed = company.Invoice.find((i) => i.Id === '1007')!;
+    company.Invoice = company.Invoice.filter((i) => i !== removed);
+    const busy = company.Invoice.find((i) => i.Id === '1020')!;
+    let touched = false;
+    // During the run an invoice changes after the run's period end: it must still count as present.
+    app.sandbox.beforeAnswer(({ kind, statement }) => {
+      if (!touched && kind === 'query' && / from Invoice /.test(statement)) (touched = true), touchEntity(busy, new Date(Date.now() + 1000));
+    });
+    try {
+      expect((await app.request(syncPath(connectionId), { method: 'POST', key: tenant.key, json: { fullReconciliation: true } })).status).toBe(202);
+      const run = await waitForRun(app, tenant, connectionId);
+      expect(run).toMatchObject({ state: 'succeeded', mode: 'full' });
+      expect(run.entities.Invoice).toMatchObject({ state: 'done', deleted: 1, created: 0 });
+      expect(run.entities.Item).toMatchObject({ state: 'done', deleted: 0 });
+      const stored = await invoices(tenant.integrationId);
+      expect(stored).toHaveLength(30);
+      expect(stored.filter((r) => r.deleted).map((r) => r.source_id)).toEqual(['1007']);
+    } finally {
+      app.sandbox.beforeAnswer(undefined);
+      company.Invoice.push(removed);
+    }
+  });
+});
