@@ -11,6 +11,7 @@ import { LedgerSession, ReauthorizationRequired } from '../../integrations/ledge
 import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
 import {
   cdcAnswerCapped,
+  absenceMeansDeleted,
   deletionStrategy,
   emptyProgress,
   nextPage,
@@ -145,7 +146,7 @@ export async function importRun(
           p.cursor = digest.cursor ?? { startPosition: 1, lastUpdatedTime: null, seenIds: [] };
           if (digest.last) {
             // Every current record of the entity was read in this run: the stored ones not seen are gone at the source.
-            if (reconcile) p.deleted += await markUnseenDeleted(tsql, { connectionId: connection.id, entityType: entity, syncRunId: run.id, now: new Date() });
+            if (reconcile && absenceMeansDeleted(entity)) p.deleted += await markUnseenDeleted(tsql, { connectionId: connection.id, entityType: entity, syncRunId: run.id, now: new Date() });
             p.state = 'done';
           }
           await saveRunEntities(tsql, run.id, entities);

@@ -167,6 +167,14 @@ export function deletionStrategy(mode: SyncMode, periodStart: Date | null, now: 
 }
 
 /**
+ * Whether a record missing from a reconciling read was deleted at the source.
+ * Only for invoices: items are a name list that the provider inactivates rather
+ * than deletes, and its default query leaves inactive items out, so an absent
+ * item may still be referenced by invoices (docs/ledger-sync.md).
+ */
+export const absenceMeansDeleted = (entity: SyncEntity): boolean => entity === 'Invoice';
+
+/**
  * A CDC answer for one entity at the cap may have dropped objects, deletions
  * included. CDC takes only `changedSince` (no end), so a window cannot be
  * narrowed to the part that overflowed: a later `changedSince` covers a suffix

@@ -53,6 +53,9 @@ describe('importer: ties at a page boundary and full reconciliation', () => {
     const company = app.sandbox.companies.get(connectionId)!;
     const removed = company.Invoice.find((i) => i.Id === '1007')!;
     company.Invoice = company.Invoice.filter((i) => i !== removed);
+    // An item the provider's default query no longer returns (inactivated) is not deleted: invoices may still reference it.
+    const hiddenItem = company.Item[0]!;
+    company.Item = company.Item.filter((i) => i !== hiddenItem);
     const busy = company.Invoice.find((i) => i.Id === '1020')!;
     let touched = false;
     // During the run an invoice changes after the run's period end: it must still count as present.
@@ -68,9 +71,16 @@ describe('importer: ties at a page boundary and full reconciliation', () => {
       const stored = await invoices(tenant.integrationId);
       expect(stored).toHaveLength(30);
       expect(stored.filter((r) => r.deleted).map((r) => r.source_id)).toEqual(['1007']);
+      const items = await sql(
+        `select s.source_id, s.deleted from ledger_source_records s join ledger_connections c on c.id = s.connection_id
+         where c.integration_id = ? and s.entity_type = 'Item' and s.source_id = ?`,
+        [tenant.integrationId, hiddenItem.Id],
+      );
+      expect(items).toEqual([{ source_id: hiddenItem.Id, deleted: false }]);
     } finally {
       app.sandbox.beforeAnswer(undefined);
       company.Invoice.push(removed);
+      company.Item.push(hiddenItem);
     }
   });
 });
