@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { containsCardNumber, containsSecretValue, findSecrets, isSecretName, MAX_NESTING_DEPTH, passesLuhn } from '../../../server/domain/guard/secrets-guard.js';
 import { rememberedNameStats } from '../../../server/domain/guard/secret-names.js';
@@ -136,6 +138,17 @@ describe('name verdict cache', () => {
     expect(stats.names).toBeLessThanOrEqual(10_000);
     expect(stats.chars).toBeLessThanOrEqual(128 * 1024);
     expect(isSecretName(`${'n'.repeat(100_000)}password`)).toBe(true);
+  });
+
+  it('when 64 bodies each carry a distinct 1 MB property name, then no name stays in memory after the request', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 64; i++) isSecretName(`${i}${'n'.repeat(1024 * 1024)}`);
+    gc();
+    const retained = process.memoryUsage().heapUsed - before;
+    expect(retained).toBeLessThan(16 * 1024 * 1024);
   });
 });
 
