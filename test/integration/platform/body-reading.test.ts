@@ -28,7 +28,8 @@ describe('request bodies are read after authentication, within the route limit',
 
   it('when a report body exceeds even the deployment limit, then 413 names the report limit', async () => {
     const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
-    const res = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: gwcReport({ padding: 'z'.repeat(2 * 1024 * 1024) }), key: tenant.key });
+    const json = gwcReport({ padding: 'z'.repeat(2 * 1024 * 1024) });
+    const res = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json, key: tenant.key });
     expect(res.status).toBe(413);
     expect(res.body).toEqual(REPORT_LIMIT);
     const stored = await app.orm.em.getConnection().execute('select count(*)::int as n from payment_observations');

@@ -1,7 +1,14 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { containsCardNumber, containsSecretValue, findSecrets, isSecretName, MAX_NESTING_DEPTH, passesLuhn } from '../../../server/domain/guard/secrets-guard.js';
+import {
+  containsCardNumber,
+  containsSecretValue,
+  findSecrets,
+  isSecretName,
+  MAX_NESTING_DEPTH,
+  passesLuhn,
+} from '../../../server/domain/guard/secrets-guard.js';
 import { rememberedNameStats } from '../../../server/domain/guard/secret-names.js';
 
 describe('card-number detection', () => {
