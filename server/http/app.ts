@@ -27,7 +27,9 @@ export interface AppDeps {
 /**
  * The whole HTTP application, without listening, so tests can mount it.
  * Order matters: request id first (every response carries it), then logging,
- * then body parsing, then routes, then 404 and the error envelope.
+ * then the content-type check (headers only), then routes, then 404 and the
+ * error envelope. API routes read their body only after authentication, within
+ * their own limit (`routeGuards`); the admin surface parses its body itself.
  */
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -39,7 +41,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(accessLog(deps.logger));
   app.use(requestEntityManager(deps.orm));
   app.use(requireJsonContentType);
-  app.use(parseJsonBody(deps.config.SVC_BODY_LIMIT_BYTES));
+  app.use('/admin/trpc', parseJsonBody(deps.config.SVC_BODY_LIMIT_BYTES));
 
   app.use(healthRoutes(deps.orm, deps.logger));
   const openApiDocument = buildOpenApiDocument();

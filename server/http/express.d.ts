@@ -6,8 +6,6 @@ declare global {
     interface Request {
       /** The `x-svc-request-id` of this request. */
       id: string;
-      /** Size in bytes of the raw JSON body, when there was one. */
-      rawBodyLength?: number;
       /** This request's EntityManager fork (made on first use). */
       em: EntityManager;
       /** The authenticated API key's context, set by the auth middleware on `/api/v1` routes. */

@@ -51,6 +51,81 @@ describe('card-data and credential guard over HTTP', () => {
   });
 });
 
+describe('card numbers in other shapes, credentials by value, deep bodies', () => {
+  const app = useTestApp();
+  const storedObservations = async () => app.orm.em.getConnection().execute('select count(*)::int as n from payment_observations');
+
+  it.each([
+    ['invoiceReference', '4111 1111 1111 1111 123'],
+    ['invoiceReference', '2025 4111 1111 1111 1111'],
+    ['providerEventId', '4111-1111-1111-1111-1225'],
+    ['invoiceReference', 'card 4111.1111.1111.1111'],
+    ['invoiceReference', '4111\u00a01111\u00a01111\u00a01111'],
+    ['invoiceReference', '４１１１１１１１１１１１１１１１'],
+  ])('when a report carries a card number in %s as %s, then 400 and no row is stored', async (field, text) => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const res = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: gwcReport({ [field]: text }), key: tenant.key });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: {
+        type: 'validation_error',
+        message: 'The request contains card data or credentials, which this service never accepts',
+        issues: [{ code: 'card_data_not_allowed', path: field, message: 'Card numbers must never be sent to this service' }],
+      },
+    });
+    expect(await storedObservations()).toEqual([{ n: 0 }]);
+  });
+
+  it('when a report carries a secret-shaped value or a credential-named property, then 400 names both and no row is stored', async () => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const res = await app.request('/api/v1/gwc/payment-reports', {
+      method: 'POST',
+      json: { ...gwcReport({ invoiceReference: 'sk_live_4eC39HqLyjWDarjtT1zdp7dc' }), sessionToken: 'abc' },
+      key: tenant.key,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.issues.map((i: { code: string; path: string }) => `${i.code}@${i.path}`)).toEqual([
+      'credential_not_allowed@invoiceReference',
+      'credential_not_allowed@sessionToken',
+    ]);
+    expect(res.text).not.toContain('sk_live');
+    expect(await storedObservations()).toEqual([{ n: 0 }]);
+  });
+
+  it('when a report holds dates and amounts, then it is accepted', async () => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const res = await app.request('/api/v1/gwc/payment-reports', {
+      method: 'POST',
+      json: gwcReport({ invoiceReference: 'INV 2025-01-10 1 234.56', providerEventId: '2025.01.10-0001' }),
+      key: tenant.key,
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('when a body nests 10,000 levels deep, then 400 names where the limit was hit and only the access line is logged', async () => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['enrichment:write'] });
+    const before = app.logs.lines.length;
+    const res = await app.request('/api/v1/gwc/payment-intent-enrichment', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"raw":' + '['.repeat(10_000) + ']'.repeat(10_000) + '}',
+      key: tenant.key,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: {
+        type: 'validation_error',
+        message: 'The request body nests objects and arrays too deeply',
+        issues: [{ code: 'nesting_too_deep', path: 'raw' + '[0]'.repeat(63), message: 'Objects and arrays may be nested at most 64 levels deep' }],
+      },
+    });
+    const logged = app.logs.lines.slice(before);
+    expect(logged).toHaveLength(1);
+    expect(JSON.parse(logged[0]!)).toMatchObject({ status: 400 });
+    expect(logged[0]).not.toMatch(/RangeError|stack/i);
+  });
+});
+
 describe('tenant isolation', () => {
   const app = useTestApp();
 

@@ -26,10 +26,12 @@ describe('cross-cutting HTTP behaviour', () => {
   });
 
   it('when the body is not valid JSON, then 400 validation_error invalid_json', async () => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
     const res = await app.request('/api/v1/gwc/payment-reports', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"eventId": ',
+      key: tenant.key,
     });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
@@ -56,12 +58,25 @@ describe('cross-cutting HTTP behaviour', () => {
   });
 
   it('when the body exceeds the configured limit, then 413 with the envelope', async () => {
-    const res = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: { padding: 'x'.repeat(4096) } });
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const res = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: { padding: 'x'.repeat(4096) }, key: tenant.key });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({
       error: { type: 'payload_too_large', message: 'The request body exceeds the limit of 2048 bytes', issues: [] },
     });
     expect(res.headers.get('x-svc-request-id')).toMatch(REQUEST_ID);
+  });
+
+  it('when a body is sent without a key, then 401 before it is parsed: invalid, oversized or deep JSON alike', async () => {
+    const bodies = ['{"eventId": ', JSON.stringify({ padding: 'x'.repeat(4096) }), '['.repeat(10_000) + ']'.repeat(10_000)];
+    for (const body of bodies) {
+      const res = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({
+        error: { type: 'authentication_error', message: 'Missing Authorization header; send "Authorization: Bearer <API key>"', issues: [] },
+      });
+      expect(res.headers.get('x-svc-request-id')).toMatch(REQUEST_ID);
+    }
   });
 
   it('when the body violates the contract, then 400 with one issue per problem and dotted paths', async () => {

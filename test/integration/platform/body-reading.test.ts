@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../support/harness.js';
+import { createTenant } from '../../support/tenants.js';
+import { gwcReport } from '../../support/reports.js';
+
+const REPORT_LIMIT = { error: { type: 'payload_too_large', message: 'The request body exceeds the limit of 16384 bytes for this endpoint', issues: [] } };
+
+describe('request bodies are read after authentication, within the route limit', () => {
+  const app = useTestApp();
+
+  it('when invalid JSON arrives without a key, then 401: the body is never parsed', async () => {
+    const res = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"eventId": ' });
+    expect(res.status).toBe(401);
+    expect(res.body.error.type).toBe('authentication_error');
+  });
+
+  it('when a report body over 16 KiB is not even JSON, then 413: the limit applies while reading, before parsing', async () => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const res = await app.request('/api/v1/gwc/payment-reports', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"eventId": ' + 'x'.repeat(20 * 1024),
+      key: tenant.key,
+    });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual(REPORT_LIMIT);
+  });
+
+  it('when a report body exceeds even the deployment limit, then 413 names the report limit', async () => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const json = gwcReport({ padding: 'z'.repeat(2 * 1024 * 1024) });
+    const res = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json, key: tenant.key });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual(REPORT_LIMIT);
+    const stored = await app.orm.em.getConnection().execute('select count(*)::int as n from payment_observations');
+    expect(stored).toEqual([{ n: 0 }]);
+  });
+
+  it('when a body of exactly 16 KiB is sent, then it is read and validated', async () => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const base = JSON.stringify({ ...gwcReport(), padding: '' });
+    const body = base.replace('"padding":""', `"padding":"${'z'.repeat(16 * 1024 - base.length)}"`);
+    expect(Buffer.byteLength(body)).toBe(16 * 1024);
+    const res = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', headers: { 'content-type': 'application/json' }, body, key: tenant.key });
+    expect(res.status).toBe(400);
+    expect(res.body.error.issues).toEqual([expect.objectContaining({ code: 'unknown_property', path: 'padding' })]);
+  });
+});
