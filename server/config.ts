@@ -54,6 +54,8 @@ export const ConfigSchema = z.object({
   LEDGER_BASE_URL: optionalUrl,
   LEDGER_AUTH_URL: optionalUrl,
   LEDGER_TOKEN_URL: optionalUrl,
+  /** Unset: derived from LEDGER_TOKEN_URL (server/integrations/ledger/runtime.ts). */
+  LEDGER_REVOKE_URL: optionalUrl,
   LEDGER_CLIENT_ID: optionalString,
   LEDGER_CLIENT_SECRET: optionalString,
   LEDGER_REDIRECT_URL: optionalUrl,

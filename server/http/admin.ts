@@ -10,7 +10,7 @@ export function mountAdmin(app: Express, deps: AppDeps): void {
     '/admin/trpc',
     createExpressMiddleware({
       router: adminRouter,
-      createContext: ({ req }) => ({ orm: deps.orm, authorized: isAdminAuthorized(req.headers.authorization, deps.adminToken) }),
+      createContext: ({ req }) => ({ orm: deps.orm, ledger: deps.ledger, logger: deps.logger, authorized: isAdminAuthorized(req.headers.authorization, deps.adminToken) }),
       onError: ({ error, req }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') (req as { log?: { error: (o: object, m: string) => void } }).log?.error({ err: error.cause ?? error }, 'admin procedure failed');
       },
