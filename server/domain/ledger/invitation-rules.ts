@@ -14,6 +14,19 @@ export function cooldownRemainingSeconds(previousCreatedAt: Date | undefined, no
   return left > 0 ? Math.ceil(left / 1000) : 0;
 }
 
+/** The per-key invitation limit counts invitations created in this trailing window. */
+export const INVITATION_KEY_WINDOW_MS = 3_600_000;
+
+/**
+ * Seconds until one more invitation fits under the per-key hourly limit: the
+ * limit-th newest invitation in the window must age out. 0 when under the limit.
+ */
+export function keyLimitRetryAfterSeconds(limitthNewestCreatedAt: Date | undefined, now: Date): number {
+  if (!limitthNewestCreatedAt) return 0;
+  const left = limitthNewestCreatedAt.getTime() + INVITATION_KEY_WINDOW_MS - now.getTime();
+  return left > 0 ? Math.ceil(left / 1000) : 0;
+}
+
 /** A 256-bit unguessable secret (connect URL, OAuth state); only its hash is stored. */
 export const newSecret = () => randomBytes(32).toString('base64url');
 export const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');

@@ -2,6 +2,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121160820_tenancy } from './Migration20261121160820_tenancy.js';
 import { Migration20261121161241_payment_reports } from './Migration20261121161241_payment_reports.js';
 import { Migration20261121164540_ledger } from './Migration20261121164540_ledger.js';
+import { Migration20261123094319_invitation_api_key } from './Migration20261123094319_invitation_api_key.js';
 
 /**
  * Every migration, in order. Listed statically (not discovered from disk) so the
@@ -11,4 +12,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121160820_tenancy', class: Migration20261121160820_tenancy },
   { name: 'Migration20261121161241_payment_reports', class: Migration20261121161241_payment_reports },
   { name: 'Migration20261121164540_ledger', class: Migration20261121164540_ledger },
+  { name: 'Migration20261123094319_invitation_api_key', class: Migration20261123094319_invitation_api_key },
 ];
