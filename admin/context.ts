@@ -1,10 +1,15 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { secretsEqual } from '../server/crypto/secrets.js';
+import type { LedgerRuntime } from '../server/integrations/ledger/runtime.js';
+import type { Logger } from '../server/logger.js';
 
 export interface AdminContext {
   orm: MikroORM;
   /** True when the request carried `Authorization: Bearer <SVC_ADMIN_TOKEN>`. */
   authorized: boolean;
+  /** The accounting-source runtime (provider calls such as revoking tokens on disconnect), when configured. */
+  ledger?: LedgerRuntime | undefined;
+  logger?: Logger | undefined;
 }
 
 /** Constant-time check of the operator bearer token. */

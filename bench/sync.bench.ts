@@ -20,7 +20,7 @@ import { createLogger } from '../server/logger.js';
 import { generateCompany } from '../server/ledger-sandbox/demo-company.js';
 import { startLedgerSandbox } from '../server/ledger-sandbox/sandbox.js';
 import { startEmbeddedPostgres } from '../server/persistence/embedded-postgres.js';
-import { upsertConnection } from '../server/persistence/sql/ledger-connections.sql.js';
+import { storeConsent } from '../server/domain/ledger/consent.js';
 import { sqlOf } from '../server/persistence/sql/sql.js';
 import { migrate, openOrm } from '../server/persistence/orm.js';
 import { createAdminCaller } from '../admin/router.js';
@@ -56,11 +56,7 @@ try {
     const admin = createAdminCaller({ orm, authorized: true });
     const org = await admin.organizations.create({ name: `Bench ${size}` });
     const integration = await admin.integrations.create({ organizationId: org.id, provider: 'ledger', environment: 'sandbox' });
-    await upsertConnection(sqlOf(orm.em.fork()), {
-      organizationId: org.id, integrationId: integration.id, environment: 'sandbox', realmId,
-      accessEnc: cipher.encrypt(tokens.accessToken), refreshEnc: cipher.encrypt(tokens.refreshToken),
-      accessExpiresAt: tokens.accessTokenExpiresAt, refreshExpiresAt: tokens.refreshTokenExpiresAt, now: new Date(),
-    });
+    await storeConsent(orm.em.fork(), cipher, { organizationId: org.id, integrationId: integration.id, environment: 'sandbox', realmId, tokens });
     let runId = '';
     runtime.queue = { enqueue: async (id) => void (runId = id), jobState: async () => 'created' };
     const ctx = { apiKeyId: 'bench', organizationId: org.id, integrationId: integration.id, provider: 'ledger' as const, environment: 'sandbox' as const, scopes: [] };

@@ -54,6 +54,8 @@ export const ConfigSchema = z.object({
   LEDGER_BASE_URL: optionalUrl,
   LEDGER_AUTH_URL: optionalUrl,
   LEDGER_TOKEN_URL: optionalUrl,
+  /** Unset: derived from LEDGER_TOKEN_URL (server/integrations/ledger/runtime.ts). */
+  LEDGER_REVOKE_URL: optionalUrl,
   LEDGER_CLIENT_ID: optionalString,
   LEDGER_CLIENT_SECRET: optionalString,
   LEDGER_REDIRECT_URL: optionalUrl,
@@ -66,6 +68,7 @@ export const ConfigSchema = z.object({
   LEDGER_BACKOFF_BASE_MS: optionalPositiveInt,
   LEDGER_BACKOFF_MAX_MS: optionalPositiveInt,
   LEDGER_JOB_RETRY_DELAY_SECONDS: optionalPositiveInt,
+  LEDGER_INVITATIONS_PER_KEY_PER_HOUR: optionalPositiveInt,
   LEDGER_WORKER: optionalString.pipe(z.enum(['in-process', 'off']).optional()),
 }).superRefine((c, ctx) => {
   const ledger = ['LEDGER_BASE_URL', 'LEDGER_AUTH_URL', 'LEDGER_TOKEN_URL', 'LEDGER_CLIENT_ID', 'LEDGER_CLIENT_SECRET'] as const;
@@ -108,6 +111,8 @@ export function ledgerSettings(c: Config) {
     backoffMaxMs: c.LEDGER_BACKOFF_MAX_MS ?? 60_000,
     jobRetryDelaySeconds: c.LEDGER_JOB_RETRY_DELAY_SECONDS ?? 30,
     worker: c.LEDGER_WORKER ?? 'in-process',
+    /** Invitations one API key may create per trailing hour (429 with Retry-After beyond). */
+    invitationsPerKeyPerHour: c.LEDGER_INVITATIONS_PER_KEY_PER_HOUR ?? 20,
   };
 }
 export type LedgerSettings = ReturnType<typeof ledgerSettings>;

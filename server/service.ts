@@ -8,6 +8,7 @@ import { resolveAdminToken } from './admin-token.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './persistence/embedded-postgres.js';
 import { migrate, openOrm } from './persistence/orm.js';
 import { buildLedgerRuntime } from './jobs/ledger-setup.js';
+import { rebindLegacyTokens } from './domain/ledger/rebind-legacy-tokens.js';
 import { startSyncQueue, type SyncQueue } from './jobs/sync-queue.js';
 
 export interface RunningService {
@@ -41,6 +42,9 @@ export async function startService(config: Config, options: { logDestination?: N
     const admin = resolveAdminToken(config);
     // Accounting source: provider or in-process sandbox, and the sync queue (worker in-process unless LEDGER_WORKER=off).
     ledger = await buildLedgerRuntime(config);
+    // Tokens stored before row binding are re-encrypted bound to their connection (docs/decisions.md).
+    const rebound = await rebindLegacyTokens(orm.em.fork(), ledger.runtime.cipher);
+    if (rebound) logger.info({ connections: rebound }, 'ledger tokens re-encrypted bound to their connection');
     queue = await startSyncQueue({ databaseUrl, orm, runtime: ledger.runtime, logger, work: ledger.runtime.settings.worker === 'in-process' });
     ledger.runtime.queue = queue;
     const app = createApp({ orm, config, logger, adminToken: admin.token, ledger: ledger.runtime });

@@ -22,6 +22,7 @@ export async function buildLedgerRuntime(config: Config): Promise<{ runtime: Led
     provider = {
       authorizeUrl: config.LEDGER_AUTH_URL!,
       tokenUrl: config.LEDGER_TOKEN_URL!,
+      ...(config.LEDGER_REVOKE_URL ? { revokeUrl: config.LEDGER_REVOKE_URL } : {}),
       apiBaseUrl: config.LEDGER_BASE_URL!,
       clientId: config.LEDGER_CLIENT_ID!,
       clientSecret: config.LEDGER_CLIENT_SECRET!,

@@ -1,7 +1,8 @@
 /**
  * `npm run worker`: the ledger importer alone, for scale. Uses the same
  * configuration as the service and needs DATABASE_URL (the service's database)
- * and the provider settings (LEDGER_*), since it does not start a sandbox.
+ * the provider settings (LEDGER_*), since it does not start a sandbox, and the
+ * service's SVC_TOKEN_KEY (it never generates a key of its own).
  */
 import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
@@ -14,6 +15,8 @@ try {
   config = loadConfig();
   if (!config.DATABASE_URL) throw new ConfigError(['DATABASE_URL: must be set for a separate worker (the service database)']);
   if (!config.LEDGER_BASE_URL) throw new ConfigError(['LEDGER_BASE_URL: must be set for a separate worker (the sandbox runs only inside the service)']);
+  // Generating a key here would encrypt tokens the service cannot read (and vice versa): the key must be shared.
+  if (!config.SVC_TOKEN_KEY) throw new ConfigError(['SVC_TOKEN_KEY: must be set for a separate worker (the same key as the service)']);
 } catch (err) {
   if (err instanceof ConfigError) {
     console.error(err.message);

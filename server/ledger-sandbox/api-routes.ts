@@ -40,7 +40,7 @@ async function admit(deps: ApiDeps, window: Map<string, { start: number; n: numb
   return company;
 }
 
-/** `GET|POST /v3/company/{realmId}/query` and `GET /v3/company/{realmId}/cdc` (providers.md §4.6). */
+/** `GET|POST /v3/company/{realmId}/query`, `GET /v3/company/{realmId}/cdc` (providers.md §4.6) and `GET /v3/company/{realmId}/companyinfo/{realmId}`. */
 export function apiRoutes(deps: ApiDeps): Router {
   const router = express.Router();
   const window = new Map<string, { start: number; n: number }>();
@@ -64,6 +64,14 @@ export function apiRoutes(deps: ApiDeps): Router {
   };
   router.get('/v3/company/:realmId/query', query);
   router.post('/v3/company/:realmId/query', express.text({ type: 'application/text' }), query);
+
+  // CompanyInfo: the service reads it right after the code exchange to confirm the realm (403 for another company's token).
+  router.get('/v3/company/:realmId/companyinfo/:companyId', async (req, res) => {
+    const company = await admit(deps, window, req, res);
+    if (!company) return;
+    if (String(req.params.companyId) !== company.realmId) return void res.status(403).json(faultBodies.forbidden());
+    res.json({ CompanyInfo: { Id: company.realmId, CompanyName: company.companyName, SyncToken: '0' }, time: new Date().toISOString() });
+  });
 
   router.get('/v3/company/:realmId/cdc', async (req, res) => {
     const company = await admit(deps, window, req, res);

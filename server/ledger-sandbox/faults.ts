@@ -1,6 +1,6 @@
 /** A fault the sandbox injects into its next matching answers (tests and demos). */
 export interface Fault {
-  /** `api`: query and CDC; `token`: the token endpoint. */
+  /** `api`: query, CDC and CompanyInfo; `token`: the token endpoint (`slow` delays it). */
   target: 'api' | 'token';
   kind: 'throttle' | 'expired_token' | 'server_error' | 'slow' | 'invalid_grant';
   /** How many answers it affects. */

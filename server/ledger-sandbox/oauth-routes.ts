@@ -23,7 +23,7 @@ function approvedRedirect(deps: OAuthDeps, redirectUri: string, state: string, r
   return url.toString();
 }
 
-/** OAuth 2.0 authorize (consent page) and token endpoint, as in providers.md §4.7. */
+/** OAuth 2.0 authorize (consent page), token and revoke endpoints, as in providers.md §4.7. */
 export function oauthRoutes(deps: OAuthDeps): Router {
   const router = express.Router();
   router.get('/connect/oauth2', (req, res) => {
@@ -54,8 +54,9 @@ export function oauthRoutes(deps: OAuthDeps): Router {
     res.redirect(302, approvedRedirect(deps, b.redirect_uri, b.state, b.realmId));
   });
 
-  router.post('/oauth2/v1/tokens/bearer', express.urlencoded({ extended: false }), (req, res) => {
+  router.post('/oauth2/v1/tokens/bearer', express.urlencoded({ extended: false }), async (req, res) => {
     const fault = deps.faults.take('token');
+    if (fault?.kind === 'slow') await new Promise((r) => setTimeout(r, fault.delayMs ?? 1000));
     if (fault?.kind === 'server_error') return void res.status(500).json({ error: 'server_error' });
     if (fault?.kind === 'invalid_grant') return void res.status(400).json({ error: 'invalid_grant' });
     const basic = /^Basic (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
@@ -65,14 +66,25 @@ export function oauthRoutes(deps: OAuthDeps): Router {
     if (b.grant_type === 'authorization_code') {
       const grant = deps.tokens.redeemCode(b.code ?? '', b.redirect_uri ?? '');
       if (!grant) return void res.status(400).json({ error: 'invalid_grant' });
-      return void res.json(deps.tokens.issueTokens(grant.realmId));
+      return void res.json(deps.tokens.issueTokens(grant));
     }
     if (b.grant_type === 'refresh_token') {
       const grant = deps.tokens.refreshGrant(b.refresh_token ?? '');
       if (!grant) return void res.status(400).json({ error: 'invalid_grant' });
-      return void res.json(deps.tokens.issueTokens(grant.realmId, b.refresh_token));
+      return void res.json(deps.tokens.issueTokens(grant, b.refresh_token));
     }
     res.status(400).json({ error: 'unsupported_grant_type' });
+  });
+
+  // Revocation (providers.md §4.7): revoking a refresh token ends its grant, so it no longer refreshes.
+  router.post('/v2/oauth2/tokens/revoke', express.json(), (req, res) => {
+    const basic = /^Basic (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const [id, secret] = basic ? Buffer.from(basic, 'base64').toString('utf8').split(':') : [];
+    if (id !== deps.clientId || secret !== deps.clientSecret) return void res.status(401).json({ error: 'invalid_client' });
+    const token = (req.body as { token?: unknown } | undefined)?.token;
+    if (typeof token !== 'string' || !token) return void res.status(400).json({ error: 'invalid_request' });
+    deps.tokens.revoke(token);
+    res.status(200).end();
   });
   return router;
 }

@@ -13,6 +13,8 @@ export interface SandboxTokenOptions {
 
 interface Grant {
   realmId: string;
+  /** One consent: the code, and every access and refresh token issued from it. */
+  grantId: string;
   expiresAt: number;
 }
 
@@ -26,7 +28,7 @@ export class SandboxTokens {
 
   issueCode(realmId: string, redirectUri: string): string {
     const code = opaque('AB11');
-    this.codes.set(code, { realmId, redirectUri, expiresAt: Date.now() + 5 * 60_000 });
+    this.codes.set(code, { realmId, grantId: opaque('G'), redirectUri, expiresAt: Date.now() + 5 * 60_000 });
     return code;
   }
 
@@ -38,15 +40,15 @@ export class SandboxTokens {
     return grant;
   }
 
-  issueTokens(realmId: string, previousRefresh?: string) {
+  issueTokens({ realmId, grantId }: { realmId: string; grantId: string }, previousRefresh?: string) {
     const accessToken = opaque('eyJsandbox.');
-    this.access.set(accessToken, { realmId, expiresAt: Date.now() + this.options.accessTokenTtlSeconds * 1000 });
+    this.access.set(accessToken, { realmId, grantId, expiresAt: Date.now() + this.options.accessTokenTtlSeconds * 1000 });
     let refreshToken = previousRefresh;
     if (!refreshToken || this.options.rotateRefreshTokens) {
       if (previousRefresh) this.refresh.delete(previousRefresh);
       refreshToken = opaque('RT1-');
     }
-    this.refresh.set(refreshToken, { realmId, expiresAt: Date.now() + this.options.refreshTokenTtlSeconds * 1000 });
+    this.refresh.set(refreshToken, { realmId, grantId, expiresAt: Date.now() + this.options.refreshTokenTtlSeconds * 1000 });
     return {
       access_token: accessToken,
       token_type: 'bearer',
@@ -68,6 +70,16 @@ export class SandboxTokens {
     if (!grant) return { error: 'Token invalid' };
     if (grant.expiresAt < Date.now()) return { error: 'Token expired' };
     return { realmId: grant.realmId };
+  }
+
+  /**
+   * Revoke a token: the provider ends its whole grant, so every access and
+   * refresh token issued from the same consent stops working.
+   */
+  revoke(token: string): void {
+    const grantId = (this.refresh.get(token) ?? this.access.get(token))?.grantId;
+    if (!grantId) return;
+    for (const map of [this.access, this.refresh]) for (const [t, g] of map) if (g.grantId === grantId) map.delete(t);
   }
 
   /** Expire every access token now (tests: force the refresh path). */

@@ -22,7 +22,7 @@ export interface LedgerSandbox {
   companies: Map<string, SandboxCompany>;
   tokens: SandboxTokens;
   /** Provider-shaped URLs of this sandbox. */
-  urls: { authorize: string; token: string; api: string };
+  urls: { authorize: string; token: string; revoke: string; api: string };
   injectFault(fault: Fault): void;
   clearFaults(): void;
   setAutoApprove(on: boolean): void;
@@ -33,7 +33,7 @@ export interface LedgerSandbox {
 
 /**
  * A local HTTP server speaking the subset of the accounting provider's protocol
- * the service uses (providers.md §4): OAuth authorize + token endpoint, query
+ * the service uses (providers.md §4): OAuth authorize, token and revoke endpoints, CompanyInfo, query
  * and CDC for Invoice, Item and Preferences, Fault bodies, 429 throttling and
  * injectable faults. `/__sandbox/faults` lets a separate process inject faults.
  */
@@ -70,7 +70,7 @@ export async function startLedgerSandbox(options: SandboxOptions, port = 0, host
     clientSecret,
     companies,
     tokens,
-    urls: { authorize: `${url}/connect/oauth2`, token: `${url}/oauth2/v1/tokens/bearer`, api: url },
+    urls: { authorize: `${url}/connect/oauth2`, token: `${url}/oauth2/v1/tokens/bearer`, revoke: `${url}/v2/oauth2/tokens/revoke`, api: url },
     injectFault: (f) => faults.add(f),
     clearFaults: () => faults.clear(),
     setAutoApprove: (on) => {

@@ -21,11 +21,12 @@ export async function connect(app: LedgerTestApp, tenant: Tenant): Promise<strin
   return [...app.sandbox.companies.keys()][0]!;
 }
 
-/** Follow the redirects of the consent flow by hand; the last response (the service's page). */
-export async function followConsent(connectUrl: string): Promise<{ status: number; text: string; hops: string[] }> {
+/** Follow the redirects of the consent flow by hand; the last response (the service's page), or stop before a path (`stopAt`). */
+export async function followConsent(connectUrl: string, options: { stopAt?: string } = {}): Promise<{ status: number; text: string; hops: string[] }> {
   const hops: string[] = [];
   let url = connectUrl;
   for (let i = 0; i < 5; i++) {
+    if (options.stopAt && new URL(url).pathname === options.stopAt) return { status: 0, text: '', hops };
     const res = await fetch(url, { redirect: 'manual' });
     if (res.status !== 302) return { status: res.status, text: await res.text(), hops };
     url = new URL(res.headers.get('location')!, url).toString();

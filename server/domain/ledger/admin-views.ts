@@ -4,6 +4,9 @@ import { listInvitations } from '../../persistence/sql/ledger-invitations.sql.js
 import { finishRun, listRuns, runById } from '../../persistence/sql/ledger-sync-runs.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
+import type { Logger } from '../../logger.js';
+import { LedgerHttpError, revokeToken } from '../../integrations/ledger/ledger-api.js';
+import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
 import { toSyncRunView } from './sync-run-view.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
 import { isoTimestamp } from '../timestamps.js';
@@ -27,11 +30,19 @@ export async function listConnectionViews(em: EntityManager, input: { integratio
 
 /**
  * Operator moves of a connection: pause (active → paused), resume (paused →
- * active), disconnect (any → disconnected; tokens are erased, so only a new
- * consent reconnects it).
+ * active; disconnected → active only once a new consent stored tokens again),
+ * disconnect (any → disconnected; tokens are erased, then revoked at the provider).
+ * The disconnect is committed before the provider is called, and no transaction
+ * stays open across that call: a failed revoke is logged (without secrets) and
+ * never leaves the connection connected.
  */
-export async function changeConnection(em: EntityManager, input: { id: string; action: 'pause' | 'resume' | 'disconnect' }) {
-  return em.transactional(async (tem) => {
+export async function changeConnection(
+  em: EntityManager,
+  input: { id: string; action: 'pause' | 'resume' | 'disconnect' },
+  deps: { runtime?: LedgerRuntime | undefined; logger?: Logger | undefined } = {},
+) {
+  let revoke: { refreshEnc: string } | undefined;
+  const view = await em.transactional(async (tem) => {
     const sql = sqlOf(tem);
     const rows = await sql<ConnectionRow>(`select * from ledger_connections where id = ? for update`, [input.id]);
     const c = rows[0];
@@ -40,13 +51,32 @@ export async function changeConnection(em: EntityManager, input: { id: string; a
       if (c.status !== 'active' && c.status !== 'paused') throw new DomainError('conflict', `A ${c.status} connection cannot be paused`);
       await setConnectionStatus(sql, c.id, 'paused');
     } else if (input.action === 'resume') {
-      if (c.status !== 'paused' && c.status !== 'active') throw new DomainError('conflict', `A ${c.status} connection must be reconnected through a new invitation, not resumed`);
+      // A disconnected connection has no tokens until a new consent stores some (that consent leaves it disconnected).
+      const reconnected = c.status === 'disconnected' && c.refresh_token_enc !== '';
+      if (c.status !== 'paused' && c.status !== 'active' && !reconnected) {
+        throw new DomainError('conflict', `A ${c.status} connection must be reconnected through a new invitation, not resumed`);
+      }
       await setConnectionStatus(sql, c.id, 'active');
     } else {
+      if (c.refresh_token_enc) revoke = { refreshEnc: c.refresh_token_enc };
       await sql(`update ledger_connections set status = 'disconnected', access_token_enc = '', refresh_token_enc = '', updated_at = now() where id = ?`, [c.id]);
     }
     return toConnectionView((await connectionById(sql, c.id))!);
   });
+  if (revoke && deps.runtime) await revokeStoredToken(deps.runtime, input.id, revoke.refreshEnc, deps.logger);
+  return view;
+}
+
+/** Revoke a disconnected connection's refresh token (its whole grant) at the provider; failures are logged, never thrown. */
+async function revokeStoredToken(runtime: LedgerRuntime, connectionId: string, refreshEnc: string, logger: Logger | undefined): Promise<void> {
+  try {
+    await revokeToken(runtime.endpoints, runtime.cipher.decrypt(refreshEnc, connectionId));
+    logger?.info({ connectionId }, 'ledger tokens revoked after disconnect');
+  } catch (err) {
+    // Only the status and fault code (LedgerHttpError.summary) — never the token or the provider's body.
+    const reason = err instanceof LedgerHttpError ? err.summary : 'the stored token could not be decrypted';
+    logger?.warn({ connectionId, reason }, 'ledger token revoke failed; the connection is disconnected and its tokens erased here');
+  }
 }
 
 

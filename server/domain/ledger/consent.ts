@@ -1,13 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { consumeInvitation, invitationBySecret, invitationByState, recordInvitationRealm, setInvitationState } from '../../persistence/sql/ledger-invitations.sql.js';
-import { upsertConnection } from '../../persistence/sql/ledger-connections.sql.js';
+import { claimConnection, storeConsentTokens, type ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
-import { authorizationUrl, exchangeCode } from '../../integrations/ledger/ledger-api.js';
+import { authorizationUrl, companyInfo, exchangeCode, LedgerHttpError, revokeToken, type TokenSet } from '../../integrations/ledger/ledger-api.js';
+import type { TokenCipher } from '../../crypto/token-cipher.js';
 import { hashSecret, newSecret } from '../../crypto/secrets.js';
 import { checkInvitation, CONSENT_STATE_TTL_MS, type ConsentCheck } from './invitation-rules.js';
 import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
 
-export type ConsentFailure = Exclude<ConsentCheck, 'ok'> | 'denied' | 'exchange_failed' | 'invalid';
+export type ConsentFailure = Exclude<ConsentCheck, 'ok'> | 'denied' | 'exchange_failed' | 'invalid' | 'realm_mismatch';
 
 /**
  * Opening the connect URL: a valid invitation gets a fresh OAuth `state` (only
@@ -26,16 +27,45 @@ export async function openConnectUrl(em: EntityManager, runtime: LedgerRuntime, 
 }
 
 /**
+ * Store a consent's tokens on the connection of this integration and realm (created
+ * if new), encrypted bound to the connection's id, in one transaction. The status
+ * becomes active unless the operator paused or disconnected the connection.
+ */
+export async function storeConsent(
+  em: EntityManager,
+  cipher: TokenCipher,
+  c: { organizationId: string; integrationId: string; environment: string; realmId: string; tokens: TokenSet; onStored?: (tem: EntityManager) => Promise<unknown> },
+): Promise<{ id: string; status: ConnectionRow['status'] }> {
+  return em.transactional(async (tem) => {
+    const sql = sqlOf(tem);
+    const now = new Date();
+    const { id } = await claimConnection(sql, { organizationId: c.organizationId, integrationId: c.integrationId, environment: c.environment, realmId: c.realmId, now });
+    const status = await storeConsentTokens(sql, id, {
+      accessEnc: cipher.encrypt(c.tokens.accessToken, id),
+      refreshEnc: cipher.encrypt(c.tokens.refreshToken, id),
+      accessExpiresAt: c.tokens.accessTokenExpiresAt,
+      refreshExpiresAt: c.tokens.refreshTokenExpiresAt,
+      now,
+    });
+    await c.onStored?.(tem);
+    return { id, status };
+  });
+}
+
+/**
  * The provider's redirect back: the `state` must belong to a sent, unexpired,
  * unconsumed invitation. The invitation is consumed first (one winner), then the
- * code is exchanged outside any transaction, then the connection is activated
- * with encrypted tokens.
+ * code is exchanged and the realm confirmed with the provider outside any
+ * transaction: the callback's `realmId` is only a URL parameter, so a CompanyInfo
+ * read for that realm with the new token must succeed before anything is stored
+ * (otherwise a link holder could approve one company and write its tokens over
+ * another connection). A paused or disconnected connection keeps its status.
  */
 export async function completeConsent(
   em: EntityManager,
   runtime: LedgerRuntime,
   q: { state?: string; code?: string; realmId?: string; error?: string },
-): Promise<{ connectionId: string } | { failure: ConsentFailure }> {
+): Promise<{ connectionId: string; status: ConnectionRow['status'] } | { failure: ConsentFailure }> {
   const now = new Date();
   const sql = sqlOf(em);
   if (!q.state || !/^[A-Za-z0-9_-]{43}$/.test(q.state)) return { failure: 'unknown' };
@@ -46,26 +76,27 @@ export async function completeConsent(
   if (q.error) return { failure: 'denied' };
   if (!q.code || !q.realmId || !/^[A-Za-z0-9_-]{1,64}$/.test(q.realmId)) return { failure: 'invalid' };
   if (!(await consumeInvitation(sql, invitation!.id, stateHash, now))) return { failure: 'used' };
-  let tokens;
+  let tokens: TokenSet;
   try {
     tokens = await exchangeCode(runtime.endpoints, q.code);
   } catch {
     return { failure: 'exchange_failed' };
   }
-  const { cipher } = runtime;
-  await em.transactional(async (tem) => {
-    await upsertConnection(sqlOf(tem), {
-      organizationId: invitation!.organization_id,
-      integrationId: invitation!.integration_id,
-      environment: invitation!.environment,
-      realmId: q.realmId!,
-      accessEnc: cipher.encrypt(tokens.accessToken),
-      refreshEnc: cipher.encrypt(tokens.refreshToken),
-      accessExpiresAt: tokens.accessTokenExpiresAt,
-      refreshExpiresAt: tokens.refreshTokenExpiresAt,
-      now: new Date(),
-    });
-    await recordInvitationRealm(sqlOf(tem), invitation!.id, q.realmId!);
+  try {
+    await companyInfo(runtime.endpoints, { realmId: q.realmId, accessToken: tokens.accessToken });
+  } catch (err) {
+    // The tokens are not kept either way; give the unused grant back (best effort).
+    await revokeToken(runtime.endpoints, tokens.refreshToken).catch(() => undefined);
+    const refused = err instanceof LedgerHttpError && (err.status === 401 || err.status === 403);
+    return { failure: refused ? 'realm_mismatch' : 'exchange_failed' };
+  }
+  const stored = await storeConsent(em, runtime.cipher, {
+    organizationId: invitation!.organization_id,
+    integrationId: invitation!.integration_id,
+    environment: invitation!.environment,
+    realmId: q.realmId,
+    tokens,
+    onStored: (tem) => recordInvitationRealm(sqlOf(tem), invitation!.id, q.realmId!),
   });
-  return { connectionId: q.realmId };
+  return { connectionId: q.realmId, status: stored.status };
 }

@@ -1,14 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Issue } from '../../../contract/common/index.js';
 import type { CreateInvitationBody, LedgerInvitationView } from '../../../contract/ledger.js';
-import { insertInvitation, latestInvitationTo, lockRecipient, markInvitation } from '../../persistence/sql/ledger-invitations.sql.js';
+import { insertInvitation, latestInvitationTo, limitthInvitationOfKey, lockApiKey, lockRecipient, markInvitation } from '../../persistence/sql/ledger-invitations.sql.js';
 import { findConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
 import { invitationEmail } from '../../integrations/mail/invitation-email.js';
 import { hashSecret, newSecret } from '../../crypto/secrets.js';
-import { cooldownRemainingSeconds, DEFAULT_INVITATION_HOURS } from './invitation-rules.js';
+import { cooldownRemainingSeconds, DEFAULT_INVITATION_HOURS, INVITATION_KEY_WINDOW_MS, keyLimitRetryAfterSeconds } from './invitation-rules.js';
 import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
 
 async function assertContext(em: EntityManager, ctx: AuthContext, body: CreateInvitationBody): Promise<void> {
@@ -21,8 +21,9 @@ async function assertContext(em: EntityManager, ctx: AuthContext, body: CreateIn
 }
 
 /**
- * Endpoint 14: write the invitation (cooldown enforced under a per-recipient
- * lock), commit, then send the email outside any transaction. A delivery failure
+ * Endpoint 14: write the invitation (the per-key hourly limit and the per-email
+ * cooldown are checked under advisory locks taken in that order, in the same
+ * transaction as the insert, so concurrent requests cannot overshoot), commit, then send the email outside any transaction. A delivery failure
  * marks the invitation failed (never usable) and answers 502.
  */
 export async function createInvitation(
@@ -41,13 +42,19 @@ export async function createInvitation(
   const expiresAt = new Date(now.getTime() + (body.expiresInHours ?? DEFAULT_INVITATION_HOURS) * 3_600_000);
   await em.transactional(async (tem) => {
     const sql = sqlOf(tem);
+    const limit = runtime.settings.invitationsPerKeyPerHour;
+    await lockApiKey(sql, ctx.apiKeyId);
+    const retryAfter = keyLimitRetryAfterSeconds(await limitthInvitationOfKey(sql, ctx.apiKeyId, new Date(now.getTime() - INVITATION_KEY_WINDOW_MS), limit), now);
+    if (retryAfter > 0) {
+      throw new DomainError('rate_limited', `This API key created ${limit} invitations in the last hour; retry in ${retryAfter} s`, [], 429, { 'Retry-After': String(retryAfter) });
+    }
     await lockRecipient(sql, ctx.integrationId, body.recipientEmail);
     const previous = await latestInvitationTo(sql, ctx.integrationId, body.recipientEmail);
     const wait = cooldownRemainingSeconds(previous ? new Date(previous.created_at) : undefined, now);
     if (wait > 0) {
       throw new DomainError('rate_limited', `An invitation was sent to this email less than 30 seconds ago; retry in ${wait} s`, [], 429, { 'Retry-After': String(wait) });
     }
-    await insertInvitation(sql, { id, organizationId: ctx.organizationId, integrationId: ctx.integrationId, environment: ctx.environment, email: body.recipientEmail, secretHash: hashSecret(secret), expiresAt, now });
+    await insertInvitation(sql, { id, organizationId: ctx.organizationId, integrationId: ctx.integrationId, environment: ctx.environment, email: body.recipientEmail, secretHash: hashSecret(secret), expiresAt, now, apiKeyId: ctx.apiKeyId });
   });
 
   const connectUrl = `${runtime.settings.publicUrl}/ledger/connect/${secret}`;

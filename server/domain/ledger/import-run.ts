@@ -7,7 +7,7 @@ import { advanceCheckpoint, finishRun, recordRunError, runById, saveRunEntities,
 import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
 import { LedgerHttpError, queryPage } from '../../integrations/ledger/ledger-api.js';
 import { changesSince } from '../../integrations/ledger/ledger-cdc.js';
-import { LedgerSession, ReauthorizationRequired } from '../../integrations/ledger/ledger-session.js';
+import { ConnectionNoLongerActive, LedgerSession, ReauthorizationRequired } from '../../integrations/ledger/ledger-session.js';
 import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
 import {
   cdcAnswerCapped,
@@ -38,6 +38,7 @@ class AttemptStopped extends Error {}
 /** A safe summary of a failure for the run's `error` (no tokens, no provider bodies). */
 function summarize(err: unknown): { code: string; message: string } {
   if (err instanceof ConnectionInactive) return { code: 'connection_not_active', message: `The connection became ${err.status} during the run` };
+  if (err instanceof ConnectionNoLongerActive) return { code: 'connection_not_active', message: 'The connection stopped being active during the run; refreshed tokens were not stored' };
   if (err instanceof ReauthorizationRequired) return { code: 'reauthorization_required', message: 'The accounting source refused the refresh token; send a new invitation' };
   if (err instanceof LedgerHttpError) return { code: `ledger_${err.kind}`, message: err.summary };
   return { code: 'internal_error', message: 'The import failed unexpectedly; see the service log' };

@@ -1,4 +1,3 @@
-
 /** Spec Limits: invitation cooldown of 30 seconds per repeated email. */
 export const INVITATION_COOLDOWN_MS = 30_000;
 /** Spec endpoint 14: lifetime 1-168 hours, default 48. */
@@ -10,6 +9,19 @@ export const CONSENT_STATE_TTL_MS = 15 * 60_000;
 export function cooldownRemainingSeconds(previousCreatedAt: Date | undefined, now: Date): number {
   if (!previousCreatedAt) return 0;
   const left = previousCreatedAt.getTime() + INVITATION_COOLDOWN_MS - now.getTime();
+  return left > 0 ? Math.ceil(left / 1000) : 0;
+}
+
+/** The per-key invitation limit counts invitations created in this trailing window. */
+export const INVITATION_KEY_WINDOW_MS = 3_600_000;
+
+/**
+ * Seconds until one more invitation fits under the per-key hourly limit: the
+ * limit-th newest invitation in the window must age out. 0 when under the limit.
+ */
+export function keyLimitRetryAfterSeconds(limitthNewestCreatedAt: Date | undefined, now: Date): number {
+  if (!limitthNewestCreatedAt) return 0;
+  const left = limitthNewestCreatedAt.getTime() + INVITATION_KEY_WINDOW_MS - now.getTime();
   return left > 0 ? Math.ceil(left / 1000) : 0;
 }
 

@@ -7,6 +7,8 @@
 export interface LedgerEndpoints {
   authorizeUrl: string;
   tokenUrl: string;
+  /** Token revocation endpoint (providers.md §4.7: `POST /v2/oauth2/tokens/revoke`). */
+  revokeUrl: string;
   apiBaseUrl: string;
   clientId: string;
   clientSecret: string;
@@ -118,6 +120,43 @@ async function tokenRequest(ep: LedgerEndpoints, form: Record<string, string>): 
 
 export const exchangeCode = (ep: LedgerEndpoints, code: string) => tokenRequest(ep, { grant_type: 'authorization_code', code, redirect_uri: ep.redirectUrl });
 export const refreshTokens = (ep: LedgerEndpoints, refreshToken: string) => tokenRequest(ep, { grant_type: 'refresh_token', refresh_token: refreshToken });
+
+/**
+ * Revoke a token at the provider (`POST /v2/oauth2/tokens/revoke`, Basic client auth,
+ * JSON `{"token": <refresh token>}`); revoking the refresh token ends the whole grant.
+ */
+export async function revokeToken(ep: LedgerEndpoints, token: string): Promise<void> {
+  await send(
+    ep,
+    ep.revokeUrl,
+    {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${ep.clientId}:${ep.clientSecret}`).toString('base64')}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
+      body: JSON.stringify({ token }),
+    },
+    'revoke',
+  );
+}
+
+/**
+ * `GET /v3/company/{realmId}/companyinfo/{realmId}` with the given access token: the
+ * provider answers 401/403 unless the token was granted for that company, so a 2xx
+ * proves the callback's `realmId` is the company the person approved.
+ */
+export async function companyInfo(ep: LedgerEndpoints, options: { realmId: string; accessToken: string }): Promise<{ companyName: string | null }> {
+  const realm = encodeURIComponent(options.realmId);
+  const url = new URL(`/v3/company/${realm}/companyinfo/${realm}`, ep.apiBaseUrl);
+  url.searchParams.set('minorversion', String(ep.minorVersion));
+  const body = (await send(ep, url.toString(), { headers: { authorization: `Bearer ${options.accessToken}`, accept: 'application/json' } }, 'companyinfo')) as {
+    CompanyInfo?: { CompanyName?: unknown };
+  };
+  const name = body?.CompanyInfo?.CompanyName;
+  return { companyName: typeof name === 'string' ? name : null };
+}
 
 export interface QueryPage {
   rows: Record<string, unknown>[];

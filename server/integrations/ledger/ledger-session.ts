@@ -1,5 +1,5 @@
 import type { Sql } from '../../persistence/sql/sql.js';
-import { setConnectionStatus, storeTokens, type ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
+import { markReauthorizationRequired, storeTokens, type ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
 import { LedgerHttpError, refreshTokens } from './ledger-api.js';
 import type { LedgerRuntime } from './runtime.js';
 import { backoffDelayMs } from './backoff.js';
@@ -8,6 +8,16 @@ import { backoffDelayMs } from './backoff.js';
 export class ReauthorizationRequired extends Error {
   constructor() {
     super('the accounting source refused the refresh token; reauthorization is required');
+  }
+}
+
+/**
+ * The connection stopped being active (an operator paused or disconnected it)
+ * while this session was refreshing: the rotated tokens were not stored.
+ */
+export class ConnectionNoLongerActive extends Error {
+  constructor() {
+    super('the connection is no longer active; refreshed tokens were not stored');
   }
 }
 
@@ -30,8 +40,8 @@ export class LedgerSession {
     private readonly runtime: LedgerRuntime,
     readonly connection: ConnectionRow,
   ) {
-    this.access = runtime.cipher.decrypt(connection.access_token_enc);
-    this.refresh = runtime.cipher.decrypt(connection.refresh_token_enc);
+    this.access = runtime.cipher.decrypt(connection.access_token_enc, connection.id);
+    this.refresh = runtime.cipher.decrypt(connection.refresh_token_enc, connection.id);
     this.expiresAt = new Date(connection.access_token_expires_at).getTime();
   }
 
@@ -41,18 +51,22 @@ export class LedgerSession {
       tokens = await refreshTokens(this.runtime.endpoints, this.refresh);
     } catch (err) {
       if (err instanceof LedgerHttpError && err.kind === 'invalid_grant') {
-        await setConnectionStatus(this.sql, this.connection.id, 'reauthorization_required');
+        await markReauthorizationRequired(this.sql, this.connection.id);
         throw new ReauthorizationRequired();
       }
       throw err;
     }
     const { cipher } = this.runtime;
-    await storeTokens(this.sql, this.connection.id, {
-      accessEnc: cipher.encrypt(tokens.accessToken),
-      refreshEnc: cipher.encrypt(tokens.refreshToken),
+    const id = this.connection.id;
+    // Conditional on the connection still being active (in the same statement): a
+    // disconnect that happened meanwhile must not get tokens written back into it.
+    const stored = await storeTokens(this.sql, id, {
+      accessEnc: cipher.encrypt(tokens.accessToken, id),
+      refreshEnc: cipher.encrypt(tokens.refreshToken, id),
       accessExpiresAt: tokens.accessTokenExpiresAt,
       refreshExpiresAt: tokens.refreshTokenExpiresAt,
     });
+    if (!stored) throw new ConnectionNoLongerActive();
     this.access = tokens.accessToken;
     this.refresh = tokens.refreshToken;
     this.expiresAt = tokens.accessTokenExpiresAt.getTime();

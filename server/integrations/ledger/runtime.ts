@@ -26,15 +26,26 @@ export interface LedgerRuntime {
   setPublicUrl(url: string): void;
 }
 
+/**
+ * Where tokens are revoked when LEDGER_REVOKE_URL is unset: the real provider's
+ * revoke host for its token endpoint (providers.md §4.7), otherwise the token
+ * endpoint's own origin (the ledger sandbox serves both).
+ */
+export function defaultRevokeUrl(tokenUrl: string): string {
+  const origin = new URL(tokenUrl).hostname === 'oauth.platform.intuit.com' ? 'https://developer.api.intuit.com' : new URL(tokenUrl).origin;
+  return `${origin}/v2/oauth2/tokens/revoke`;
+}
+
 export function createLedgerRuntime(options: {
   config: Config;
-  provider: { authorizeUrl: string; tokenUrl: string; apiBaseUrl: string; clientId: string; clientSecret: string };
+  provider: { authorizeUrl: string; tokenUrl: string; revokeUrl?: string; apiBaseUrl: string; clientId: string; clientSecret: string };
   cipher: TokenCipher;
   mailer: Mailer;
 }): LedgerRuntime {
   const settings = ledgerSettings(options.config);
   const redirect = () => options.config.LEDGER_REDIRECT_URL ?? `${settings.publicUrl}/ledger/oauth/callback`;
-  const endpoints: LedgerEndpoints = { ...options.provider, redirectUrl: redirect(), minorVersion: 75, timeoutMs: settings.httpTimeoutMs };
+  const revokeUrl = options.provider.revokeUrl ?? defaultRevokeUrl(options.provider.tokenUrl);
+  const endpoints: LedgerEndpoints = { ...options.provider, revokeUrl, redirectUrl: redirect(), minorVersion: 75, timeoutMs: settings.httpTimeoutMs };
   return {
     settings,
     endpoints,

@@ -24,11 +24,14 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
   if (options.smtpUrl) {
     const url = new URL(options.smtpUrl);
     const timeout = options.timeoutMs ?? 15_000;
+    const plain = url.searchParams.get('tls') === 'off';
     const transport = nodemailer.createTransport({
       host: url.hostname,
       port: Number(url.port || (url.protocol === 'smtps:' ? 465 : 587)),
       secure: url.protocol === 'smtps:',
-      ignoreTLS: url.searchParams.get('tls') === 'off',
+      // Plain smtp:// must upgrade with STARTTLS (a server without it is refused) unless `?tls=off` says otherwise.
+      ignoreTLS: plain,
+      requireTLS: url.protocol === 'smtp:' && !plain,
       ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
       connectionTimeout: timeout,
       greetingTimeout: timeout,

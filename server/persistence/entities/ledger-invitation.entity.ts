@@ -22,7 +22,9 @@ export const LedgerInvitation = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
     sentAt: p.datetime().nullable(),
     consumedAt: p.datetime().nullable(),
+    /** The API key that created it (the hourly per-key limit counts these); null on rows from before the limit. */
+    apiKeyId: p.uuid().nullable(),
   },
-  indexes: [{ properties: ['integration', 'recipientEmail', 'createdAt'] }],
+  indexes: [{ properties: ['integration', 'recipientEmail', 'createdAt'] }, { properties: ['apiKeyId', 'createdAt'] }],
 });
 export type LedgerInvitation = InferEntity<typeof LedgerInvitation>;

@@ -3,6 +3,7 @@ import { Migration20261121160820_tenancy } from './Migration20261121160820_tenan
 import { Migration20261121161241_payment_reports } from './Migration20261121161241_payment_reports.js';
 import { Migration20261121164540_ledger } from './Migration20261121164540_ledger.js';
 import { Migration20261123093839_ledger_reconcile } from './Migration20261123093839_ledger_reconcile.js';
+import { Migration20261123094319_invitation_api_key } from './Migration20261123094319_invitation_api_key.js';
 
 /**
  * Every migration, in order. Listed statically (not discovered from disk) so the
@@ -13,4 +14,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121161241_payment_reports', class: Migration20261121161241_payment_reports },
   { name: 'Migration20261121164540_ledger', class: Migration20261121164540_ledger },
   { name: 'Migration20261123093839_ledger_reconcile', class: Migration20261123093839_ledger_reconcile },
+  { name: 'Migration20261123094319_invitation_api_key', class: Migration20261123094319_invitation_api_key },
 ];

@@ -25,30 +25,62 @@ export async function connectionById(sql: Sql, id: string): Promise<ConnectionRo
   return (await sql<ConnectionRow>(`select * from ledger_connections where id = ?`, [id]))[0];
 }
 
-/** Activate (or re-activate after reconnecting) the connection with fresh encrypted tokens. */
-export async function upsertConnection(
+/**
+ * The connection row of this integration and realm, created (with no tokens yet)
+ * if there is none, and locked for the rest of the transaction. Its id must be
+ * known before the tokens are encrypted: they are bound to it (server/crypto/token-cipher.ts).
+ */
+export async function claimConnection(
   sql: Sql,
-  c: { organizationId: string; integrationId: string; environment: string; realmId: string; accessEnc: string; refreshEnc: string; accessExpiresAt: Date; refreshExpiresAt: Date | null; now: Date },
-): Promise<string> {
-  const rows = await sql<{ id: string }>(
-    `insert into ledger_connections (id, organization_id, integration_id, environment, realm_id, status, access_token_enc, refresh_token_enc, access_token_expires_at, refresh_token_expires_at, created_at, updated_at)
-     values (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?)
-     on conflict (integration_id, realm_id) do update set status = 'active', access_token_enc = excluded.access_token_enc, refresh_token_enc = excluded.refresh_token_enc,
-       access_token_expires_at = excluded.access_token_expires_at, refresh_token_expires_at = excluded.refresh_token_expires_at, updated_at = excluded.updated_at
+  c: { organizationId: string; integrationId: string; environment: string; realmId: string; now: Date },
+): Promise<{ id: string; status: ConnectionRow['status']; created: boolean }> {
+  const inserted = await sql<{ id: string }>(
+    `insert into ledger_connections (id, organization_id, integration_id, environment, realm_id, status, access_token_enc, refresh_token_enc, access_token_expires_at, created_at, updated_at)
+     values (?, ?, ?, ?, ?, 'active', '', '', ?, ?, ?)
+     on conflict (integration_id, realm_id) do nothing
      returning id`,
-    [crypto.randomUUID(), c.organizationId, c.integrationId, c.environment, c.realmId, c.accessEnc, c.refreshEnc, c.accessExpiresAt, c.refreshExpiresAt, c.now, c.now],
+    [crypto.randomUUID(), c.organizationId, c.integrationId, c.environment, c.realmId, c.now, c.now, c.now],
   );
-  return rows[0]!.id;
+  const row = (await sql<{ id: string; status: ConnectionRow['status'] }>(`select id, status from ledger_connections where integration_id = ? and realm_id = ? for update`, [c.integrationId, c.realmId]))[0]!;
+  return { ...row, created: inserted.length > 0 };
 }
 
-export const storeTokens = (sql: Sql, id: string, t: { accessEnc: string; refreshEnc: string; accessExpiresAt: Date; refreshExpiresAt: Date | null }) =>
-  sql(`update ledger_connections set access_token_enc = ?, refresh_token_enc = ?, access_token_expires_at = ?, refresh_token_expires_at = coalesce(?, refresh_token_expires_at), updated_at = now() where id = ?`, [
-    t.accessEnc,
-    t.refreshEnc,
-    t.accessExpiresAt,
-    t.refreshExpiresAt,
-    id,
-  ]);
+/**
+ * Store a consent's fresh tokens. The status becomes `active` only from `active` or
+ * `reauthorization_required`: a connection the operator paused or disconnected keeps
+ * its status, so a consent never overrides the operator (docs/ledger-sync.md).
+ */
+export async function storeConsentTokens(
+  sql: Sql,
+  id: string,
+  t: { accessEnc: string; refreshEnc: string; accessExpiresAt: Date; refreshExpiresAt: Date | null; now: Date },
+): Promise<ConnectionRow['status']> {
+  const rows = await sql<{ status: ConnectionRow['status'] }>(
+    `update ledger_connections set status = case when status in ('paused', 'disconnected') then status else 'active' end,
+       access_token_enc = ?, refresh_token_enc = ?, access_token_expires_at = ?, refresh_token_expires_at = ?, updated_at = ?
+     where id = ? returning status`,
+    [t.accessEnc, t.refreshEnc, t.accessExpiresAt, t.refreshExpiresAt, t.now, id],
+  );
+  return rows[0]!.status;
+}
+
+/**
+ * A refresh's rotated tokens, written only while the connection is still active —
+ * one conditional statement, so an operator's disconnect or pause between the
+ * refresh and this write always wins. False when nothing was written.
+ */
+export async function storeTokens(sql: Sql, id: string, t: { accessEnc: string; refreshEnc: string; accessExpiresAt: Date; refreshExpiresAt: Date | null }): Promise<boolean> {
+  const rows = await sql<{ id: string }>(
+    `update ledger_connections set access_token_enc = ?, refresh_token_enc = ?, access_token_expires_at = ?, refresh_token_expires_at = coalesce(?, refresh_token_expires_at), updated_at = now()
+     where id = ? and status = 'active' returning id`,
+    [t.accessEnc, t.refreshEnc, t.accessExpiresAt, t.refreshExpiresAt, id],
+  );
+  return rows.length > 0;
+}
+
+/** A refused refresh: only an active connection becomes `reauthorization_required` (an operator's pause or disconnect stands). */
+export const markReauthorizationRequired = (sql: Sql, id: string) =>
+  sql<{ id: string }>(`update ledger_connections set status = 'reauthorization_required', updated_at = now() where id = ? and status = 'active' returning id`, [id]);
 
 export const setConnectionStatus = (sql: Sql, id: string, status: ConnectionRow['status']) =>
   sql<{ id: string }>(`update ledger_connections set status = ?, updated_at = now() where id = ? returning id`, [status, id]);

@@ -16,6 +16,22 @@ export interface InvitationRow {
 export const lockRecipient = (sql: Sql, integrationId: string, email: string) =>
   sql(`select pg_advisory_xact_lock(hashtext(?)) as locked`, [`ledger-invitation:${integrationId}:${email.toLowerCase()}`]);
 
+/** Serialize invitations created with one API key (hourly limit count + insert). */
+export const lockApiKey = (sql: Sql, apiKeyId: string) => sql(`select pg_advisory_xact_lock(hashtext(?)) as locked`, [`ledger-invitation-key:${apiKeyId}`]);
+
+/**
+ * Creation time of the `limit`-th newest invitation this key created since `since`
+ * (every one counts, failed deliveries too: each cost a send attempt), or undefined
+ * while the key is under its limit.
+ */
+export async function limitthInvitationOfKey(sql: Sql, apiKeyId: string, since: Date, limit: number): Promise<Date | undefined> {
+  const rows = await sql<{ created_at: Date }>(
+    `select created_at from ledger_invitations where api_key_id = ? and created_at > ? order by created_at desc offset ? limit 1`,
+    [apiKeyId, since, limit - 1],
+  );
+  return rows[0] ? new Date(rows[0].created_at) : undefined;
+}
+
 /** The newest usable invitation to this recipient (failed deliveries do not count toward the cooldown). */
 export async function latestInvitationTo(sql: Sql, integrationId: string, email: string): Promise<InvitationRow | undefined> {
   const rows = await sql<InvitationRow>(
@@ -27,11 +43,12 @@ export async function latestInvitationTo(sql: Sql, integrationId: string, email:
 
 export async function insertInvitation(
   sql: Sql,
-  row: { id: string; organizationId: string; integrationId: string; environment: string; email: string; secretHash: string; expiresAt: Date; now: Date },
+  row: { id: string; organizationId: string; integrationId: string; environment: string; email: string; secretHash: string; expiresAt: Date; now: Date; apiKeyId: string },
 ): Promise<void> {
   await sql(
-    `insert into ledger_invitations (id, organization_id, integration_id, environment, recipient_email, secret_hash, status, expires_at, created_at) values (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
-    [row.id, row.organizationId, row.integrationId, row.environment, row.email, row.secretHash, row.expiresAt, row.now],
+    `insert into ledger_invitations (id, organization_id, integration_id, environment, recipient_email, secret_hash, status, expires_at, created_at, api_key_id)
+     values (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+    [row.id, row.organizationId, row.integrationId, row.environment, row.email, row.secretHash, row.expiresAt, row.now, row.apiKeyId],
   );
 }
 

@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { connect, invite, ledgerTenant, uniqueEmail, waitForRun } from '../../support/ledger-flow.js';
+import { createTokenCipher } from '../../../server/crypto/token-cipher.js';
 
 const app = useLedgerApp({ sandbox: { invoices: 5, items: 2 } });
+const sql = (q: string, p: unknown[] = []): Promise<any[]> => app.orm.em.getConnection().execute(q, p);
+
+/** A new connection and its decrypted tokens. */
+async function connectedWithTokens() {
+  const tenant = await ledgerTenant(app);
+  await connect(app, tenant);
+  const [row] = await sql(`select * from ledger_connections where integration_id = ?`, [tenant.integrationId]);
+  const cipher = createTokenCipher(Buffer.from(app.tokenKey, 'base64'));
+  return { tenant, row, access: cipher.decrypt(row.access_token_enc, row.id), refresh: cipher.decrypt(row.refresh_token_enc, row.id) };
+}
 
 describe('admin: connections, sync runs, invitations', () => {
   it('when an operator lists, pauses, resumes and disconnects a connection, then the API follows and no token is shown', async () => {
@@ -45,6 +56,38 @@ describe('admin: connections, sync runs, invitations', () => {
     expect(blocked.status).toBe(409);
     const text = JSON.stringify((await app.admin('connections.list', {})).body);
     expect(text).not.toMatch(/token/i);
+  });
+
+  it('when an operator disconnects a connection, then its tokens are erased here and revoked at the provider', async () => {
+    const { row, access, refresh } = await connectedWithTokens();
+    expect(app.sandbox.tokens.refreshGrant(refresh)).toBeDefined();
+    const res = await app.admin('connections.disconnect', { id: row.id });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: row.id, status: 'disconnected' });
+    expect(app.sandbox.tokens.refreshGrant(refresh)).toBeUndefined();
+    expect(app.sandbox.tokens.checkAccess(access)).toEqual({ error: 'Token invalid' });
+    const [after] = await sql(`select status, access_token_enc, refresh_token_enc from ledger_connections where id = ?`, [row.id]);
+    expect(after).toEqual({ status: 'disconnected', access_token_enc: '', refresh_token_enc: '' });
+    expect(app.logs.text).toContain('ledger tokens revoked after disconnect');
+  });
+
+  it('when the provider refuses the revoke, then the connection is disconnected anyway and the failure is logged without secrets', async () => {
+    const { row, refresh } = await connectedWithTokens();
+    const revokeUrl = app.runtime.endpoints.revokeUrl;
+    app.runtime.endpoints.revokeUrl = `${app.sandbox.url}/v2/oauth2/tokens/revoke-missing`;
+    try {
+      const res = await app.admin('connections.disconnect', { id: row.id });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id: row.id, status: 'disconnected' });
+    } finally {
+      app.runtime.endpoints.revokeUrl = revokeUrl;
+    }
+    const [after] = await sql(`select status, access_token_enc, refresh_token_enc from ledger_connections where id = ?`, [row.id]);
+    expect(after).toEqual({ status: 'disconnected', access_token_enc: '', refresh_token_enc: '' });
+    const line = app.logs.lines.map((l) => JSON.parse(l)).find((l: any) => l.msg?.startsWith('ledger token revoke failed') && l.connectionId === row.id);
+    expect(line).toMatchObject({ level: 40, connectionId: row.id, reason: 'ledger revoke answered 404' });
+    expect(app.logs.text).not.toContain(refresh);
+    expect(app.logs.text).not.toContain(app.clientSecret);
   });
 
   it('when runs are paged, then the cursor walks newest to oldest without repeats', async () => {

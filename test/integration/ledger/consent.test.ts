@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { connectUrlFromMail, followConsent, invite, ledgerTenant, uniqueEmail } from '../../support/ledger-flow.js';
 import { createTokenCipher } from '../../../server/crypto/token-cipher.js';
+import { generateCompany } from '../../../server/ledger-sandbox/demo-company.js';
 
 const app = useLedgerApp();
 const sql = (q: string, p: unknown[] = []): Promise<any[]> => app.orm.em.getConnection().execute(q, p);
@@ -39,15 +40,15 @@ describe('consent: connect URL and OAuth callback', () => {
     const [conn] = await sql(`select * from ledger_connections where integration_id = ?`, [tenant.integrationId]);
     const realmId = [...app.sandbox.companies.keys()][0];
     expect(conn).toMatchObject({ realm_id: realmId, status: 'active', organization_id: tenant.organizationId });
-    expect(conn.access_token_enc).toMatch(/^v1\./);
+    expect(conn.access_token_enc).toMatch(/^v2\./);
     const cipher = createTokenCipher(Buffer.from(app.tokenKey, 'base64'));
-    expect(app.sandbox.tokens.checkAccess(cipher.decrypt(conn.access_token_enc))).toEqual({ realmId });
+    expect(app.sandbox.tokens.checkAccess(cipher.decrypt(conn.access_token_enc, conn.id))).toEqual({ realmId });
     // The status endpoint knows the connection now, with no run yet.
     const status = await app.request(`/api/v1/integrations/ledger/${realmId}/sync`, { key: tenant.key });
     expect(status.status).toBe(200);
     expect(status.body).toEqual({ object: 'ledger.sync_run', data: null });
-    expect(app.logs.text).not.toContain(cipher.decrypt(conn.access_token_enc));
-    expect(app.logs.text).not.toContain(cipher.decrypt(conn.refresh_token_enc));
+    expect(app.logs.text).not.toContain(cipher.decrypt(conn.access_token_enc, conn.id));
+    expect(app.logs.text).not.toContain(cipher.decrypt(conn.refresh_token_enc, conn.id));
   });
 
   it('when the state is reused after a completed consent, then an error page and nothing new is activated', async () => {
@@ -122,5 +123,64 @@ describe('consent: connect URL and OAuth callback', () => {
     expect(done.text).toContain('did not confirm');
     expect(await sql(`select id from ledger_connections where integration_id = ?`, [tenant.integrationId])).toEqual([]);
     expect((await fetch(connectUrl, { redirect: 'manual' })).status).toBe(410);
+  });
+
+  /** Make `realmId` the company the sandbox's consent page approves (it approves the first one). */
+  function approveFirst(realmId: string) {
+    const companies = app.sandbox.companies;
+    for (const [id, c] of [...companies]) if (id !== realmId) (companies.delete(id), companies.set(id, c));
+  }
+
+  it('when the callback realmId is edited to another connection of the integration, then 403, that connection keeps its tokens and status', async () => {
+    const tenant = await ledgerTenant(app);
+    const realmX = [...app.sandbox.companies.keys()][0]!;
+    const realmY = '4620816365999001';
+    app.sandbox.companies.set(realmY, generateCompany({ invoices: 2, items: 1, linesPerInvoice: 1, realmId: realmY }));
+    try {
+      // Company Y is connected legitimately, then paused by the operator.
+      approveFirst(realmY);
+      expect((await followConsent((await authorizeUrl(await invitation(tenant))).toString())).status).toBe(200);
+      approveFirst(realmX);
+      const [y] = await sql(`select * from ledger_connections where integration_id = ? and realm_id = ?`, [tenant.integrationId, realmY]);
+      expect((await app.admin('connections.pause', { id: y.id })).body).toMatchObject({ status: 'paused' });
+
+      // A link holder approves company X, then edits the redirect's realmId to Y.
+      const hops = (await followConsent((await authorizeUrl(await invitation(tenant))).toString(), { stopAt: '/ledger/oauth/callback' })).hops;
+      const callback = new URL(hops.at(-1)!);
+      expect(callback.searchParams.get('realmId')).toBe(realmX);
+      callback.searchParams.set('realmId', realmY);
+      const res = await fetch(callback, { redirect: 'manual' });
+      expect(res.status).toBe(403);
+      expect(await res.text()).toContain('did not confirm access to the company');
+      const rows = await sql(`select * from ledger_connections where integration_id = ? order by realm_id`, [tenant.integrationId]);
+      expect(rows).toEqual([{ ...y, status: 'paused', updated_at: expect.any(String) }]);
+      expect(rows[0].access_token_enc).toBe(y.access_token_enc);
+      expect(rows[0].refresh_token_enc).toBe(y.refresh_token_enc);
+      // The invitation is spent and records no realm.
+      const [inv] = await sql(`select realm_id, status from ledger_invitations where integration_id = ? order by created_at desc limit 1`, [tenant.integrationId]);
+      expect(inv).toEqual({ realm_id: null, status: 'consumed' });
+    } finally {
+      app.sandbox.companies.delete(realmY);
+    }
+  });
+
+  it.each([
+    ['paused', 'pause', 'paused this connection'],
+    ['disconnected', 'disconnect', 'disconnected this company'],
+  ] as const)('when a new consent arrives for a connection the operator %s, then the tokens are stored but its status stays', async (status, action, text) => {
+    const tenant = await ledgerTenant(app);
+    expect((await followConsent((await authorizeUrl(await invitation(tenant))).toString())).status).toBe(200);
+    const [before] = await sql(`select * from ledger_connections where integration_id = ?`, [tenant.integrationId]);
+    expect((await app.admin(`connections.${action}`, { id: before.id })).body).toMatchObject({ status });
+    const done = await followConsent((await authorizeUrl(await invitation(tenant))).toString());
+    expect(done.status).toBe(200);
+    expect(done.text).toContain('Access approved');
+    expect(done.text).toContain(text);
+    const [after] = await sql(`select * from ledger_connections where integration_id = ?`, [tenant.integrationId]);
+    expect(after).toMatchObject({ id: before.id, status });
+    const cipher = createTokenCipher(Buffer.from(app.tokenKey, 'base64'));
+    expect(app.sandbox.tokens.checkAccess(cipher.decrypt(after.access_token_enc, after.id))).toEqual({ realmId: before.realm_id });
+    // The operator, not the consent, makes it active again.
+    expect((await app.admin('connections.resume', { id: before.id })).body).toMatchObject({ status: 'active' });
   });
 });

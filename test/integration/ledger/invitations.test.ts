@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { connectUrlFromMail, invite, ledgerTenant, uniqueEmail } from '../../support/ledger-flow.js';
-import { createTenant } from '../../support/tenants.js';
+import { createTenant, issueKey } from '../../support/tenants.js';
+import { createMailer } from '../../../server/integrations/mail/mailer.js';
 import { hashSecret } from '../../../server/crypto/secrets.js';
 
 const app = useLedgerApp();
@@ -128,6 +129,50 @@ describe('POST /api/v1/integrations/ledger/invitations', () => {
     const rows = await app.orm.em.getConnection().execute(`select status from ledger_invitations where recipient_email = ?`, [email]);
     expect(rows).toEqual([{ status: 'failed' }]);
     expect((await invite(app, tenant, { recipientEmail: email })).status).toBe(201);
+  });
+
+  it('when SMTP_URL is smtp:// without ?tls=off and the server offers no STARTTLS, then nothing is sent in clear: 502 and the invitation is unusable', async () => {
+    const tenant = await ledgerTenant(app);
+    const email = uniqueEmail();
+    const original = app.runtime.mailer;
+    const url = new URL(app.smtp.url);
+    url.search = '';
+    app.runtime.mailer = createMailer({ smtpUrl: url.toString(), from: 'svc <no-reply@example.test>', outboxDir: '/nonexistent', timeoutMs: 3000 });
+    try {
+      const res = await invite(app, tenant, { recipientEmail: email });
+      expect(res.status).toBe(502);
+      expect(res.body.error.type).toBe('upstream_error');
+    } finally {
+      app.runtime.mailer.close();
+      app.runtime.mailer = original;
+    }
+    expect(app.smtp.messages.filter((m) => m.to.includes(email))).toEqual([]);
+    const rows = await app.orm.em.getConnection().execute(`select status from ledger_invitations where recipient_email = ?`, [email]);
+    expect(rows).toEqual([{ status: 'failed' }]);
+    // With ?tls=off stated explicitly (the suite's own server), the same invitation goes out.
+    expect((await invite(app, tenant, { recipientEmail: email })).status).toBe(201);
+    expect(app.smtp.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
+  });
+
+  it('when one API key sends more than 20 invitations in an hour, even all at once, then exactly 20 are created and the rest get 429 with Retry-After', async () => {
+    const tenant = await ledgerTenant(app);
+    const results = await Promise.all(Array.from({ length: 24 }, () => invite(app, tenant, { recipientEmail: uniqueEmail() })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(20);
+    const limited = results.filter((r) => r.status === 429);
+    expect(limited).toHaveLength(4);
+    for (const r of limited) {
+      expect(r.body.error).toMatchObject({ type: 'rate_limited', message: expect.stringMatching(/^This API key created 20 invitations in the last hour; retry in \d+ s$/) });
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(3500);
+      expect(Number(r.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+    }
+    const counted = await app.orm.em.getConnection().execute(`select count(*)::int as n from ledger_invitations where api_key_id = ?`, [tenant.keyId]);
+    expect(counted).toEqual([{ n: 20 }]);
+    // The limit is per key: another key of the same integration may still invite.
+    const other = await issueKey(app, tenant.integrationId, ['integrations:write', 'integrations:read']);
+    expect((await invite(app, { ...tenant, key: other.key, keyId: other.id }, { recipientEmail: uniqueEmail() })).status).toBe(201);
+    // Once the oldest invitations leave the hour, the key may invite again.
+    await app.orm.em.getConnection().execute(`update ledger_invitations set created_at = created_at - interval '1 hour' where api_key_id = ?`, [tenant.keyId]);
+    expect((await invite(app, tenant, { recipientEmail: uniqueEmail() })).status).toBe(201);
   });
 
   it('when invitations were made, then the logs hold no connect secret, client secret or token key', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exchangeCode, LedgerHttpError, queryPage, refreshTokens, type LedgerEndpoints } from '../../../server/integrations/ledger/ledger-api.js';
+import { companyInfo, exchangeCode, LedgerHttpError, queryPage, refreshTokens, revokeToken, type LedgerEndpoints } from '../../../server/integrations/ledger/ledger-api.js';
 import { useLedgerSandbox } from '../../support/ledger-sandbox.js';
 import { generateCompany } from '../../../server/ledger-sandbox/demo-company.js';
 import { startLedgerSandbox } from '../../../server/ledger-sandbox/sandbox.js';
@@ -9,6 +9,7 @@ const REDIRECT = 'http://127.0.0.1:9/callback';
 const endpoints = (): LedgerEndpoints => ({
   authorizeUrl: sandbox.urls.authorize,
   tokenUrl: sandbox.urls.token,
+  revokeUrl: sandbox.urls.revoke,
   apiBaseUrl: sandbox.urls.api,
   clientId: sandbox.clientId,
   clientSecret: sandbox.clientSecret,
@@ -28,6 +29,23 @@ async function authorize() {
 }
 
 describe('ledger sandbox', () => {
+  it('when CompanyInfo is read, then only the token of that realm is accepted (403 otherwise), and a revoked refresh token no longer refreshes', async () => {
+    const tokens = await authorize();
+    expect(await companyInfo(endpoints(), { realmId: realm(), accessToken: tokens.accessToken })).toEqual({ companyName: expect.any(String) });
+    const other = '4620816365999002';
+    sandbox.companies.set(other, generateCompany({ invoices: 1, items: 1, linesPerInvoice: 1, realmId: other }));
+    try {
+      await expect(companyInfo(endpoints(), { realmId: other, accessToken: tokens.accessToken })).rejects.toMatchObject({ kind: 'client', status: 403 });
+    } finally {
+      sandbox.companies.delete(other);
+    }
+    await expect(companyInfo(endpoints(), { realmId: realm(), accessToken: 'not-a-token' })).rejects.toMatchObject({ kind: 'unauthorized', status: 401 });
+    await revokeToken(endpoints(), tokens.refreshToken);
+    await expect(refreshTokens(endpoints(), tokens.refreshToken)).rejects.toMatchObject({ kind: 'invalid_grant', status: 400 });
+    await expect(companyInfo(endpoints(), { realmId: realm(), accessToken: tokens.accessToken })).rejects.toMatchObject({ status: 401 });
+    await expect(revokeToken({ ...endpoints(), clientSecret: 'nope' }, 'x')).rejects.toMatchObject({ status: 401 });
+  });
+
   it('when a code is exchanged and pages are queried, then QueryResponse pages follow startPosition/maxResults', async () => {
     const tokens = await authorize();
     const statement = (start: number) => `select * from Invoice orderby MetaData.LastUpdatedTime startposition ${start} maxresults 10`;

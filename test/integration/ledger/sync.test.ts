@@ -4,6 +4,10 @@ import { connect, ledgerTenant, waitForRun } from '../../support/ledger-flow.js'
 import { createTenant } from '../../support/tenants.js';
 import { createTokenCipher } from '../../../server/crypto/token-cipher.js';
 import { deleteEntity } from '../../../server/ledger-sandbox/company.js';
+import { createCipheriv, randomBytes } from 'node:crypto';
+import { rebindLegacyTokens } from '../../../server/domain/ledger/rebind-legacy-tokens.js';
+import { LedgerSession } from '../../../server/integrations/ledger/ledger-session.js';
+import { sqlOf } from '../../../server/persistence/sql/sql.js';
 
 const app = useLedgerApp({ sandbox: { invoices: 30, items: 6 } });
 const sql = (q: string, p: unknown[] = []): Promise<any[]> => app.orm.em.getConnection().execute(q, p);
@@ -129,13 +133,13 @@ describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
     expect((await queue(tenant, connectionId)).status).toBe(202);
     expect(await waitForRun(app, tenant, connectionId)).toMatchObject({ state: 'succeeded' });
     const [after] = await sql(`select * from ledger_connections where integration_id = ?`, [tenant.integrationId]);
-    const oldRefresh = cipher.decrypt(before.refresh_token_enc);
-    const newRefresh = cipher.decrypt(after.refresh_token_enc);
+    const oldRefresh = cipher.decrypt(before.refresh_token_enc, before.id);
+    const newRefresh = cipher.decrypt(after.refresh_token_enc, after.id);
     expect(newRefresh).not.toBe(oldRefresh);
     expect(app.sandbox.tokens.refreshGrant(oldRefresh)).toBeUndefined();
     expect(app.sandbox.tokens.refreshGrant(newRefresh)).toBeDefined();
     expect(app.logs.text).not.toContain(newRefresh);
-    expect(app.logs.text).not.toContain(cipher.decrypt(after.access_token_enc));
+    expect(app.logs.text).not.toContain(cipher.decrypt(after.access_token_enc, after.id));
   });
 
   it('when the provider throttles (429) or fails (500) a few times, then the importer backs off and succeeds', async () => {
@@ -206,5 +210,61 @@ describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
     const res = await queue(tenant, connectionId);
     expect(res.body.data).toMatchObject({ syncRunId: runId, created: false });
     expect(await waitForRun(app, tenant, connectionId)).toMatchObject({ id: runId, state: 'succeeded' });
+  });
+
+  it('when the connection is disconnected while a token refresh is in flight, then the refreshed tokens are not stored and the run fails', async () => {
+    const { tenant, connectionId } = await connected();
+    app.sandbox.tokens.expireAccessTokens();
+    app.sandbox.injectFault({ target: 'token', kind: 'slow', count: 1, delayMs: 1500 });
+    expect((await queue(tenant, connectionId)).status).toBe(202);
+    for (let i = 0; i < 50; i++) {
+      const res = await app.request(syncPath(connectionId), { key: tenant.key });
+      if (res.body.data.state === 'running') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // The operator's disconnect (status and erased tokens) lands while the refresh is answered slowly.
+    await sql(`update ledger_connections set status = 'disconnected', access_token_enc = '', refresh_token_enc = '' where integration_id = ?`, [tenant.integrationId]);
+    const run = await waitForRun(app, tenant, connectionId);
+    expect(run).toMatchObject({
+      state: 'failed',
+      error: { code: 'connection_not_active', message: 'The connection stopped being active during the run; refreshed tokens were not stored' },
+    });
+    expect(run.entities.Preferences).toMatchObject({ state: 'failed', fetched: 0 });
+    const [conn] = await sql(`select status, access_token_enc, refresh_token_enc from ledger_connections where integration_id = ?`, [tenant.integrationId]);
+    expect(conn).toEqual({ status: 'disconnected', access_token_enc: '', refresh_token_enc: '' });
+  });
+
+  it('when tokens were stored before row binding (v1), then the start-up step rebinds them to their row and a copy into another row does not decrypt', async () => {
+    const a = await connected();
+    const b = await connected();
+    const cipher = createTokenCipher(Buffer.from(app.tokenKey, 'base64'));
+    const [rowA] = await sql(`select * from ledger_connections where integration_id = ?`, [a.tenant.integrationId]);
+    const [rowB] = await sql(`select * from ledger_connections where integration_id = ?`, [b.tenant.integrationId]);
+    const access = cipher.decrypt(rowA.access_token_enc, rowA.id);
+    const refresh = cipher.decrypt(rowA.refresh_token_enc, rowA.id);
+    // The stored form before binding: v1, AES-256-GCM without additional authenticated data.
+    const legacy = (plain: string) => {
+      const iv = randomBytes(12);
+      const c = createCipheriv('aes-256-gcm', Buffer.from(app.tokenKey, 'base64'), iv);
+      const data = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
+      return ['v1', iv, c.getAuthTag(), data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+    };
+    await sql(`update ledger_connections set access_token_enc = ?, refresh_token_enc = ? where id = ?`, [legacy(access), legacy(refresh), rowA.id]);
+    expect(await rebindLegacyTokens(app.orm.em.fork(), app.runtime.cipher)).toBe(1);
+    expect(await rebindLegacyTokens(app.orm.em.fork(), app.runtime.cipher)).toBe(0);
+    const [rebound] = await sql(`select * from ledger_connections where id = ?`, [rowA.id]);
+    expect(rebound.access_token_enc).toMatch(/^v2\./);
+    expect(rebound.refresh_token_enc).toMatch(/^v2\./);
+    expect([cipher.decrypt(rebound.access_token_enc, rowA.id), cipher.decrypt(rebound.refresh_token_enc, rowA.id)]).toEqual([access, refresh]);
+    expect((await queue(a.tenant, a.connectionId)).status).toBe(202);
+    expect(await waitForRun(app, a.tenant, a.connectionId)).toMatchObject({ state: 'succeeded' });
+
+    // A's (bound) ciphertexts copied into B's row: a session for B cannot read them.
+    const [current] = await sql(`select * from ledger_connections where id = ?`, [rowA.id]);
+    await sql(`update ledger_connections set access_token_enc = ?, refresh_token_enc = ? where id = ?`, [current.access_token_enc, current.refresh_token_enc, rowB.id]);
+    const [copied] = await sql(`select * from ledger_connections where id = ?`, [rowB.id]);
+    const db = sqlOf(app.orm.em.fork());
+    expect(() => new LedgerSession(db, app.runtime, copied)).toThrow();
+    expect(() => new LedgerSession(db, app.runtime, current)).not.toThrow();
   });
 });

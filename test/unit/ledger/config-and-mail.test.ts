@@ -22,6 +22,7 @@ describe('ledger configuration', () => {
       backoffMaxMs: 60_000,
       jobRetryDelaySeconds: 30,
       worker: 'in-process',
+      invitationsPerKeyPerHour: 20,
     });
   });
 

@@ -120,14 +120,14 @@ describe('invitation rules', () => {
 describe('token cipher', () => {
   it('when encrypting, then AES-256-GCM round-trips, each ciphertext differs and tampering is detected', () => {
     const cipher = createTokenCipher(randomBytes(32));
-    const a = cipher.encrypt('secret-token');
+    const a = cipher.encrypt('secret-token', 'conn-1');
     expect(a).not.toContain('secret-token');
-    expect(cipher.encrypt('secret-token')).not.toBe(a);
-    expect(cipher.decrypt(a)).toBe('secret-token');
+    expect(cipher.encrypt('secret-token', 'conn-1')).not.toBe(a);
+    expect(cipher.decrypt(a, 'conn-1')).toBe('secret-token');
     const parts = a.split('.');
     parts[3] = Buffer.from('x').toString('base64url');
-    expect(() => cipher.decrypt(parts.join('.'))).toThrow();
-    expect(() => createTokenCipher(randomBytes(32)).decrypt(a)).toThrow();
+    expect(() => cipher.decrypt(parts.join('.'), 'conn-1')).toThrow();
+    expect(() => createTokenCipher(randomBytes(32)).decrypt(a, 'conn-1')).toThrow();
   });
 });
 
