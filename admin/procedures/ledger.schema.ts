@@ -3,7 +3,8 @@ import { SyncStateSchema } from '../../contract/common/index.js';
 
 const id = z.string().uuid();
 
-export const ConnectionsListInput = z.object({ integrationId: id.optional() }).strict().optional();
+/** At most `limit` connections (default 100), newest first. */
+export const ConnectionsListInput = z.object({ integrationId: id.optional(), limit: z.number().int().min(1).max(500).optional() }).strict().optional();
 export const ConnectionIdInput = z.object({ id }).strict();
 export const SyncRunsListInput = z
   .object({

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { connectionById, listConnections, setConnectionStatus, type ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
+import { connectionById, disconnectConnection, listConnections, setConnectionStatus, type ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
 import { listInvitations } from '../../persistence/sql/ledger-invitations.sql.js';
 import { finishRun, listRuns, runById } from '../../persistence/sql/ledger-sync-runs.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
@@ -24,8 +24,12 @@ export const toConnectionView = (c: ConnectionRow) => ({
   updatedAt: isoTimestamp(c.updated_at),
 });
 
-export async function listConnectionViews(em: EntityManager, input: { integrationId?: string | undefined }) {
-  return (await listConnections(sqlOf(em), input.integrationId ? { integrationId: input.integrationId } : {})).map(toConnectionView);
+/** Default page of `connections.list`: an operator list is bounded even when no limit is given. */
+const DEFAULT_CONNECTIONS_LIMIT = 100;
+
+export async function listConnectionViews(em: EntityManager, input: { integrationId?: string | undefined; limit?: number | undefined }) {
+  const limit = input.limit ?? DEFAULT_CONNECTIONS_LIMIT;
+  return (await listConnections(sqlOf(em), input.integrationId ? { integrationId: input.integrationId, limit } : { limit })).map(toConnectionView);
 }
 
 /**
@@ -44,8 +48,7 @@ export async function changeConnection(
   let revoke: { refreshEnc: string } | undefined;
   const view = await em.transactional(async (tem) => {
     const sql = sqlOf(tem);
-    const rows = await sql<ConnectionRow>(`select * from ledger_connections where id = ? for update`, [input.id]);
-    const c = rows[0];
+    const c = await connectionById(sql, input.id, true);
     if (!c) throw new DomainError('not_found', 'No such connection');
     if (input.action === 'pause') {
       if (c.status !== 'active' && c.status !== 'paused') throw new DomainError('conflict', `A ${c.status} connection cannot be paused`);
@@ -59,7 +62,7 @@ export async function changeConnection(
       await setConnectionStatus(sql, c.id, 'active');
     } else {
       if (c.refresh_token_enc) revoke = { refreshEnc: c.refresh_token_enc };
-      await sql(`update ledger_connections set status = 'disconnected', access_token_enc = '', refresh_token_enc = '', updated_at = now() where id = ?`, [c.id]);
+      await disconnectConnection(sql, c.id);
     }
     return toConnectionView((await connectionById(sql, c.id))!);
   });
@@ -89,7 +92,7 @@ export async function listSyncRunViews(em: EntityManager, input: { connectionId?
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);
-  return { data: page.map(toSyncRunView), nextCursor: rows.length > limit ? encodeCursor({ createdAt: new Date(page.at(-1)!.created_at), id: page.at(-1)!.id }) : null };
+  return { data: page.map(toSyncRunView), nextCursor: rows.length > limit ? encodeCursor({ createdAt: page.at(-1)!.created_at, id: page.at(-1)!.id }) : null };
 }
 
 export async function getSyncRunView(em: EntityManager, input: { id: string }) {

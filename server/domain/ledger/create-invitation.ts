@@ -3,6 +3,7 @@ import type { Issue } from '../../../contract/common/index.js';
 import type { CreateInvitationBody, LedgerInvitationView } from '../../../contract/ledger.js';
 import { insertInvitation, latestInvitationTo, limitthInvitationOfKey, lockApiKey, lockRecipient, markInvitation } from '../../persistence/sql/ledger-invitations.sql.js';
 import { findConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
+import { organizationById } from '../../persistence/sql/organizations.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
@@ -34,7 +35,7 @@ export async function createInvitation(
   const { ctx, body } = options;
   const now = options.now ?? new Date();
   await assertContext(em, ctx, body);
-  const org = (await sqlOf(em)<{ name: string; status: string }>(`select name, status from organizations where id = ?`, [ctx.organizationId]))[0];
+  const org = await organizationById(sqlOf(em), ctx.organizationId);
   if (!org || org.status !== 'active') throw new DomainError('not_found', 'The organization of this API key does not exist or is inactive');
 
   const secret = newSecret();
@@ -50,7 +51,7 @@ export async function createInvitation(
     }
     await lockRecipient(sql, ctx.integrationId, body.recipientEmail);
     const previous = await latestInvitationTo(sql, ctx.integrationId, body.recipientEmail);
-    const wait = cooldownRemainingSeconds(previous ? new Date(previous.created_at) : undefined, now);
+    const wait = cooldownRemainingSeconds(previous?.created_at, now);
     if (wait > 0) {
       throw new DomainError('rate_limited', `An invitation was sent to this email less than 30 seconds ago; retry in ${wait} s`, [], 429, { 'Retry-After': String(wait) });
     }

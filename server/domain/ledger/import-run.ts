@@ -76,8 +76,8 @@ export async function importRun(
   const stored = (e: SyncEntity) => run.entities[e] as EntityProgress | undefined;
   const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, { ...emptyProgress(), ...stored(e) }])) as Record<SyncEntity, EntityProgress>;
   let current: SyncEntity | undefined;
-  const periodStart = run.period_start ? new Date(run.period_start) : null;
-  const periodEnd = new Date(run.period_end!);
+  const periodStart = run.period_start;
+  const periodEnd = run.period_end!;
   // Stop before each provider call when the run was ended elsewhere or the lease is gone.
   const stillOurs = async (s: Sql) => {
     if (o.leaseLost?.()) throw new AttemptStopped('lease lost');

@@ -32,7 +32,7 @@ export type ConsentCheck = 'ok' | 'unknown' | 'expired' | 'used';
 export function checkInvitation(inv: { status: string; expires_at: Date } | undefined, now: Date, stateExpiresAt?: Date | null): ConsentCheck {
   if (!inv || inv.status === 'failed' || inv.status === 'pending') return 'unknown';
   if (inv.status === 'consumed') return 'used';
-  if (new Date(inv.expires_at).getTime() <= now.getTime()) return 'expired';
-  if (stateExpiresAt !== undefined && (!stateExpiresAt || new Date(stateExpiresAt).getTime() <= now.getTime())) return 'expired';
+  if (inv.expires_at.getTime() <= now.getTime()) return 'expired';
+  if (stateExpiresAt !== undefined && (!stateExpiresAt || stateExpiresAt.getTime() <= now.getTime())) return 'expired';
   return 'ok';
 }

@@ -45,7 +45,7 @@ export async function queueSync(
       const lost = { code: 'job_lost', message: "The run's background job ended without finishing it; a new run was queued" };
       await finishRun(sql, existing.id, 'failed', lost, now);
     }
-    const plan = planSync({ checkedThrough: conn.checked_through ? new Date(conn.checked_through) : null, fullReconciliation: o.fullReconciliation, now, historyDays: runtime.settings.historyDays, reconcileAfterDays: runtime.settings.reconcileAfterDays });
+    const plan = planSync({ checkedThrough: conn.checked_through, fullReconciliation: o.fullReconciliation, now, historyDays: runtime.settings.historyDays, reconcileAfterDays: runtime.settings.reconcileAfterDays });
     const run = { id: crypto.randomUUID(), workflowRunId: crypto.randomUUID() };
     const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, emptyProgress()]));
     await insertRun(sql, { ...run, connectionId: conn.id, mode: plan.mode, fullReconciliation: o.fullReconciliation || plan.mode === 'full', periodStart: plan.periodStart, periodEnd: plan.periodEnd, entities, now });

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isLegacyToken, type TokenCipher } from '../../crypto/token-cipher.js';
+import { connectionsWithLegacyTokens, replaceTokensIfUnchanged } from '../../persistence/sql/ledger-connections.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 
 /**
@@ -10,17 +11,11 @@ import { sqlOf } from '../../persistence/sql/sql.js';
  */
 export async function rebindLegacyTokens(em: EntityManager, cipher: TokenCipher): Promise<number> {
   const sql = sqlOf(em);
-  const rows = await sql<{ id: string; access_token_enc: string; refresh_token_enc: string }>(
-    `select id, access_token_enc, refresh_token_enc from ledger_connections where access_token_enc like 'v1.%' or refresh_token_enc like 'v1.%'`,
-  );
   let rebound = 0;
-  for (const r of rows) {
+  for (const r of await connectionsWithLegacyTokens(sql)) {
     const rebind = (stored: string) => (isLegacyToken(stored) ? cipher.encrypt(cipher.decrypt(stored, r.id), r.id) : stored);
-    const updated = await sql<{ id: string }>(
-      `update ledger_connections set access_token_enc = ?, refresh_token_enc = ? where id = ? and access_token_enc = ? and refresh_token_enc = ? returning id`,
-      [rebind(r.access_token_enc), rebind(r.refresh_token_enc), r.id, r.access_token_enc, r.refresh_token_enc],
-    );
-    rebound += updated.length;
+    const was = { access: r.access_token_enc, refresh: r.refresh_token_enc };
+    if (await replaceTokensIfUnchanged(sql, r.id, was, { access: rebind(was.access), refresh: rebind(was.refresh) })) rebound += 1;
   }
   return rebound;
 }

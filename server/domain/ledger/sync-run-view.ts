@@ -17,7 +17,7 @@ export function toSyncRunView(row: SyncRunRow): SyncRunView {
     fullReconciliation: row.full_reconciliation,
     sourcePeriodStart: isoTimestamp(row.period_start),
     sourcePeriodEnd: isoTimestamp(row.period_end),
-    createdAt: isoTimestamp(row.created_at)!,
+    createdAt: isoTimestamp(row.created_at),
     startedAt: isoTimestamp(row.started_at),
     completedAt: isoTimestamp(row.completed_at),
     progress: {

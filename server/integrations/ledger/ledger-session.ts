@@ -42,7 +42,7 @@ export class LedgerSession {
   ) {
     this.access = runtime.cipher.decrypt(connection.access_token_enc, connection.id);
     this.refresh = runtime.cipher.decrypt(connection.refresh_token_enc, connection.id);
-    this.expiresAt = new Date(connection.access_token_expires_at).getTime();
+    this.expiresAt = connection.access_token_expires_at.getTime();
   }
 
   private async renew(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Sql } from './sql.js';
+import { withDates, type Sql } from './sql.js';
 
 export interface ConnectionRow {
   id: string;
@@ -17,12 +17,14 @@ export interface ConnectionRow {
   updated_at: Date;
 }
 
+const connections = withDates<ConnectionRow>(['access_token_expires_at', 'refresh_token_expires_at', 'checked_through', 'created_at', 'updated_at']);
+
 export async function findConnectionRow(sql: Sql, integrationId: string, realmId: string, lock = false): Promise<ConnectionRow | undefined> {
-  return (await sql<ConnectionRow>(`select * from ledger_connections where integration_id = ? and realm_id = ?${lock ? ' for update' : ''}`, [integrationId, realmId]))[0];
+  return connections(await sql(`select * from ledger_connections where integration_id = ? and realm_id = ?${lock ? ' for update' : ''}`, [integrationId, realmId]))[0];
 }
 
-export async function connectionById(sql: Sql, id: string): Promise<ConnectionRow | undefined> {
-  return (await sql<ConnectionRow>(`select * from ledger_connections where id = ?`, [id]))[0];
+export async function connectionById(sql: Sql, id: string, lock = false): Promise<ConnectionRow | undefined> {
+  return connections(await sql(`select * from ledger_connections where id = ?${lock ? ' for update' : ''}`, [id]))[0];
 }
 
 /**
@@ -85,5 +87,29 @@ export const markReauthorizationRequired = (sql: Sql, id: string) =>
 export const setConnectionStatus = (sql: Sql, id: string, status: ConnectionRow['status']) =>
   sql<{ id: string }>(`update ledger_connections set status = ?, updated_at = now() where id = ? returning id`, [status, id]);
 
-export const listConnections = (sql: Sql, filter: { integrationId?: string }) =>
-  sql<ConnectionRow>(`select * from ledger_connections ${filter.integrationId ? 'where integration_id = ?' : ''} order by created_at desc`, filter.integrationId ? [filter.integrationId] : []);
+export const listConnections = async (sql: Sql, filter: { integrationId?: string; limit: number }) =>
+  connections(
+    await sql(
+      `select * from ledger_connections ${filter.integrationId ? 'where integration_id = ?' : ''} order by created_at desc, id desc limit ?`,
+      filter.integrationId ? [filter.integrationId, filter.limit] : [filter.limit],
+    ),
+  );
+
+/** An operator's disconnect: the tokens are erased with it, so only a new consent reconnects. */
+export const disconnectConnection = (sql: Sql, id: string) =>
+  sql(`update ledger_connections set status = 'disconnected', access_token_enc = '', refresh_token_enc = '', updated_at = now() where id = ?`, [id]);
+
+/** Connections whose stored tokens predate row binding (`v1.`, see server/crypto/token-cipher.ts). */
+export const connectionsWithLegacyTokens = (sql: Sql) =>
+  sql<{ id: string; access_token_enc: string; refresh_token_enc: string }>(
+    `select id, access_token_enc, refresh_token_enc from ledger_connections where access_token_enc like 'v1.%' or refresh_token_enc like 'v1.%'`,
+  );
+
+/** Replace both token ciphertexts only if they are still the ones read; false when another writer came first. */
+export async function replaceTokensIfUnchanged(sql: Sql, id: string, was: { access: string; refresh: string }, now: { access: string; refresh: string }): Promise<boolean> {
+  const rows = await sql(
+    `update ledger_connections set access_token_enc = ?, refresh_token_enc = ? where id = ? and access_token_enc = ? and refresh_token_enc = ? returning id`,
+    [now.access, now.refresh, id, was.access, was.refresh],
+  );
+  return rows.length > 0;
+}

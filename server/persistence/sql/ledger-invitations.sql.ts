@@ -1,4 +1,4 @@
-import type { Sql } from './sql.js';
+import { withDates, type Sql } from './sql.js';
 
 export interface InvitationRow {
   id: string;
@@ -11,6 +11,8 @@ export interface InvitationRow {
   state_expires_at: Date | null;
   created_at: Date;
 }
+
+const invitations = withDates<InvitationListRow>(['expires_at', 'state_expires_at', 'created_at', 'sent_at', 'consumed_at']);
 
 /** Serialize invitations to one recipient of one integration (cooldown check + insert). */
 export const lockRecipient = (sql: Sql, integrationId: string, email: string) =>
@@ -25,20 +27,23 @@ export const lockApiKey = (sql: Sql, apiKeyId: string) => sql(`select pg_advisor
  * while the key is under its limit.
  */
 export async function limitthInvitationOfKey(sql: Sql, apiKeyId: string, since: Date, limit: number): Promise<Date | undefined> {
-  const rows = await sql<{ created_at: Date }>(
-    `select created_at from ledger_invitations where api_key_id = ? and created_at > ? order by created_at desc offset ? limit 1`,
-    [apiKeyId, since, limit - 1],
+  const rows = invitations(
+    await sql(`select created_at from ledger_invitations where api_key_id = ? and created_at > ? order by created_at desc offset ? limit 1`, [
+      apiKeyId,
+      since,
+      limit - 1,
+    ]),
   );
-  return rows[0] ? new Date(rows[0].created_at) : undefined;
+  return rows[0]?.created_at;
 }
 
 /** The newest usable invitation to this recipient (failed deliveries do not count toward the cooldown). */
 export async function latestInvitationTo(sql: Sql, integrationId: string, email: string): Promise<InvitationRow | undefined> {
-  const rows = await sql<InvitationRow>(
+  const rows = await sql(
     `select * from ledger_invitations where integration_id = ? and lower(recipient_email) = lower(?) and status <> 'failed' order by created_at desc limit 1`,
     [integrationId, email],
   );
-  return rows[0];
+  return invitations(rows)[0];
 }
 
 export async function insertInvitation(
@@ -56,14 +61,14 @@ export const markInvitation = (sql: Sql, id: string, status: 'sent' | 'failed', 
   sql(`update ledger_invitations set status = ?, sent_at = case when ? = 'sent' then ? else sent_at end where id = ?`, [status, status, at, id]);
 
 export async function invitationBySecret(sql: Sql, secretHash: string): Promise<InvitationRow | undefined> {
-  return (await sql<InvitationRow>(`select * from ledger_invitations where secret_hash = ?`, [secretHash]))[0];
+  return invitations(await sql(`select * from ledger_invitations where secret_hash = ?`, [secretHash]))[0];
 }
 
 export const setInvitationState = (sql: Sql, id: string, stateHash: string, expiresAt: Date) =>
   sql(`update ledger_invitations set state_hash = ?, state_expires_at = ? where id = ? and status = 'sent'`, [stateHash, expiresAt, id]);
 
 export async function invitationByState(sql: Sql, stateHash: string): Promise<InvitationRow | undefined> {
-  return (await sql<InvitationRow>(`select * from ledger_invitations where state_hash = ?`, [stateHash]))[0];
+  return invitations(await sql(`select * from ledger_invitations where state_hash = ?`, [stateHash]))[0];
 }
 
 /** Consume atomically: only one callback can win a given state. */
@@ -83,8 +88,10 @@ export interface InvitationListRow extends InvitationRow {
   realm_id: string | null;
 }
 
-export const listInvitations = (sql: Sql, filter: { integrationId?: string; limit: number }) =>
-  sql<InvitationListRow>(
-    `select * from ledger_invitations ${filter.integrationId ? 'where integration_id = ?' : ''} order by created_at desc limit ?`,
-    filter.integrationId ? [filter.integrationId, filter.limit] : [filter.limit],
+export const listInvitations = async (sql: Sql, filter: { integrationId?: string; limit: number }) =>
+  invitations(
+    await sql(
+      `select * from ledger_invitations ${filter.integrationId ? 'where integration_id = ?' : ''} order by created_at desc limit ?`,
+      filter.integrationId ? [filter.integrationId, filter.limit] : [filter.limit],
+    ),
   );

@@ -1,5 +1,5 @@
 import type { SyncState } from '../../../contract/common/index.js';
-import type { Sql } from './sql.js';
+import { withDates, type Sql } from './sql.js';
 
 export interface SyncRunRow {
   id: string;
@@ -20,17 +20,18 @@ export interface SyncRunRow {
 }
 
 const withRealm = `select r.*, c.realm_id from ledger_sync_runs r join ledger_connections c on c.id = r.connection_id`;
+const runs = withDates<SyncRunRow>(['period_start', 'period_end', 'created_at', 'started_at', 'completed_at']);
 
 export async function activeRun(sql: Sql, connectionId: string): Promise<SyncRunRow | undefined> {
-  return (await sql<SyncRunRow>(`${withRealm} where r.connection_id = ? and r.state in ('queued', 'running') order by r.created_at desc limit 1`, [connectionId]))[0];
+  return runs(await sql(`${withRealm} where r.connection_id = ? and r.state in ('queued', 'running') order by r.created_at desc limit 1`, [connectionId]))[0];
 }
 
 export async function latestRun(sql: Sql, connectionId: string): Promise<SyncRunRow | undefined> {
-  return (await sql<SyncRunRow>(`${withRealm} where r.connection_id = ? order by r.created_at desc, r.id desc limit 1`, [connectionId]))[0];
+  return runs(await sql(`${withRealm} where r.connection_id = ? order by r.created_at desc, r.id desc limit 1`, [connectionId]))[0];
 }
 
 export async function runById(sql: Sql, id: string, lock = false): Promise<SyncRunRow | undefined> {
-  return (await sql<SyncRunRow>(`${withRealm} where r.id = ?${lock ? ' for update of r' : ''}`, [id]))[0];
+  return runs(await sql(`${withRealm} where r.id = ?${lock ? ' for update of r' : ''}`, [id]))[0];
 }
 
 export async function insertRun(
@@ -59,13 +60,13 @@ export const finishRun = (sql: Sql, id: string, state: 'succeeded' | 'failed', e
 export const advanceCheckpoint = (sql: Sql, connectionId: string, through: Date) =>
   sql(`update ledger_connections set checked_through = greatest(coalesce(checked_through, ?), ?), updated_at = now() where id = ?`, [through, through, connectionId]);
 
-export function listRuns(sql: Sql, f: { connectionId?: string; state?: string; before?: { createdAt: Date; id: string }; limit: number }) {
+export async function listRuns(sql: Sql, f: { connectionId?: string; state?: string; before?: { createdAt: Date; id: string }; limit: number }) {
   const where: string[] = [];
   const params: unknown[] = [];
   if (f.connectionId) (where.push('c.realm_id = ?'), params.push(f.connectionId));
   if (f.state) (where.push('r.state = ?'), params.push(f.state));
   if (f.before) (where.push('(r.created_at, r.id) < (?, ?)'), params.push(f.before.createdAt, f.before.id));
-  return sql<SyncRunRow>(`${withRealm} ${where.length ? `where ${where.join(' and ')}` : ''} order by r.created_at desc, r.id desc limit ?`, [...params, f.limit]);
+  return runs(await sql(`${withRealm} ${where.length ? `where ${where.join(' and ')}` : ''} order by r.created_at desc, r.id desc limit ?`, [...params, f.limit]));
 }
 
 /** The advisory-lock key of a run's lease (server/jobs/run-lease.ts); `?` is the run id. */

@@ -16,3 +16,19 @@ export function sqlOf(em: EntityManager): Sql {
 export function isUniqueViolation(err: unknown): boolean {
   return err instanceof UniqueConstraintViolationException || (err as { code?: unknown } | null)?.code === '23505';
 }
+
+/**
+ * Rows with their `timestamptz` columns as Dates. This driver configuration
+ * returns timestamps as text, so each query function converts the columns its
+ * row type declares as Date here, once; callers never wrap them again.
+ */
+export function withDates<Row>(columns: readonly (keyof Row & string)[]): (rows: Record<string, unknown>[]) => Row[] {
+  return (rows) =>
+    rows.map((row) => {
+      for (const column of columns) {
+        const value = row[column];
+        if (typeof value === 'string') row[column] = new Date(value);
+      }
+      return row as Row;
+    });
+}

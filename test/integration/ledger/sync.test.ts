@@ -7,6 +7,7 @@ import { deleteEntity } from '../../../server/ledger-sandbox/company.js';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { rebindLegacyTokens } from '../../../server/domain/ledger/rebind-legacy-tokens.js';
 import { LedgerSession } from '../../../server/integrations/ledger/ledger-session.js';
+import { connectionById } from '../../../server/persistence/sql/ledger-connections.sql.js';
 import { sqlOf } from '../../../server/persistence/sql/sql.js';
 
 const app = useLedgerApp({ sandbox: { invoices: 30, items: 6 } });
@@ -262,9 +263,10 @@ describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
     // A's (bound) ciphertexts copied into B's row: a session for B cannot read them.
     const [current] = await sql(`select * from ledger_connections where id = ?`, [rowA.id]);
     await sql(`update ledger_connections set access_token_enc = ?, refresh_token_enc = ? where id = ?`, [current.access_token_enc, current.refresh_token_enc, rowB.id]);
-    const [copied] = await sql(`select * from ledger_connections where id = ?`, [rowB.id]);
     const db = sqlOf(app.orm.em.fork());
-    expect(() => new LedgerSession(db, app.runtime, copied)).toThrow();
-    expect(() => new LedgerSession(db, app.runtime, current)).not.toThrow();
+    const copied = (await connectionById(db, rowB.id))!;
+    expect(() => new LedgerSession(db, app.runtime, copied)).toThrow('Unsupported state or unable to authenticate data');
+    const own = (await connectionById(db, rowA.id))!;
+    expect(() => new LedgerSession(db, app.runtime, own)).not.toThrow();
   });
 });
