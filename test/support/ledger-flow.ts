@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { LedgerTestApp } from './ledger-app.js';
 import { mailText } from './smtp.js';
 import { createTenant, type Tenant } from './tenants.js';
+import { emptyProgress, SYNC_ENTITIES } from '../../server/domain/ledger/sync-rules.js';
 
 export const ledgerTenant = (app: LedgerTestApp) => createTenant(app, { provider: 'ledger', scopes: ['integrations:write', 'integrations:read'] });
 
@@ -47,4 +48,21 @@ export async function waitForRun(app: LedgerTestApp, tenant: Tenant, connectionI
     if (Date.now() > deadline) throw new Error(`run still ${state} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 150));
   }
+}
+
+/**
+ * A run row as queueSync writes it, without sending its job (a crash between the
+ * commit and the send, or a job lost later); tenant columns come from the connection.
+ */
+export async function insertRunRow(app: LedgerTestApp, connId: string, state: 'queued' | 'running', workflowRunId: string = crypto.randomUUID()) {
+  const id = crypto.randomUUID();
+  const entities = JSON.stringify(Object.fromEntries(SYNC_ENTITIES.map((e) => [e, emptyProgress()])));
+  await app.orm.em.getConnection().execute(
+    `insert into ledger_sync_runs (id, organization_id, integration_id, environment, connection_id, workflow_run_id, state, mode, full_reconciliation,
+       period_start, period_end, entities, attempts, created_at, started_at)
+     select ?, c.organization_id, c.integration_id, c.environment, c.id, ?, ?, 'historical', false, now() - interval '30 days', now(), ?::jsonb, ?, now(), ?
+       from ledger_connections c where c.id = ?`,
+    [id, workflowRunId, state, entities, state === 'running' ? 1 : 0, state === 'running' ? new Date() : null, connId],
+  );
+  return { id, workflowRunId };
 }

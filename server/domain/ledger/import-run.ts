@@ -4,7 +4,7 @@ import type { Logger } from '../../logger.js';
 import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
 import { markDeleted, markSeen, markUnseenDeleted, upsertSourceRecords } from '../../persistence/sql/ledger-source-records.sql.js';
 import { advanceCheckpoint, finishRun, recordRunError, runById, saveRunEntities, startRunAttempt } from '../../persistence/sql/ledger-sync-runs.sql.js';
-import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
+import { scopeOfRow, sqlOf, type Sql } from '../../persistence/sql/sql.js';
 import { LedgerHttpError, queryPage } from '../../integrations/ledger/ledger-api.js';
 import { changesSince } from '../../integrations/ledger/ledger-cdc.js';
 import { ConnectionNoLongerActive, LedgerSession, ReauthorizationRequired } from '../../integrations/ledger/ledger-session.js';
@@ -136,7 +136,7 @@ export async function importRun(
         await em.transactional(async (tem) => {
           const tsql = sqlOf(tem);
           await stillOurs(tsql);
-          const counts = await upsertSourceRecords(tsql, { connectionId: connection.id, entityType: entity, syncRunId: run.id, records, now: new Date() });
+          const counts = await upsertSourceRecords(tsql, { scope: scopeOfRow(connection), connectionId: connection.id, entityType: entity, syncRunId: run.id, records, now: new Date() });
           const sourceIds = records.map((r) => r.sourceId);
           if (reconcile) await markSeen(tsql, { connectionId: connection.id, entityType: entity, sourceIds, syncRunId: run.id });
           p.pages += 1;

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findConnectionRow, type ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
 import { activeRun, finishRun, insertRun, latestRun, runLeaseFree } from '../../persistence/sql/ledger-sync-runs.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
+import { scopeOfRow, sqlOf } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
 import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
@@ -48,7 +48,7 @@ export async function queueSync(
     const plan = planSync({ checkedThrough: conn.checked_through, fullReconciliation: o.fullReconciliation, now, historyDays: runtime.settings.historyDays, reconcileAfterDays: runtime.settings.reconcileAfterDays });
     const run = { id: crypto.randomUUID(), workflowRunId: crypto.randomUUID() };
     const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, emptyProgress()]));
-    await insertRun(sql, { ...run, connectionId: conn.id, mode: plan.mode, fullReconciliation: o.fullReconciliation || plan.mode === 'full', periodStart: plan.periodStart, periodEnd: plan.periodEnd, entities, now });
+    await insertRun(sql, { ...run, scope: scopeOfRow(conn), connectionId: conn.id, mode: plan.mode, fullReconciliation: o.fullReconciliation || plan.mode === 'full', periodStart: plan.periodStart, periodEnd: plan.periodEnd, entities, now });
     return { syncRunId: run.id, workflowRunId: run.workflowRunId, created: true, requeue: false };
   });
   const { requeue, ...answer } = result;

@@ -1,5 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { LedgerConnection } from './ledger-connection.entity.js';
+import { LedgerSyncRun } from './ledger-sync-run.entity.js';
+import { tenantScope } from './tenant-scope.js';
 
 /**
  * A source record (Invoice, Item, Preferences) as the provider last returned it,
@@ -11,7 +13,7 @@ export const LedgerSourceRecord = defineEntity({
   name: 'LedgerSourceRecord',
   tableName: 'ledger_source_records',
   properties: {
-    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
+    ...tenantScope(),
     connection: () => p.manyToOne(LedgerConnection),
     entityType: p.string().length(32),
     sourceId: p.string().length(64),
@@ -19,7 +21,8 @@ export const LedgerSourceRecord = defineEntity({
     lastUpdatedAt: p.datetime().nullable(),
     deleted: p.boolean().default(false),
     payload: p.json<Record<string, unknown>>(),
-    syncRunId: p.uuid(),
+    /** The run that last wrote this record. */
+    syncRun: () => p.manyToOne(LedgerSyncRun),
     /** The last reconciling run that read this record (records a full read did not see are deleted at the source). */
     seenByRunId: p.uuid().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),

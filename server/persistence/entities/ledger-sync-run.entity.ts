@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { SyncStateSchema, type SyncState } from '../../../contract/common/index.js';
 import { LedgerConnection } from './ledger-connection.entity.js';
+import { tenantScope } from './tenant-scope.js';
 
 export const SYNC_STATES = SyncStateSchema.options;
 export type { SyncState };
@@ -17,7 +18,7 @@ export const LedgerSyncRun = defineEntity({
   name: 'LedgerSyncRun',
   tableName: 'ledger_sync_runs',
   properties: {
-    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
+    ...tenantScope(),
     connection: () => p.manyToOne(LedgerConnection),
     workflowRunId: p.uuid(),
     state: p.enum([...SYNC_STATES]).default('queued'),

@@ -1,4 +1,4 @@
-import type { Sql } from './sql.js';
+import type { Sql, TenantScope } from './sql.js';
 
 export interface SourceRecordInput {
   sourceId: string;
@@ -15,17 +15,20 @@ export interface SourceRecordInput {
  */
 export async function upsertSourceRecords(
   sql: Sql,
-  o: { connectionId: string; entityType: string; syncRunId: string; records: SourceRecordInput[]; now: Date },
+  o: { scope: TenantScope; connectionId: string; entityType: string; syncRunId: string; records: SourceRecordInput[]; now: Date },
 ): Promise<{ created: number; updated: number; unchanged: number }> {
   if (o.records.length === 0) return { created: 0, updated: 0, unchanged: 0 };
   const values: string[] = [];
   const params: unknown[] = [];
   for (const r of o.records) {
-    values.push('(?, ?, ?, ?, ?, ?::timestamptz, ?, ?::jsonb, ?, ?::timestamptz, ?::timestamptz)');
-    params.push(crypto.randomUUID(), o.connectionId, o.entityType, r.sourceId, r.syncToken, r.lastUpdatedAt, r.deleted, JSON.stringify(r.payload), o.syncRunId, o.now, o.now);
+    values.push('(?, ?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?::jsonb, ?, ?::timestamptz, ?::timestamptz)');
+    const { organizationId, integrationId, environment } = o.scope;
+    params.push(crypto.randomUUID(), organizationId, integrationId, environment, o.connectionId, o.entityType, r.sourceId, r.syncToken, r.lastUpdatedAt, r.deleted);
+    params.push(JSON.stringify(r.payload), o.syncRunId, o.now, o.now);
   }
   const rows = await sql<{ inserted: boolean }>(
-    `insert into ledger_source_records as s (id, connection_id, entity_type, source_id, sync_token, last_updated_at, deleted, payload, sync_run_id, created_at, updated_at)
+    `insert into ledger_source_records as s (id, organization_id, integration_id, environment, connection_id, entity_type, source_id, sync_token,
+       last_updated_at, deleted, payload, sync_run_id, created_at, updated_at)
      values ${values.join(', ')}
      on conflict (connection_id, entity_type, source_id) do update set sync_token = excluded.sync_token, last_updated_at = excluded.last_updated_at,
        deleted = excluded.deleted, payload = excluded.payload, sync_run_id = excluded.sync_run_id, updated_at = excluded.updated_at

@@ -1,5 +1,5 @@
 import type { SyncState } from '../../../contract/common/index.js';
-import { withDates, type Sql } from './sql.js';
+import { withDates, type Sql, type TenantScope } from './sql.js';
 
 export interface SyncRunRow {
   id: string;
@@ -36,11 +36,12 @@ export async function runById(sql: Sql, id: string, lock = false): Promise<SyncR
 
 export async function insertRun(
   sql: Sql,
-  r: { id: string; connectionId: string; workflowRunId: string; mode: string; fullReconciliation: boolean; periodStart: Date | null; periodEnd: Date; entities: unknown; now: Date },
+  r: { id: string; scope: TenantScope; connectionId: string; workflowRunId: string; mode: string; fullReconciliation: boolean; periodStart: Date | null; periodEnd: Date; entities: unknown; now: Date },
 ): Promise<void> {
   await sql(
-    `insert into ledger_sync_runs (id, connection_id, workflow_run_id, state, mode, full_reconciliation, period_start, period_end, entities, attempts, created_at) values (?, ?, ?, 'queued', ?, ?, ?, ?, ?::jsonb, 0, ?)`,
-    [r.id, r.connectionId, r.workflowRunId, r.mode, r.fullReconciliation, r.periodStart, r.periodEnd, JSON.stringify(r.entities), r.now],
+    `insert into ledger_sync_runs (id, organization_id, integration_id, environment, connection_id, workflow_run_id, state, mode, full_reconciliation,
+       period_start, period_end, entities, attempts, created_at) values (?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?::jsonb, 0, ?)`,
+    [r.id, r.scope.organizationId, r.scope.integrationId, r.scope.environment, r.connectionId, r.workflowRunId, r.mode, r.fullReconciliation, r.periodStart, r.periodEnd, JSON.stringify(r.entities), r.now],
   );
 }
 

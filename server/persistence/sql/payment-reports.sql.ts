@@ -1,10 +1,6 @@
-import type { Sql } from './sql.js';
+import type { Sql, TenantScope } from './sql.js';
 
-export interface Scope {
-  organizationId: string;
-  integrationId: string;
-  environment: string;
-}
+export type Scope = TenantScope;
 
 export interface PaymentRow {
   id: string;

@@ -1,4 +1,19 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import type { Environment } from '../../../contract/common/index.js';
+
+/** The tenant columns every tenant-owned table carries; writes set them and reads filter on them. */
+export interface TenantScope {
+  organizationId: string;
+  integrationId: string;
+  environment: Environment;
+}
+
+/** The tenant scope of a row read with its snake_case tenant columns. */
+export const scopeOfRow = (row: { organization_id: string; integration_id: string; environment: Environment }): TenantScope => ({
+  organizationId: row.organization_id,
+  integrationId: row.integration_id,
+  environment: row.environment,
+});
 
 /**
  * Run one SQL statement (knex `?` placeholders) on the entity manager's

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
-import { connect, ledgerTenant, waitForRun } from '../../support/ledger-flow.js';
+import { connect, insertRunRow, ledgerTenant, waitForRun } from '../../support/ledger-flow.js';
 import { takeRunLease } from '../../../server/jobs/run-lease.js';
 
 const app = useLedgerApp({ sandbox: { invoices: 12, items: 2 } });
@@ -26,17 +26,7 @@ async function connected() {
   return { tenant, connectionId, connId: conn.id as string };
 }
 
-/** A run row as queueSync writes it, without sending its job. */
-async function insertRun(connId: string, state: 'queued' | 'running', workflowRunId = crypto.randomUUID()) {
-  const id = crypto.randomUUID();
-  const entities = JSON.stringify(Object.fromEntries(['Preferences', 'Item', 'Invoice'].map((e) => [e, { state: 'pending', pages: 0, fetched: 0, created: 0, updated: 0, unchanged: 0, deleted: 0, cursor: null, error: null }])));
-  await sql(
-    `insert into ledger_sync_runs (id, connection_id, workflow_run_id, state, mode, full_reconciliation, period_start, period_end, entities, attempts, created_at, started_at)
-     values (?, ?, ?, ?, 'historical', false, now() - interval '30 days', now(), ?::jsonb, ?, now(), ?)`,
-    [id, connId, workflowRunId, state, entities, state === 'running' ? 1 : 0, state === 'running' ? new Date() : null],
-  );
-  return { id, workflowRunId };
-}
+const insertRun = (connId: string, state: 'queued' | 'running', workflowRunId?: string) => insertRunRow(app, connId, state, workflowRunId);
 
 describe('sync runs never stay queued or running for good', () => {
   it('when the stored tokens cannot be decrypted, then the run fails at once with a safe summary and the next request queues a new run', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
-import { connect, ledgerTenant, waitForRun } from '../../support/ledger-flow.js';
+import { connect, insertRunRow, ledgerTenant, waitForRun } from '../../support/ledger-flow.js';
 import { createTenant } from '../../support/tenants.js';
 import { createTokenCipher } from '../../../server/crypto/token-cipher.js';
 import { deleteEntity } from '../../../server/ledger-sandbox/company.js';
@@ -202,12 +202,7 @@ describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
   it('when a queued run lost its job (crash between commit and send), then the next request re-sends it and it completes', async () => {
     const { tenant, connectionId } = await connected();
     const [conn] = await sql(`select id from ledger_connections where integration_id = ?`, [tenant.integrationId]);
-    const runId = crypto.randomUUID();
-    const entities = JSON.stringify(Object.fromEntries(['Preferences', 'Item', 'Invoice'].map((e) => [e, { state: 'pending', pages: 0, fetched: 0, created: 0, updated: 0, unchanged: 0, deleted: 0, cursor: null, error: null }])));
-    await sql(
-      `insert into ledger_sync_runs (id, connection_id, workflow_run_id, state, mode, full_reconciliation, period_start, period_end, entities, attempts, created_at) values (?, ?, ?, 'queued', 'historical', false, now() - interval '30 days', now(), ?::jsonb, 0, now())`,
-      [runId, conn.id, crypto.randomUUID(), entities],
-    );
+    const { id: runId } = await insertRunRow(app, conn.id, 'queued');
     const res = await queue(tenant, connectionId);
     expect(res.body.data).toMatchObject({ syncRunId: runId, created: false });
     expect(await waitForRun(app, tenant, connectionId)).toMatchObject({ id: runId, state: 'succeeded' });

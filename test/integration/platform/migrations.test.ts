@@ -48,4 +48,46 @@ describe('migrations', () => {
       await db.drop();
     }
   });
+  it('when sync runs and source records exist before the tenant-scope migration, then it backfills their tenant columns from the connection', async () => {
+    const db = await createTestDatabase({ migrated: false });
+    const orm = await openOrm(db.url);
+    try {
+      const migrator = orm.getMigrator();
+      await migrator.up({ to: 'Migration20261123094319_invitation_api_key' });
+      const conn = orm.em.getConnection();
+      const [org, integration, connection, run] = ['a1', 'a2', 'a3', 'a4'].map((n) => `00000000-0000-4000-8000-0000000000${n}`);
+      await conn.execute(`insert into organizations (id, name, status, created_at) values (?, 'o', 'active', now())`, [org]);
+      await conn.execute(`insert into integrations (id, organization_id, provider, environment, created_at) values (?, ?, 'ledger', 'production', now())`, [integration, org]);
+      await conn.execute(
+        `insert into ledger_connections (id, organization_id, integration_id, environment, realm_id, status, access_token_enc, refresh_token_enc, access_token_expires_at, created_at, updated_at)
+         values (?, ?, ?, 'production', '9130', 'active', '', '', now(), now(), now())`,
+        [connection, org, integration],
+      );
+      await conn.execute(
+        `insert into ledger_sync_runs (id, connection_id, workflow_run_id, state, mode, full_reconciliation, period_end, entities, attempts, created_at)
+         values (?, ?, ?, 'succeeded', 'historical', false, now(), '{}', 1, now())`,
+        [run, connection, crypto.randomUUID()],
+      );
+      await conn.execute(
+        `insert into ledger_source_records (id, connection_id, entity_type, source_id, deleted, payload, sync_run_id, created_at, updated_at)
+         values (?, ?, 'Invoice', '1001', false, '{}', ?, now(), now())`,
+        [crypto.randomUUID(), connection, run],
+      );
+      await migrate(orm);
+      const scope = { organization_id: org, integration_id: integration, environment: 'production' };
+      expect(await conn.execute(`select organization_id, integration_id, environment from ledger_sync_runs`)).toEqual([scope]);
+      expect(await conn.execute(`select organization_id, integration_id, environment from ledger_source_records`)).toEqual([scope]);
+      // The run a source record names must exist now.
+      await expect(
+        conn.execute(
+          `insert into ledger_source_records (id, organization_id, integration_id, environment, connection_id, entity_type, source_id, deleted, payload, sync_run_id, created_at, updated_at)
+           values (?, ?, ?, 'production', ?, 'Invoice', '1002', false, '{}', ?, now(), now())`,
+          [crypto.randomUUID(), org, integration, connection, crypto.randomUUID()],
+        ),
+      ).rejects.toThrow(/ledger_source_records_sync_run_id_foreign/);
+    } finally {
+      await orm.close(true);
+      await db.drop();
+    }
+  });
 });
