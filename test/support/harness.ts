@@ -41,6 +41,31 @@ export interface TestResponse {
   text: string;
 }
 
+/** The configuration every test app starts from: a known admin token, and every response checked against the contract. */
+export const TEST_CONFIG_DEFAULTS = { SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'info', SVC_RESPONSE_VALIDATION: 'true' } as const;
+
+/** JSON requests and operator calls against a running app at `baseUrl` (shared by every test harness). */
+export function httpClient(baseUrl: () => string): Pick<TestApp, 'request' | 'admin'> {
+  return {
+    request: (path, init = {}) => {
+      const headers = new Headers(init.headers);
+      if (init.json !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
+      if (init.key) headers.set('authorization', `Bearer ${init.key}`);
+      return fetch(`${baseUrl()}${path}`, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body }).then(toTestResponse);
+    },
+    admin: async <T>(procedure: string, input?: unknown, token = TEST_ADMIN_TOKEN) => {
+      const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+      const url = `${baseUrl()}/admin/trpc/${procedure}`;
+      const res =
+        procedureType(procedure) === 'query'
+          ? await fetch(`${url}?input=${encodeURIComponent(JSON.stringify(input ?? {}))}`, { headers })
+          : await fetch(url, { method: 'POST', headers, body: JSON.stringify(input ?? {}) });
+      const body = (await res.json()) as any;
+      return { status: res.status, body: (body.result?.data ?? body) as T };
+    },
+  };
+}
+
 /**
  * Start the real app over real HTTP on a fresh migrated database for this test
  * file; torn down after the file's tests.
@@ -53,9 +78,7 @@ export function useTestApp(overrides: Partial<Record<keyof Config, string>> = {}
     dropDatabase = db.drop;
     // Every response of every test is checked against the contract.
     const config = ConfigSchema.parse({
-      SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      LOG_LEVEL: 'info',
-      SVC_RESPONSE_VALIDATION: 'true',
+      ...TEST_CONFIG_DEFAULTS,
       ...overrides,
       DATABASE_URL: db.url,
       PORT: '0',
@@ -70,27 +93,7 @@ export function useTestApp(overrides: Partial<Record<keyof Config, string>> = {}
       logs,
       config,
       server,
-      request: (path: string, init: RequestInit & { json?: unknown; key?: string } = {}) => {
-        const headers = new Headers(init.headers);
-        if (init.json !== undefined) {
-          if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-        }
-        if (init.key) headers.set('authorization', `Bearer ${init.key}`);
-        return fetch(`${app.url}${path}`, {
-          ...init,
-          headers,
-          body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
-        }).then(toTestResponse);
-      },
-      admin: async (procedure: string, input?: unknown, token = TEST_ADMIN_TOKEN) => {
-        const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
-        const res =
-          procedureType(procedure) === 'query'
-            ? await fetch(`${app.url}/admin/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input ?? {}))}`, { headers })
-            : await fetch(`${app.url}/admin/trpc/${procedure}`, { method: 'POST', headers, body: JSON.stringify(input ?? {}) });
-        const body = (await res.json()) as any;
-        return { status: res.status, body: body.result?.data ?? body };
-      },
+      ...httpClient(() => app.url),
     });
   });
   afterAll(async () => {

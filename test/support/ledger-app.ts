@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { ConfigSchema, type Config } from '../../server/config.js';
 import { createMailer } from '../../server/integrations/mail/mailer.js';
 import { createLedgerRuntime, type LedgerRuntime } from '../../server/integrations/ledger/runtime.js';
@@ -11,9 +11,8 @@ import { startSyncQueue, type SyncQueue } from '../../server/jobs/sync-queue.js'
 import { generateCompany } from '../../server/ledger-sandbox/demo-company.js';
 import { startLedgerSandbox, type LedgerSandbox, type SandboxOptions } from '../../server/ledger-sandbox/sandbox.js';
 import { openOrm } from '../../server/persistence/orm.js';
-import { procedureType } from '../../admin/procedure-catalog.js';
 import { createTestDatabase } from './database.js';
-import { LogCapture, TEST_ADMIN_TOKEN, toTestResponse, type TestApp } from './harness.js';
+import { httpClient, LogCapture, TEST_ADMIN_TOKEN, TEST_CONFIG_DEFAULTS, type TestApp } from './harness.js';
 import { startTestSmtp, type TestSmtp } from './smtp.js';
 
 export interface LedgerTestApp extends TestApp {
@@ -42,8 +41,7 @@ export function useLedgerApp(options: { sandbox?: Partial<SandboxOptions> & { in
     drop = db.drop;
     const tokenKey = randomBytes(32).toString('base64');
     const config = ConfigSchema.parse({
-      SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      LOG_LEVEL: 'info',
+      ...TEST_CONFIG_DEFAULTS,
       SMTP_URL: smtp.url,
       SVC_TOKEN_KEY: tokenKey,
       LEDGER_BASE_URL: sandbox.urls.api,
@@ -77,22 +75,13 @@ export function useLedgerApp(options: { sandbox?: Partial<SandboxOptions> & { in
     runtime.setPublicUrl(url);
     Object.assign(app, {
       url, orm, logs, config, server, sandbox, smtp, runtime, queue, tokenKey, clientSecret,
-      request: (path: string, init: RequestInit & { json?: unknown; key?: string } = {}) => {
-        const headers = new Headers(init.headers);
-        if (init.json !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
-        if (init.key) headers.set('authorization', `Bearer ${init.key}`);
-        return fetch(`${url}${path}`, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body }).then(toTestResponse);
-      },
-      admin: async (procedure: string, input?: unknown, token = TEST_ADMIN_TOKEN) => {
-        const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
-        const res =
-          procedureType(procedure) === 'query'
-            ? await fetch(`${url}/admin/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input ?? {}))}`, { headers })
-            : await fetch(`${url}/admin/trpc/${procedure}`, { method: 'POST', headers, body: JSON.stringify(input ?? {}) });
-        const body = (await res.json()) as any;
-        return { status: res.status, body: body.result?.data ?? body };
-      },
+      ...httpClient(() => url),
     });
+  });
+  // A test that injects provider faults or answer hooks never leaks them into the next test, whether it passed or not.
+  afterEach(() => {
+    app.sandbox?.clearFaults();
+    app.sandbox?.beforeAnswer(undefined);
   });
   afterAll(async () => {
     await app.queue?.stop();
