@@ -1,6 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { entitiesOf, SANDBOX_ENTITIES, type QboEntity, type SandboxCompany } from './company.js';
-import { faultBodies, type FaultQueue } from './faults.js';
+import { delayFor, faultBodies, type FaultQueue } from './faults.js';
 import type { SandboxTokens } from './oauth-state.js';
 import { parseQuery, QueryParseError, runQuery } from './query.js';
 
@@ -14,14 +14,13 @@ export interface ApiDeps {
   beforeAnswer?: () => ((req: { kind: 'query' | 'cdc'; statement: string }) => void) | undefined;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const CDC_MAX_OBJECTS = 1000;
 const CDC_LOOKBACK_MS = 30 * 86_400_000;
 
 /** Bearer check, throttle and injected faults shared by query and CDC; undefined when answered already. */
 async function admit(deps: ApiDeps, window: Map<string, { start: number; n: number }>, req: Request, res: Response): Promise<SandboxCompany | undefined> {
   const fault = deps.faults.take('api');
-  if (fault?.kind === 'slow') await sleep(fault.delayMs ?? 1000);
+  await delayFor(fault);
   if (fault?.kind === 'throttle') return void res.status(429).json(faultBodies.throttled());
   if (fault?.kind === 'server_error') return void res.status(500).json(faultBodies.serverError());
   const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];

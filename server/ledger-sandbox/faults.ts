@@ -1,14 +1,38 @@
 /** A fault the sandbox injects into its next matching answers (tests and demos). */
 export interface Fault {
-  /** `api`: query, CDC and CompanyInfo; `token`: the token endpoint (`slow` delays it). */
+  /** `api`: query, CDC and CompanyInfo; `token`: the token endpoint (`slow` delays it, `hold` holds it at a gate). */
   target: 'api' | 'token';
-  kind: 'throttle' | 'expired_token' | 'server_error' | 'slow' | 'invalid_grant';
+  kind: 'throttle' | 'expired_token' | 'server_error' | 'slow' | 'hold' | 'invalid_grant';
   /** How many answers it affects. */
   count: number;
   /** For `slow`: delay before answering. */
   delayMs?: number;
   /** Skip this many matching requests before the fault starts (for example fail page 3). */
   after?: number;
+  /** For `hold`: the request waits here until the test opens the gate, so a test acts while a call is in flight, without timing guesses. */
+  gate?: Gate;
+}
+
+/** Where a held request waits: `reached` settles when one arrives, and the request is answered once `open()` is called. */
+export interface Gate {
+  reached: Promise<void>;
+  open(): void;
+  /** Internal: called by the sandbox when a request arrives; resolves when the gate opens. */
+  pass(): Promise<void>;
+}
+
+export function createGate(): Gate {
+  let arrive!: () => void;
+  let open!: () => void;
+  const reached = new Promise<void>((r) => (arrive = r));
+  const opened = new Promise<void>((r) => (open = r));
+  return { reached, open, pass: () => (arrive(), opened) };
+}
+
+/** The delay a `slow` or `hold` fault puts before an answer (one place for both endpoints). */
+export async function delayFor(fault: Fault | undefined): Promise<void> {
+  if (fault?.kind === 'slow') await new Promise((r) => setTimeout(r, fault.delayMs ?? 1000));
+  if (fault?.kind === 'hold') await fault.gate?.pass();
 }
 
 export class FaultQueue {

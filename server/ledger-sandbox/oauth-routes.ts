@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import type { SandboxCompany } from './company.js';
-import type { FaultQueue } from './faults.js';
+import { delayFor, type FaultQueue } from './faults.js';
 import type { SandboxTokens } from './oauth-state.js';
 
 export interface OAuthDeps {
@@ -56,7 +56,7 @@ export function oauthRoutes(deps: OAuthDeps): Router {
 
   router.post('/oauth2/v1/tokens/bearer', express.urlencoded({ extended: false }), async (req, res) => {
     const fault = deps.faults.take('token');
-    if (fault?.kind === 'slow') await new Promise((r) => setTimeout(r, fault.delayMs ?? 1000));
+    await delayFor(fault);
     if (fault?.kind === 'server_error') return void res.status(500).json({ error: 'server_error' });
     if (fault?.kind === 'invalid_grant') return void res.status(400).json({ error: 'invalid_grant' });
     const basic = /^Basic (\S+)$/.exec(req.headers.authorization ?? '')?.[1];

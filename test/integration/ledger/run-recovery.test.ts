@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { connect, insertRunRow, ledgerTenant, waitForRun } from '../../support/ledger-flow.js';
 import { takeRunLease } from '../../../server/jobs/run-lease.js';
+import { createGate } from '../../../server/ledger-sandbox/faults.js';
 
 const app = useLedgerApp({ sandbox: { invoices: 12, items: 2 } });
 const sql = (q: string, p: unknown[] = []): Promise<any[]> => app.orm.em.getConnection().execute(q, p);
@@ -67,11 +68,14 @@ describe('sync runs never stay queued or running for good', () => {
 
   it('when an operator fails a running run (syncRuns.fail), then it is failed, the attempt stops without writing, and 409/404 otherwise', async () => {
     const { tenant, connectionId } = await connected();
-    app.sandbox.injectFault({ target: 'api', kind: 'slow', count: 1, delayMs: 1500 });
+    const gate = createGate();
+    app.sandbox.injectFault({ target: 'api', kind: 'hold', count: 1, gate });
     const res = await queue(tenant, connectionId);
     const id = res.body.data.syncRunId;
-    await until('run state', async () => (await runRow(id)).state, (s) => s === 'running');
+    // The operator fails the run while its first provider call is in flight.
+    await gate.reached;
     const failed = await app.admin<any>('syncRuns.fail', { id });
+    gate.open();
     expect(failed.status).toBe(200);
     expect(failed.body).toMatchObject({ id, state: 'failed', error: { code: 'failed_by_operator', message: 'An operator failed the run' } });
     // The attempt in flight finishes its job without touching the run.

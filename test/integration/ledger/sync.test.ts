@@ -4,6 +4,7 @@ import { connect, insertRunRow, ledgerTenant, waitForRun } from '../../support/l
 import { createTenant } from '../../support/tenants.js';
 import { createTokenCipher } from '../../../server/crypto/token-cipher.js';
 import { deleteEntity } from '../../../server/ledger-sandbox/company.js';
+import { createGate } from '../../../server/ledger-sandbox/faults.js';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { rebindLegacyTokens } from '../../../server/domain/ledger/rebind-legacy-tokens.js';
 import { LedgerSession } from '../../../server/integrations/ledger/ledger-session.js';
@@ -103,8 +104,11 @@ describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
 
   it('when many sync requests arrive at once, then one run is created and all get its id', async () => {
     const { tenant, connectionId } = await connected();
-    app.sandbox.injectFault({ target: 'api', kind: 'slow', count: 1, delayMs: 1500 });
+    // The run's first provider call is held, so the run stays active while all six requests arrive.
+    const gate = createGate();
+    app.sandbox.injectFault({ target: 'api', kind: 'hold', count: 1, gate });
     const results = await Promise.all([1, 2, 3, 4, 5, 6].map(() => queue(tenant, connectionId)));
+    gate.open();
     expect(results.map((r) => r.status)).toEqual([202, 202, 202, 202, 202, 202]);
     expect(results.filter((r) => r.body.data.created)).toHaveLength(1);
     expect(new Set(results.map((r) => r.body.data.syncRunId)).size).toBe(1);
@@ -185,15 +189,13 @@ describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
 
   it('when the connection is paused during a run, then the run stops before the next provider call and fails safely', async () => {
     const { tenant, connectionId } = await connected();
-    app.sandbox.injectFault({ target: 'api', kind: 'slow', count: 1, delayMs: 1500 });
+    const gate = createGate();
+    app.sandbox.injectFault({ target: 'api', kind: 'hold', count: 1, gate });
     expect((await queue(tenant, connectionId)).status).toBe(202);
-    // Pause while the first (slow) provider call is in flight.
-    for (let i = 0; i < 50; i++) {
-      const res = await app.request(syncPath(connectionId), { key: tenant.key });
-      if (res.body.data.state === 'running') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // Pause while the first provider call is in flight (held at the gate), then let it answer.
+    await gate.reached;
     await sql(`update ledger_connections set status = 'paused' where integration_id = ?`, [tenant.integrationId]);
+    gate.open();
     const run = await waitForRun(app, tenant, connectionId);
     expect(run).toMatchObject({ state: 'failed', error: { code: 'connection_not_active', message: 'The connection became paused during the run' } });
     expect(run.entities.Invoice.fetched).toBe(0);
@@ -211,15 +213,13 @@ describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
   it('when the connection is disconnected while a token refresh is in flight, then the refreshed tokens are not stored and the run fails', async () => {
     const { tenant, connectionId } = await connected();
     app.sandbox.tokens.expireAccessTokens();
-    app.sandbox.injectFault({ target: 'token', kind: 'slow', count: 1, delayMs: 1500 });
+    const gate = createGate();
+    app.sandbox.injectFault({ target: 'token', kind: 'hold', count: 1, gate });
     expect((await queue(tenant, connectionId)).status).toBe(202);
-    for (let i = 0; i < 50; i++) {
-      const res = await app.request(syncPath(connectionId), { key: tenant.key });
-      if (res.body.data.state === 'running') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    // The operator's disconnect (status and erased tokens) lands while the refresh is answered slowly.
+    // The operator's disconnect (status and erased tokens) lands while the refresh is held at the provider.
+    await gate.reached;
     await sql(`update ledger_connections set status = 'disconnected', access_token_enc = '', refresh_token_enc = '' where integration_id = ?`, [tenant.integrationId]);
+    gate.open();
     const run = await waitForRun(app, tenant, connectionId);
     expect(run).toMatchObject({
       state: 'failed',
