@@ -59,7 +59,7 @@ export const GwaLineItemSchema = z
   .strict();
 export type GwaLineItem = z.infer<typeof GwaLineItemSchema>;
 
-/** Only keys the gwa SDK's sale and submit-for-settlement calls accept (providers.md §1.1). */
+/** Only keys the gwa SDK's sale and submit-for-settlement calls accept (docs/provider-facts.md §1.1). */
 export const GwaTransactionEnrichmentDataSchema = z
   .object({
     amount: GwaAmountSchema.describe('Full invoice total'),
@@ -78,7 +78,7 @@ export type GwaTransactionEnrichmentData = z.infer<typeof GwaTransactionEnrichme
 
 /**
  * gwb models taxes and discounts as ORDER-scoped (applied to every line) or
- * LINE_ITEM-scoped (applied to the lines that reference them) (providers.md §2.1).
+ * LINE_ITEM-scoped (applied to the lines that reference them) (docs/provider-facts.md §2.1).
  */
 export const GwbRepresentationSchema = z.enum(['order', 'line_item']);
 

@@ -24,7 +24,7 @@ import {
 
 /**
  * The SDK's transaction_gateway.js takes `submitForSettlement(id, amount, options)`
- * with the Level 2/3 keys as options (providers.md §1.1); @types/braintree 3.4.4
+ * with the Level 2/3 keys as options (docs/provider-facts.md §1.1); @types/braintree 3.4.4
  * declares only `(id, amount?)`, so this names the real signature, with option
  * types taken from the official TransactionRequest.
  */

@@ -9,7 +9,7 @@
  *
  * The provider's official package (`square`) is not a dependency of this
  * repository, so the request types below are local, limited to the fields used
- * (providers.md §2.1); the merged fragment is checked against them.
+ * (docs/provider-facts.md §2.1); the merged fragment is checked against them.
  */
 import {
   enrichmentRequestIdOf,

@@ -39,7 +39,7 @@ async function admit(deps: ApiDeps, window: Map<string, { start: number; n: numb
   return company;
 }
 
-/** `GET|POST /v3/company/{realmId}/query`, `GET /v3/company/{realmId}/cdc` (providers.md §4.6) and `GET /v3/company/{realmId}/companyinfo/{realmId}`. */
+/** `GET|POST /v3/company/{realmId}/query`, `GET /v3/company/{realmId}/cdc` (docs/provider-facts.md §4.6) and `GET /v3/company/{realmId}/companyinfo/{realmId}`. */
 export function apiRoutes(deps: ApiDeps): Router {
   const router = express.Router();
   const window = new Map<string, { start: number; n: number }>();

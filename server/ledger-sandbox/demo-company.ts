@@ -9,7 +9,7 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
  * Sku) and `invoices` invoices of `linesPerInvoice` SalesItemLineDetail lines
  * plus the computed SubTotalLine. Every 4th invoice has no PO custom field, every
  * 5th uses an item without Sku and every 7th is partly paid, so the demo has
- * both ready and not-ready invoices for the next issue's readiness rules.
+ * both ready and not-ready invoices for the readiness rules of stored invoices.
  */
 export function generateCompany(options: { invoices: number; items: number; linesPerInvoice: number; realmId?: string; now?: Date }): SandboxCompany {
   const now = options.now ?? new Date();

@@ -63,7 +63,7 @@ export class FaultQueue {
 
 const time = () => new Date().toISOString();
 
-/** Error bodies in the provider's `Fault` shape (providers.md §4; 401 uses its lowercase variant). */
+/** Error bodies in the provider's `Fault` shape (docs/provider-facts.md §4; 401 uses its lowercase variant). */
 export const faultBodies = {
   unauthorized: (detail: string) => ({
     warnings: null,

@@ -23,7 +23,7 @@ function approvedRedirect(deps: OAuthDeps, redirectUri: string, state: string, r
   return url.toString();
 }
 
-/** OAuth 2.0 authorize (consent page), token and revoke endpoints, as in providers.md §4.7. */
+/** OAuth 2.0 authorize (consent page), token and revoke endpoints, as in docs/provider-facts.md §4.7. */
 export function oauthRoutes(deps: OAuthDeps): Router {
   const router = express.Router();
   router.get('/connect/oauth2', (req, res) => {
@@ -76,7 +76,7 @@ export function oauthRoutes(deps: OAuthDeps): Router {
     res.status(400).json({ error: 'unsupported_grant_type' });
   });
 
-  // Revocation (providers.md §4.7): revoking a refresh token ends its grant, so it no longer refreshes.
+  // Revocation (docs/provider-facts.md §4.7): revoking a refresh token ends its grant, so it no longer refreshes.
   router.post('/v2/oauth2/tokens/revoke', express.json(), (req, res) => {
     const basic = /^Basic (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
     const [id, secret] = basic ? Buffer.from(basic, 'base64').toString('utf8').split(':') : [];

@@ -1,6 +1,6 @@
 import { SANDBOX_ENTITIES, type QboEntity, type SandboxEntity } from './company.js';
 
-/** The provider caps a page at 1000 rows (providers.md §4.6). */
+/** The provider caps a page at 1000 rows (docs/provider-facts.md §4.6). */
 export const MAX_RESULTS_LIMIT = 1000;
 
 export interface Condition {

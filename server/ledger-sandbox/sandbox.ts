@@ -33,7 +33,7 @@ export interface LedgerSandbox {
 
 /**
  * A local HTTP server speaking the subset of the accounting provider's protocol
- * the service uses (providers.md §4): OAuth authorize, token and revoke endpoints, CompanyInfo, query
+ * the service uses (docs/provider-facts.md §4): OAuth authorize, token and revoke endpoints, CompanyInfo, query
  * and CDC for Invoice, Item and Preferences, Fault bodies, 429 throttling and
  * injectable faults. `/__sandbox/faults` lets a separate process inject faults.
  */

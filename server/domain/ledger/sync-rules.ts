@@ -61,7 +61,7 @@ export const emptyProgress = (): EntityProgress => ({
   error: null,
 });
 
-/** The provider answers at most this many rows per query (providers.md §4.6). */
+/** The provider answers at most this many rows per query (docs/provider-facts.md §4.6). */
 export const QUERY_MAX_RESULTS = 1000;
 
 /**
@@ -147,10 +147,10 @@ export function pageStatement(o: {
   return `select * from ${o.entity}${filter} orderby MetaData.LastUpdatedTime startposition ${w.startPosition} maxresults ${w.maxResults}`;
 }
 
-/** CDC looks back at most 30 days (providers.md §4.6). */
+/** CDC looks back at most 30 days (docs/provider-facts.md §4.6). */
 export const CDC_LOOKBACK_MS = 30 * 86_400_000;
 
-/** A CDC answer holds at most this many objects; one that reaches it may be incomplete (providers.md §4.6). */
+/** A CDC answer holds at most this many objects; one that reaches it may be incomplete (docs/provider-facts.md §4.6). */
 export const CDC_MAX_OBJECTS = 1000;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The service's client for the accounting provider's protocol (providers.md §4):
+ * The service's client for the accounting provider's protocol (docs/provider-facts.md §4):
  * OAuth 2.0 token endpoint and the query API. The same code talks to the real
  * provider or to the ledger sandbox; only the URLs differ (server/config.ts).
  * Errors never carry raw provider bodies or tokens: only status and Fault codes.
@@ -7,13 +7,13 @@
 export interface LedgerEndpoints {
   authorizeUrl: string;
   tokenUrl: string;
-  /** Token revocation endpoint (providers.md §4.7: `POST /v2/oauth2/tokens/revoke`). */
+  /** Token revocation endpoint (docs/provider-facts.md §4.7: `POST /v2/oauth2/tokens/revoke`). */
   revokeUrl: string;
   apiBaseUrl: string;
   clientId: string;
   clientSecret: string;
   redirectUrl: string;
-  /** Provider API minor version (providers.md §4.6: 75 or later). */
+  /** Provider API minor version (docs/provider-facts.md §4.6: 75 or later). */
   minorVersion: number;
   timeoutMs: number;
 }

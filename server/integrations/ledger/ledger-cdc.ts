@@ -3,7 +3,7 @@ import { send, type LedgerEndpoints } from './ledger-api.js';
 /**
  * Change data capture: `GET /v3/company/{realmId}/cdc?entities=…&changedSince=…`
  * (`CDCResponse[0].QueryResponse[] {<Entity>[]}`); deleted entities carry `status: "Deleted"`.
- * Looks back at most 30 days and returns at most 1000 objects (providers.md §4.6).
+ * Looks back at most 30 days and returns at most 1000 objects (docs/provider-facts.md §4.6).
  */
 export async function changesSince(ep: LedgerEndpoints, o: { realmId: string; accessToken: string; entities: string[]; changedSince: Date }): Promise<Record<string, Record<string, unknown>[]>> {
   const url = new URL(`/v3/company/${encodeURIComponent(o.realmId)}/cdc`, ep.apiBaseUrl);

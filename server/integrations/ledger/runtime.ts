@@ -28,7 +28,7 @@ export interface LedgerRuntime {
 
 /**
  * Where tokens are revoked when LEDGER_REVOKE_URL is unset: the real provider's
- * revoke host for its token endpoint (providers.md §4.7), otherwise the token
+ * revoke host for its token endpoint (docs/provider-facts.md §4.7), otherwise the token
  * endpoint's own origin (the ledger sandbox serves both).
  */
 export function defaultRevokeUrl(tokenUrl: string): string {

@@ -7,7 +7,7 @@ import { tenantScope } from './tenant-scope.js';
  * A source record (Invoice, Item, Preferences) as the provider last returned it,
  * unique per (connection, entity type, source id) and written with
  * `insert … on conflict` (server/persistence/sql/ledger-source-records.sql.ts).
- * The payload is kept for mapping (next issue); it is never returned by an endpoint.
+ * The payload is kept for mapping into stored invoices; it is never returned by an endpoint.
  */
 export const LedgerSourceRecord = defineEntity({
   name: 'LedgerSourceRecord',

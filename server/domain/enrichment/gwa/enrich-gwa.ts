@@ -63,7 +63,7 @@ function mapLine({ line, index, quantity }: OrderedLine): { item: GwaLineItem | 
     missingCode: 'missing_unit_of_measure',
   });
   const issues = [...qty.issues, ...productCode.issues, ...commodityCode.issues, ...unit.issues];
-  // gwa rejects unitAmount and totalAmount of zero (providers.md §1.2, codes 95817-95820, 95813-95816).
+  // gwa rejects unitAmount and totalAmount of zero (docs/provider-facts.md §1.2, codes 95817-95820, 95813-95816).
   if (line.unitAmountMinor === 0) issues.push(issue('zero_amount_line', linePath(index, 'unitAmountMinor')));
   if (issues.length > 0 || qty.value === null || productCode.value === null || unit.value === null) {
     return { item: null, issues };
@@ -79,7 +79,7 @@ function mapLine({ line, index, quantity }: OrderedLine): { item: GwaLineItem | 
     unitOfMeasure: unit.value,
     unitAmount: money(line.unitAmountMinor),
     totalAmount: money(line.subtotalAmountMinor),
-    // Zero line tax or discount is omitted: gwa's references disagree on whether zero is allowed (providers.md §1.2).
+    // Zero line tax or discount is omitted: gwa's references disagree on whether zero is allowed (docs/provider-facts.md §1.2).
     ...(line.taxAmountMinor > 0 ? { taxAmount: money(line.taxAmountMinor) } : {}),
     ...(line.discountAmountMinor > 0 ? { discountAmount: money(line.discountAmountMinor) } : {}),
   };
@@ -91,7 +91,7 @@ function money(minor: number): string {
 }
 
 /**
- * gwa's gateway does not reconcile amounts (providers.md §1.2), so the service
+ * gwa's gateway does not reconcile amounts (docs/provider-facts.md §1.2), so the service
  * re-checks the strings it emits: line totals + tax + shipping − discount = amount.
  */
 function checkOutputReconciles(data: GwaTransactionEnrichmentData): Issue[] {

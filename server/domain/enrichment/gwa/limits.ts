@@ -1,6 +1,6 @@
-/** gwa (card gateway A) limits; each cites the spec's Limits table or providers.md §1.2. */
+/** gwa (card gateway A) limits; each cites the spec's Limits table or docs/provider-facts.md §1.2. */
 
-/** Spec Limits: "gwa line items up to 249" (a 250-line test fails, providers.md §1.2). */
+/** Spec Limits: "gwa line items up to 249" (a 250-line test fails, docs/provider-facts.md §1.2). */
 export const GWA_MAX_LINE_ITEMS = 249;
 /** Spec Limits: "gwa purchaseOrderNumber up to 17 characters". */
 export const GWA_MAX_PURCHASE_ORDER_NUMBER = 17;

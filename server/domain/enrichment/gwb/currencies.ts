@@ -1,6 +1,6 @@
 /**
  * Money.currency values gwb accepts: the Currency enum of its OpenAPI document
- * (providers.md §2.1, test/fixtures/provider-schemas/gwb-order.schema.json),
+ * (docs/provider-facts.md §2.1, test/fixtures/provider-schemas/gwb-order.schema.json),
  * without UNKNOWN_CURRENCY, which is for reports only.
  */
 export const GWB_CURRENCIES: ReadonlySet<string> = new Set([

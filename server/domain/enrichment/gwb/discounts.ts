@@ -27,11 +27,11 @@ export interface DiscountPlan {
 }
 
 /**
- * The invoice discount as gwb FIXED_AMOUNT discounts (providers.md §2.1).
+ * The invoice discount as gwb FIXED_AMOUNT discounts (docs/provider-facts.md §2.1).
  * `order`: one ORDER-scoped discount, which gwb spreads over the lines in
  * proportion to their subtotals; its rounding is undocumented, so each line's
  * share is taken to be the floor or the ceiling of its exact share, the shares
- * adding up to the discount (an assumption; UNCONFIRMED in providers.md).
+ * adding up to the discount (an assumption, unconfirmed: docs/provider-facts.md §2.1).
  * `line_item`: one LINE_ITEM-scoped discount per discounted line.
  */
 export function planDiscounts(

@@ -66,7 +66,7 @@ export function enrichGwb(request: GwbOrderEnrichmentRequest): EnrichmentResult<
     ...(discounts.discounts.length > 0 ? { discounts: discounts.discounts } : {}),
     ...(invoice.shippingAmountMinor > 0 ? { service_charges: [shipping(invoice.shippingAmountMinor, currency)] } : {}),
     // Two fixed keys of [a-z_] within gwb's 10 entries of 60-character keys; the
-    // contract caps both values at 160 characters, inside gwb's 255 (providers.md §2.1).
+    // contract caps both values at 160 characters, inside gwb's 255 (docs/provider-facts.md §2.1).
     metadata: {
       invoice_number: invoice.invoiceNumber,
       ...(purchaseOrder !== null ? { purchase_order_reference: purchaseOrder } : {}),
@@ -94,7 +94,7 @@ function resolveReferenceId(request: GwbOrderEnrichmentRequest): { value: string
 
 /**
  * Shipping as a fixed service charge in the total phase: added after discounts
- * and tax and never taxed, so it moves neither (providers.md §2.1).
+ * and tax and never taxed, so it moves neither (docs/provider-facts.md §2.1).
  */
 function shipping(amount: number, currency: string): GwbServiceCharge {
   return {

@@ -1,4 +1,4 @@
-/** gwb (payments provider B) limits from its OpenAPI document (providers.md §2.1). */
+/** gwb (payments provider B) limits from its OpenAPI document (docs/provider-facts.md §2.1). */
 
 /** Order.reference_id: at most 40 characters. */
 export const GWB_MAX_REFERENCE_ID = 40;

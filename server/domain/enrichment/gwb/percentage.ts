@@ -3,7 +3,7 @@ import { GWB_MAX_PERCENTAGE_LENGTH } from './limits.js';
 
 /**
  * gwb takes taxes as percentages only and computes the amount itself, rounding
- * half to even (providers.md §2.1-2.2). To carry an exact invoice tax we search
+ * half to even (docs/provider-facts.md §2.1-2.2). To carry an exact invoice tax we search
  * for a percentage that makes gwb compute exactly that amount.
  *
  * A constraint gives one way gwb may compute the tax at `units / 10^scale`

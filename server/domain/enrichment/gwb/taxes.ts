@@ -15,10 +15,10 @@ export interface TaxPlan {
 
 /**
  * The invoice tax as gwb ADDITIVE percentage taxes whose computed amounts equal
- * the invoice's exactly, or `tax_not_representable` (providers.md §0.5).
+ * the invoice's exactly, or `tax_not_representable` (docs/provider-facts.md §2.2).
  * gwb taxes the amount after discounts and rounds once per tax on the amount it
  * covers: an order tax on the order's discounted total (gwb forum threads in
- * providers.md Q4: 8.875 % of 6.95 + 6.95 + 8 + 15 gives 3.27, not the 3.28 of
+ * docs/provider-facts.md §2.2: 8.875 % of 6.95 + 6.95 + 8 + 15 gives 3.27, not the 3.28 of
  * per-line rounding). Hence:
  * `order`: one ORDER-scoped tax on Σ subtotals − discount, however the discount is spread.
  * `line_item`: one LINE_ITEM-scoped tax per taxed line, which must hold for

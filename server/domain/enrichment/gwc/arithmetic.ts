@@ -2,7 +2,7 @@ import type { GwcPaymentIntentEnrichmentData } from '../../../../contract/enrich
 import { sum } from '../decimal.js';
 
 /**
- * The amount gwc derives from `amount_details` (providers.md §3.4):
+ * The amount gwc derives from `amount_details` (docs/provider-facts.md §3.4):
  * Σ(unit_cost × quantity − line discount + line tax) − discount + tax + shipping.
  */
 export function amountDetailsTotal(details: GwcPaymentIntentEnrichmentData['amount_details']): bigint {

@@ -72,7 +72,7 @@ export function enrichGwc(
  * Line-level representation needs the invoice to hold the amount on its lines
  * (spec: endpoint 10, "line tax must reconcile to the invoice tax"); gwc also
  * rejects tax, shipping and discount that together exceed the amount
- * (providers.md §3.4, amount_details_tax_shipping_discount_greater_than_amount).
+ * (docs/provider-facts.md §3.4, amount_details_tax_shipping_discount_greater_than_amount).
  */
 function checkRepresentations(
   invoice: GwcPaymentIntentEnrichmentRequest['invoice'],
@@ -124,7 +124,7 @@ function mapLine(
     quantity: Number(qty.value),
     unit_of_measure: unit.value,
     ...(taxAt === 'line_item' ? { tax: { total_tax_amount: line.taxAmountMinor } } : {}),
-    // gwc requires discount_amount > 0 (providers.md §3.2): a zero discount is omitted.
+    // gwc requires discount_amount > 0 (docs/provider-facts.md §3.2): a zero discount is omitted.
     ...(discountAt === 'line_item' && line.discountAmountMinor > 0 ? { discount_amount: line.discountAmountMinor } : {}),
     ...(commodityCode.value !== null ? { payment_method_options: { card: { commodity_code: commodityCode.value } } } : {}),
   };

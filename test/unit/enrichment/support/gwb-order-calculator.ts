@@ -1,7 +1,7 @@
 import type { GwbOrderEnrichmentData } from '../../../../contract/enrichment.js';
 
 /**
- * An independent model of how gwb totals an order (providers.md §2.1-2.2),
+ * An independent model of how gwb totals an order (docs/provider-facts.md §2.1-2.2),
  * written from the provider's rules rather than from the code under test:
  * gross = base price × quantity; LINE_ITEM fixed discounts come off their line;
  * an ORDER fixed discount is spread over the lines in proportion to what is left,
