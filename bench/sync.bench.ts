@@ -58,18 +58,25 @@ try {
     const integration = await admin.integrations.create({ organizationId: org.id, provider: 'ledger', environment: 'sandbox' });
     await storeConsent(orm.em.fork(), cipher, { organizationId: org.id, integrationId: integration.id, environment: 'sandbox', realmId, tokens });
     let runId = '';
-    runtime.queue = { enqueue: async (id) => void (runId = id), jobState: async () => 'created' };
+    runtime.queue = {
+      enqueue: async (id) => {
+        runId = id;
+      },
+      jobState: async () => 'created',
+    };
     const ctx = { apiKeyId: 'bench', organizationId: org.id, integrationId: integration.id, provider: 'ledger' as const, environment: 'sandbox' as const, scopes: [] };
     await queueSync(orm.em.fork(), runtime, { ctx, connectionId: realmId, fullReconciliation: false });
 
     global.gc?.();
     let peak = process.memoryUsage().rss;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 25);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 25);
     const started = process.hrtime.bigint();
     const outcome = await importRun(orm.em.fork(), runtime, { runId, maxAttempts: 1, logger });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     clearInterval(sampler);
-    const [run] = await sqlOf(orm.em.fork())<{ state: string; entities: any }>(`select state, entities from ledger_sync_runs where id = ?`, [runId]);
+    const [run] = await sqlOf(orm.em.fork())<{ state: string; entities: Record<"Invoice" | "Item", { created: number; pages: number }> }>(`select state, entities from ledger_sync_runs where id = ?`, [runId]);
     if (outcome !== 'done' || run?.state !== 'succeeded' || run.entities.Invoice.created !== size) throw new Error(`bench run did not complete: ${JSON.stringify(run)}`);
     results.push({ invoices: size, seconds, perSecond: size / seconds, peakRssMb: peak / 1024 / 1024, pages: run.entities.Invoice.pages + run.entities.Item.pages + 1 });
     await sandbox.close();

@@ -39,6 +39,7 @@ const REQUEST_ID_HEADER = {
   schema: { type: 'string', pattern: '^req_[0-9a-f]{32}$' },
 };
 
+// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is edited as untyped JSON
 type Json = Record<string, any>;
 
 /**
@@ -61,20 +62,26 @@ function normalizeNumberBounds(schema: z.ZodTypeAny | undefined, seen = new Set<
       walk(def.catchall);
       return;
     case 'ZodArray':
-      return walk(def.type);
+      walk(def.type);
+      return;
     case 'ZodRecord':
-      return walk(def.valueType);
+      walk(def.valueType);
+      return;
     case 'ZodEffects':
-      return walk(def.schema);
+      walk(def.schema);
+      return;
     case 'ZodUnion':
     case 'ZodDiscriminatedUnion':
-      return (def.options as unknown[]).forEach(walk);
+      for (const option of def.options as unknown[]) walk(option);
+      return;
     case 'ZodIntersection':
       walk(def.left);
-      return walk(def.right);
+      walk(def.right);
+      return;
     case 'ZodPipeline':
       walk(def.in);
-      return walk(def.out);
+      walk(def.out);
+      return;
     default:
       if (def.innerType) walk(def.innerType);
   }
@@ -115,7 +122,10 @@ function eachRoute(router: AppRouter, visit: (route: AppRoute) => void): void {
 
 /** Drop `exclusiveMinimum/Maximum: false` (the 3.0 default) so the document stays terse. */
 function dropFalseExclusives(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(dropFalseExclusives);
+  if (Array.isArray(node)) {
+    for (const item of node) dropFalseExclusives(item);
+    return;
+  }
   if (!node || typeof node !== 'object') return;
   const obj = node as Json;
   if (obj.exclusiveMinimum === false) delete obj.exclusiveMinimum;
@@ -164,7 +174,7 @@ export function buildOpenApiDocument() {
     if ('body' in route) normalizeNumberBounds(route.body as z.ZodTypeAny);
     if (route.query) normalizeNumberBounds(route.query as z.ZodTypeAny);
     if (route.pathParams) normalizeNumberBounds(route.pathParams as z.ZodTypeAny);
-    Object.values(route.responses).forEach((r) => normalizeNumberBounds(r as z.ZodTypeAny));
+    for (const r of Object.values(route.responses)) normalizeNumberBounds(r as z.ZodTypeAny);
   });
 
   const document = generateOpenApi(

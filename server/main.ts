@@ -2,10 +2,10 @@
  * `npm start`: config → database (embedded by default) → migrations → HTTP.
  * Prints one start-up line; SIGINT/SIGTERM shut down gracefully.
  */
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { startService } from './service.js';
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
 } catch (err) {

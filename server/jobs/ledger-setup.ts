@@ -14,7 +14,7 @@ import { startLedgerSandbox, type LedgerSandbox } from '../ledger-sandbox/sandbo
 export async function buildLedgerRuntime(config: Config): Promise<{ runtime: LedgerRuntime; sandbox?: LedgerSandbox; close(): Promise<void> }> {
   const settings = ledgerSettings(config);
   let sandbox: LedgerSandbox | undefined;
-  let provider;
+  let provider: Parameters<typeof createLedgerRuntime>[0]['provider'];
   if (settings.embeddedSandbox) {
     sandbox = await startLedgerSandbox({ companies: [demoCompany()] }, settings.sandboxPort, '127.0.0.1');
     provider = { authorizeUrl: sandbox.urls.authorize, tokenUrl: sandbox.urls.token, apiBaseUrl: sandbox.urls.api, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret };

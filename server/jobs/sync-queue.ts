@@ -38,7 +38,7 @@ export async function startSyncQueue(o: { databaseUrl: string; orm: MikroORM; ru
           o.logger.warn({ syncRunId: job.data.runId }, 'another attempt holds the sync run; trying later');
           throw new Error('another attempt holds this sync run');
         }
-        let outcome;
+        let outcome: Awaited<ReturnType<typeof importRun>>;
         try {
           const lastAttempt = job.retryCount >= job.retryLimit;
           const attempt = { runId: job.data.runId, maxAttempts: MAX_SYNC_ATTEMPTS, lastAttempt, logger: o.logger, leaseLost: lease.lost };

@@ -4,13 +4,13 @@
  * the provider settings (LEDGER_*), since it does not start a sandbox, and the
  * service's SVC_TOKEN_KEY (it never generates a key of its own).
  */
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { openOrm } from '../persistence/orm.js';
 import { buildLedgerRuntime } from './ledger-setup.js';
 import { startSyncQueue } from './sync-queue.js';
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
   if (!config.DATABASE_URL) throw new ConfigError(['DATABASE_URL: must be set for a separate worker (the service database)']);

@@ -26,7 +26,14 @@ export function createGate(): Gate {
   let open!: () => void;
   const reached = new Promise<void>((r) => (arrive = r));
   const opened = new Promise<void>((r) => (open = r));
-  return { reached, open, pass: () => (arrive(), opened) };
+  return {
+    reached,
+    open,
+    pass: () => {
+      arrive();
+      return opened;
+    },
+  };
 }
 
 /** The delay a `slow` or `hold` fault puts before an answer (one place for both endpoints). */

@@ -5,7 +5,6 @@ import { useTestApp } from '../support/harness.js';
 import { createTenant } from '../support/tenants.js';
 import { happyInvoice, makeInvoice, makeLine } from '../unit/enrichment/support/invoices.js';
 import {
-  SvcError,
   contract,
   createClient,
   enrichmentRequestIdOf,

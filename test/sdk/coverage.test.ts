@@ -17,8 +17,12 @@ describe('SDK test coverage of the contract', () => {
       .map((f) => readFileSync(path.join(dir, f), 'utf8'))
       .join('\n');
     const routes: string[] = [];
-    const walk = (router: AppRouter, prefix: string[]) =>
-      Object.entries(router).forEach(([key, value]) => (isAppRoute(value) ? routes.push([...prefix, key].join('.')) : walk(value as AppRouter, [...prefix, key])));
+    const walk = (router: AppRouter, prefix: string[]): void => {
+      for (const [key, value] of Object.entries(router)) {
+        if (isAppRoute(value)) routes.push([...prefix, key].join('.'));
+        else walk(value as AppRouter, [...prefix, key]);
+      }
+    };
     walk(contract, []);
     expect(routes.length).toBeGreaterThan(0);
     expect(routes.filter((r) => !sources.includes(`.${r}(`))).toEqual([]);

@@ -106,7 +106,7 @@ export function useTestApp(overrides: Partial<Record<keyof Config, string>> = {}
 
 export async function toTestResponse(res: Response): Promise<TestResponse> {
   const text = await res.text();
-  let body: unknown = undefined;
+  let body: unknown ;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {

@@ -36,7 +36,7 @@ export async function createInvitation(
   const now = options.now ?? new Date();
   await assertContext(em, ctx, body);
   const org = await organizationById(sqlOf(em), ctx.organizationId);
-  if (!org || org.status !== 'active') throw new DomainError('not_found', 'The organization of this API key does not exist or is inactive');
+  if (org?.status !== 'active') throw new DomainError('not_found', 'The organization of this API key does not exist or is inactive');
 
   const secret = newSecret();
   const id = crypto.randomUUID();

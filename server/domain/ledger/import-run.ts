@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SyncEntityProgress } from '../../../contract/ledger.js';
 import type { Logger } from '../../logger.js';
 import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
 import { markDeleted, markSeen, markUnseenDeleted, upsertSourceRecords } from '../../persistence/sql/ledger-source-records.sql.js';
@@ -86,7 +85,7 @@ export async function importRun(
   };
   try {
     const connection = await connectionById(sql, run.connection_id);
-    if (!connection || connection.status !== 'active') {
+    if (connection?.status !== 'active') {
       await finishRun(sql, run.id, 'failed', { code: 'connection_not_active', message: `The connection is ${connection?.status ?? 'gone'}` }, new Date());
       return 'done';
     }

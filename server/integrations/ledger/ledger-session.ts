@@ -46,7 +46,7 @@ export class LedgerSession {
   }
 
   private async renew(): Promise<void> {
-    let tokens;
+    let tokens: Awaited<ReturnType<typeof refreshTokens>>;
     try {
       tokens = await refreshTokens(this.runtime.endpoints, this.refresh);
     } catch (err) {

@@ -64,9 +64,13 @@ export const advanceCheckpoint = (sql: Sql, connectionId: string, through: Date)
 export async function listRuns(sql: Sql, f: { connectionId?: string; state?: string; before?: { createdAt: Date; id: string }; limit: number }) {
   const where: string[] = [];
   const params: unknown[] = [];
-  if (f.connectionId) (where.push('c.realm_id = ?'), params.push(f.connectionId));
-  if (f.state) (where.push('r.state = ?'), params.push(f.state));
-  if (f.before) (where.push('(r.created_at, r.id) < (?, ?)'), params.push(f.before.createdAt, f.before.id));
+  const filter = (condition: string, ...values: unknown[]) => {
+    where.push(condition);
+    params.push(...values);
+  };
+  if (f.connectionId) filter('c.realm_id = ?', f.connectionId);
+  if (f.state) filter('r.state = ?', f.state);
+  if (f.before) filter('(r.created_at, r.id) < (?, ?)', f.before.createdAt, f.before.id);
   return runs(await sql(`${withRealm} ${where.length ? `where ${where.join(' and ')}` : ''} order by r.created_at desc, r.id desc limit ?`, [...params, f.limit]));
 }
 

@@ -108,7 +108,7 @@ describe('card numbers in other shapes, credentials by value, deep bodies', () =
     const res = await app.request('/api/v1/gwc/payment-intent-enrichment', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: '{"raw":' + '['.repeat(10_000) + ']'.repeat(10_000) + '}',
+      body: `{"raw":${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
       key: tenant.key,
     });
     expect(res.status).toBe(400);
@@ -116,7 +116,7 @@ describe('card numbers in other shapes, credentials by value, deep bodies', () =
       error: {
         type: 'validation_error',
         message: 'The request body nests objects and arrays too deeply',
-        issues: [{ code: 'nesting_too_deep', path: 'raw' + '[0]'.repeat(63), message: 'Objects and arrays may be nested at most 64 levels deep' }],
+        issues: [{ code: 'nesting_too_deep', path: `raw${'[0]'.repeat(63)}`, message: 'Objects and arrays may be nested at most 64 levels deep' }],
       },
     });
     const logged = app.logs.lines.slice(before);

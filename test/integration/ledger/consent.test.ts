@@ -128,7 +128,11 @@ describe('consent: connect URL and OAuth callback', () => {
   /** Make `realmId` the company the sandbox's consent page approves (it approves the first one). */
   function approveFirst(realmId: string) {
     const companies = app.sandbox.companies;
-    for (const [id, c] of [...companies]) if (id !== realmId) (companies.delete(id), companies.set(id, c));
+    for (const [id, c] of [...companies]) {
+      if (id === realmId) continue;
+      companies.delete(id);
+      companies.set(id, c);
+    }
   }
 
   it('when the callback realmId is edited to another connection of the integration, then 403, that connection keeps its tokens and status', async () => {

@@ -60,7 +60,10 @@ describe('importer: ties at a page boundary and full reconciliation', () => {
     let touched = false;
     // During the run an invoice changes after the run's period end: it must still count as present.
     app.sandbox.beforeAnswer(({ kind, statement }) => {
-      if (!touched && kind === 'query' && / from Invoice /.test(statement)) (touched = true), touchEntity(busy, new Date(Date.now() + 1000));
+      if (!touched && kind === 'query' && / from Invoice /.test(statement)) {
+        touched = true;
+        touchEntity(busy, new Date(Date.now() + 1000));
+      }
     });
     try {
       expect((await app.request(syncPath(connectionId), { method: 'POST', key: tenant.key, json: { fullReconciliation: true } })).status).toBe(202);

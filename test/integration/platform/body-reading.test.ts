@@ -19,7 +19,7 @@ describe('request bodies are read after authentication, within the route limit',
     const res = await app.request('/api/v1/gwc/payment-reports', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: '{"eventId": ' + 'x'.repeat(20 * 1024),
+      body: `{"eventId": ${'x'.repeat(20 * 1024)}`,
       key: tenant.key,
     });
     expect(res.status).toBe(413);

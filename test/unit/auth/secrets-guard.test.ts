@@ -44,7 +44,7 @@ describe('card-number detection', () => {
   it.each([
     ['123456789012', 'a 12-digit reference'],
     ['4111111111111112', 'a 16-digit run failing Luhn'],
-    ['4111111111111111'.slice(0, 15) + '2', 'a 16-digit group failing Luhn as a whole (its parts are not scanned)'],
+    [`${'4111111111111111'.slice(0, 15)}2`, 'a 16-digit group failing Luhn as a whole (its parts are not scanned)'],
     ['2025-01-10', 'an ISO date'],
     ['10.01.2025 12:30', 'a dotted date and a time'],
     ['1 234 567.89', 'an amount grouped by spaces'],
@@ -119,7 +119,7 @@ describe('secret-shaped values', () => {
     ['sk_live_' + '4eC39HqLyjWDarjtT1zdp7dc', 'a live secret key'],
     ['key: rk_test_51Habcdefghijklmnop', 'a restricted key in text'],
     ['whsec_' + 'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'a webhook signing secret'],
-    ['svck_sandbox_' + '0123456789abcdef_' + 'a'.repeat(64), "this service's own API key"],
+    [`svck_sandbox_0123456789abcdef_${'a'.repeat(64)}`, "this service's own API key"],
     ['Authorization: Bearer abcdefghijklmnopqrstuvwx', 'a bearer credential'],
     ['eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJl', 'a JSON Web Token'],
   ])('when a string holds %s (%s), then it is a credential', (text) => {
@@ -196,7 +196,7 @@ describe('findSecrets', () => {
     expect(findSecrets(deep)).toEqual([
       { code: 'nesting_too_deep', path: '[0]'.repeat(MAX_NESTING_DEPTH), message: 'Objects and arrays may be nested at most 64 levels deep' },
     ]);
-    const objects = JSON.parse('{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000));
+    const objects = JSON.parse(`${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`);
     expect(findSecrets(objects)).toEqual([
       { code: 'nesting_too_deep', path: Array(MAX_NESTING_DEPTH).fill('a').join('.'), message: 'Objects and arrays may be nested at most 64 levels deep' },
     ]);

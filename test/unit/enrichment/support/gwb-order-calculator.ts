@@ -33,7 +33,9 @@ export function gwbOrderTotal(order: GwbOrderEnrichmentData, allocation: Allocat
       discountTotal += taken;
     } else {
       const shares = spread(amount, lines.map((l) => l.gross - l.discounted), allocation);
-      lines.forEach((l, i) => (l.discounted += shares[i]!));
+      lines.forEach((l, i) => {
+        l.discounted += shares[i]!;
+      });
       discountTotal += amount;
     }
   }
