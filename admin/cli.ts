@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`unknown procedure "${name}"\n\n${usage()}`);
     return 2;
   }
-  let input: unknown ;
+  let input: unknown;
   if (rawInput !== undefined) {
     try {
       input = JSON.parse(rawInput);

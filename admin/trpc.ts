@@ -18,8 +18,7 @@ const TRPC_CODES: Partial<Record<DomainError['type'], TRPC_ERROR_CODE_KEY>> = {
 const t = initTRPC.context<AdminContext>().create({
   errorFormatter({ shape, error }) {
     const cause = error.cause;
-    const issues =
-      cause instanceof ZodError ? issuesFromZodError(cause) : cause instanceof DomainError ? cause.issues : undefined;
+    const issues = cause instanceof ZodError ? issuesFromZodError(cause) : cause instanceof DomainError ? cause.issues : undefined;
     return {
       ...shape,
       message: cause instanceof ZodError ? 'Invalid input' : shape.message,

@@ -15,7 +15,9 @@ const env = await startBenchService();
 try {
   // Baseline: same database, same pool size, one INSERT per request.
   const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 10 });
-  await pool.query('create table if not exists bench_baseline (id uuid primary key, body jsonb not null, created_at timestamptz not null default now())');
+  await pool.query(
+    'create table if not exists bench_baseline (id uuid primary key, body jsonb not null, created_at timestamptz not null default now())',
+  );
   const bare = express();
   bare.use(express.json());
   bare.post('/insert', async (req, res) => {

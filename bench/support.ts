@@ -30,7 +30,12 @@ export async function startBenchService(): Promise<BenchEnv> {
   if (!databaseUrl) {
     const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-'));
     chmodSync(dir, 0o755);
-    const pg = await startEmbeddedPostgres({ dataDir: dir, port: 40000 + Math.floor(Math.random() * 10000), clusterDir: path.join(dir, 'pgdata'), persistent: false });
+    const pg = await startEmbeddedPostgres({
+      dataDir: dir,
+      port: 40000 + Math.floor(Math.random() * 10000),
+      clusterDir: path.join(dir, 'pgdata'),
+      persistent: false,
+    });
     databaseUrl = pg.url;
     stopDb = async () => {
       await pg.stop();
@@ -56,7 +61,11 @@ export async function startBenchService(): Promise<BenchEnv> {
 }
 
 /** An organization, integration and key made through the operator router itself. */
-export async function benchKey(orm: MikroORM, provider: 'gwa' | 'gwb' | 'gwc', scopes: ('enrichment:write' | 'payments:write')[]): Promise<string> {
+export async function benchKey(
+  orm: MikroORM,
+  provider: 'gwa' | 'gwb' | 'gwc',
+  scopes: ('enrichment:write' | 'payments:write')[],
+): Promise<string> {
   const admin = createAdminCaller({ orm, authorized: true });
   const org = await admin.organizations.create({ name: `bench ${provider}` });
   const integration = await admin.integrations.create({ organizationId: org.id, provider, environment: 'sandbox' });

@@ -31,7 +31,12 @@ const LINES = 5;
 
 const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-sync-'));
 chmodSync(dir, 0o755);
-const pg = await startEmbeddedPostgres({ dataDir: dir, port: 40000 + Math.floor(Math.random() * 10000), clusterDir: path.join(dir, 'pgdata'), persistent: false });
+const pg = await startEmbeddedPostgres({
+  dataDir: dir,
+  port: 40000 + Math.floor(Math.random() * 10000),
+  clusterDir: path.join(dir, 'pgdata'),
+  persistent: false,
+});
 const orm = await openOrm(pg.url, { pool: { min: 2, max: 10 } });
 await migrate(orm);
 const logger = createLogger('warn');
@@ -40,23 +45,43 @@ const results: { invoices: number; seconds: number; perSecond: number; peakRssMb
 try {
   for (const size of SIZES) {
     const realmId = `93414520${size}`;
-    const sandbox = await startLedgerSandbox({ companies: [generateCompany({ invoices: size, items: ITEMS, linesPerInvoice: LINES, realmId })], autoApprove: true, rateLimitPerMinute: 100_000 });
+    const sandbox = await startLedgerSandbox({
+      companies: [generateCompany({ invoices: size, items: ITEMS, linesPerInvoice: LINES, realmId })],
+      autoApprove: true,
+      rateLimitPerMinute: 100_000,
+    });
     const config = ConfigSchema.parse({ DATABASE_URL: pg.url, LOG_LEVEL: 'warn', LEDGER_HISTORY_DAYS: '3650' });
     const cipher = createTokenCipher(randomBytes(32));
     const runtime = createLedgerRuntime({
       config,
-      provider: { authorizeUrl: sandbox.urls.authorize, tokenUrl: sandbox.urls.token, apiBaseUrl: sandbox.urls.api, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
+      provider: {
+        authorizeUrl: sandbox.urls.authorize,
+        tokenUrl: sandbox.urls.token,
+        apiBaseUrl: sandbox.urls.api,
+        clientId: sandbox.clientId,
+        clientSecret: sandbox.clientSecret,
+      },
       cipher,
       mailer: createMailer({ smtpUrl: undefined, from: 'bench', outboxDir: path.join(dir, 'outbox') }),
     });
     // Consent through the sandbox's own OAuth endpoints.
-    const auth = await fetch(`${sandbox.urls.authorize}?client_id=${sandbox.clientId}&response_type=code&scope=com.intuit.quickbooks.accounting&redirect_uri=${encodeURIComponent(runtime.endpoints.redirectUrl)}&state=bench`, { redirect: 'manual' });
+    const auth = await fetch(
+      `${sandbox.urls.authorize}?client_id=${sandbox.clientId}&response_type=code&scope=com.intuit.quickbooks.accounting` +
+        `&redirect_uri=${encodeURIComponent(runtime.endpoints.redirectUrl)}&state=bench`,
+      { redirect: 'manual' },
+    );
     const code = new URL(auth.headers.get('location')!).searchParams.get('code')!;
     const tokens = await exchangeCode(runtime.endpoints, code);
     const admin = createAdminCaller({ orm, authorized: true });
     const org = await admin.organizations.create({ name: `Bench ${size}` });
     const integration = await admin.integrations.create({ organizationId: org.id, provider: 'ledger', environment: 'sandbox' });
-    await storeConsent(orm.em.fork(), cipher, { organizationId: org.id, integrationId: integration.id, environment: 'sandbox', realmId, tokens });
+    await storeConsent(orm.em.fork(), cipher, {
+      organizationId: org.id,
+      integrationId: integration.id,
+      environment: 'sandbox',
+      realmId,
+      tokens,
+    });
     let runId = '';
     runtime.queue = {
       enqueue: async (id) => {
@@ -64,7 +89,14 @@ try {
       },
       jobState: async () => 'created',
     };
-    const ctx = { apiKeyId: 'bench', organizationId: org.id, integrationId: integration.id, provider: 'ledger' as const, environment: 'sandbox' as const, scopes: [] };
+    const ctx = {
+      apiKeyId: 'bench',
+      organizationId: org.id,
+      integrationId: integration.id,
+      provider: 'ledger' as const,
+      environment: 'sandbox' as const,
+      scopes: [],
+    };
     await queueSync(orm.em.fork(), runtime, { ctx, connectionId: realmId, fullReconciliation: false });
 
     global.gc?.();
@@ -76,14 +108,27 @@ try {
     const outcome = await importRun(orm.em.fork(), runtime, { runId, maxAttempts: 1, logger });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     clearInterval(sampler);
-    const [run] = await sqlOf(orm.em.fork())<{ state: string; entities: Record<"Invoice" | "Item", { created: number; pages: number }> }>(`select state, entities from ledger_sync_runs where id = ?`, [runId]);
-    if (outcome !== 'done' || run?.state !== 'succeeded' || run.entities.Invoice.created !== size) throw new Error(`bench run did not complete: ${JSON.stringify(run)}`);
-    results.push({ invoices: size, seconds, perSecond: size / seconds, peakRssMb: peak / 1024 / 1024, pages: run.entities.Invoice.pages + run.entities.Item.pages + 1 });
+    const [run] = await sqlOf(orm.em.fork())<{ state: string; entities: Record<'Invoice' | 'Item', { created: number; pages: number }> }>(
+      `select state, entities from ledger_sync_runs where id = ?`,
+      [runId],
+    );
+    if (outcome !== 'done' || run?.state !== 'succeeded' || run.entities.Invoice.created !== size)
+      throw new Error(`bench run did not complete: ${JSON.stringify(run)}`);
+    results.push({
+      invoices: size,
+      seconds,
+      perSecond: size / seconds,
+      peakRssMb: peak / 1024 / 1024,
+      pages: run.entities.Invoice.pages + run.entities.Item.pages + 1,
+    });
     await sandbox.close();
   }
   console.log('ledger sync benchmark (5 lines per invoice, 1,000 items, page size 500, sandbox in-process)');
   console.log('invoices | seconds | invoices/s | peak RSS MB | provider pages');
-  for (const r of results) console.log(`${String(r.invoices).padStart(8)} | ${r.seconds.toFixed(2).padStart(7)} | ${r.perSecond.toFixed(0).padStart(10)} | ${r.peakRssMb.toFixed(0).padStart(11)} | ${r.pages}`);
+  for (const r of results)
+    console.log(
+      `${String(r.invoices).padStart(8)} | ${r.seconds.toFixed(2).padStart(7)} | ${r.perSecond.toFixed(0).padStart(10)} | ${r.peakRssMb.toFixed(0).padStart(11)} | ${r.pages}`,
+    );
   const ratio = results[1]!.seconds / results[0]!.seconds;
   console.log(`20k / 10k time ratio: ${ratio.toFixed(2)} (linear ≈ 2.0)`);
 } finally {

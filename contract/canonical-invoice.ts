@@ -49,10 +49,7 @@ export const CanonicalInvoiceSchema = z
     issuedAt: TimestampSchema.nullable(),
     dueAt: TimestampSchema.nullable(),
     voidedAt: TimestampSchema.nullable(),
-    lineItems: z
-      .array(CanonicalLineSchema)
-      .min(1, 'An invoice needs at least one line')
-      .max(MAX_LINES, `At most ${MAX_LINES} lines`),
+    lineItems: z.array(CanonicalLineSchema).min(1, 'An invoice needs at least one line').max(MAX_LINES, `At most ${MAX_LINES} lines`),
   })
   .strict()
   .describe('CanonicalInvoice v1');

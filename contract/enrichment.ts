@@ -9,9 +9,7 @@ import { ReferenceSchema } from './common/index.js';
  */
 
 /** Up to 10 letters, digits, spaces or hyphens (spec: Limits, gwa shipsFromPostalCode and gwc postal codes). */
-export const PostalCodeSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9 -]{1,10}$/, 'Expected 1-10 letters, digits, spaces or hyphens');
+export const PostalCodeSchema = z.string().regex(/^[A-Za-z0-9 -]{1,10}$/, 'Expected 1-10 letters, digits, spaces or hyphens');
 
 // ---------------------------------------------------------------- gwa
 
@@ -107,7 +105,10 @@ export const GwbLineItemSchema = z
   .object({
     uid: z.string().describe('`line-<sequence>`, unique within the order'),
     name: z.string().min(1),
-    quantity: z.string().regex(/^[1-9][0-9]{0,11}$/).describe('Whole number of items, 1-12 characters'),
+    quantity: z
+      .string()
+      .regex(/^[1-9][0-9]{0,11}$/)
+      .describe('Whole number of items, 1-12 characters'),
     base_price_money: GwbMoneySchema.describe('Unit price before tax'),
     applied_taxes: z.array(z.object({ tax_uid: z.string() }).strict()).optional(),
     applied_discounts: z.array(z.object({ discount_uid: z.string() }).strict()).optional(),
@@ -221,9 +222,7 @@ export type GwcLineItem = z.infer<typeof GwcLineItemSchema>;
 
 export const GwcPaymentIntentEnrichmentDataSchema = z
   .object({
-    payment_details: z
-      .object({ order_reference: z.string().min(1), customer_reference: z.string().min(1).optional() })
-      .strict(),
+    payment_details: z.object({ order_reference: z.string().min(1), customer_reference: z.string().min(1).optional() }).strict(),
     amount_details: z
       .object({
         enforce_arithmetic_validation: z.literal(true),

@@ -1,9 +1,5 @@
 import type { CanonicalInvoice } from './canonical-invoice.js';
-import type {
-  GwaTransactionEnrichmentRequest,
-  GwbOrderEnrichmentRequest,
-  GwcPaymentIntentEnrichmentRequest,
-} from './enrichment.js';
+import type { GwaTransactionEnrichmentRequest, GwbOrderEnrichmentRequest, GwcPaymentIntentEnrichmentRequest } from './enrichment.js';
 import type { CreateInvitationBody } from './ledger.js';
 import type { GwaPaymentReport, GwbPaymentReport, GwcPaymentReport } from './payment-reports.js';
 
@@ -100,11 +96,21 @@ export const requestExamples: Record<string, RequestExample> = {
   },
   gwbReportPayment: {
     summary: 'Report a completed gwb payment',
-    value: { ...report, source: 'api', paymentId: 'R2B3Z8WMVt3EAmzYWLZ15Iz0lMHZY', orderId: 'CAISENgvlJ6jLWAzERDzjyHVybY' } satisfies GwbPaymentReport,
+    value: {
+      ...report,
+      source: 'api',
+      paymentId: 'R2B3Z8WMVt3EAmzYWLZ15Iz0lMHZY',
+      orderId: 'CAISENgvlJ6jLWAzERDzjyHVybY',
+    } satisfies GwbPaymentReport,
   },
   gwcReportPayment: {
     summary: 'Report a succeeded gwc PaymentIntent',
-    value: { ...report, source: 'sdk', paymentIntentId: 'pi_3OqX8c2eZvKYlo2C1a2b3c4d', chargeId: 'ch_3OqX8c2eZvKYlo2C1x2y3z4w' } satisfies GwcPaymentReport,
+    value: {
+      ...report,
+      source: 'sdk',
+      paymentIntentId: 'pi_3OqX8c2eZvKYlo2C1a2b3c4d',
+      chargeId: 'ch_3OqX8c2eZvKYlo2C1x2y3z4w',
+    } satisfies GwcPaymentReport,
   },
   ledgerCreateInvitation: {
     summary: "Invite the merchant's accounting administrator to connect the accounting source",

@@ -20,7 +20,7 @@ export const ENRICHMENT_OBJECTS = {
 } as const satisfies Record<PaymentProvider, string>;
 
 const CORRELATION_NOTE =
-  'The response\'s `x-svc-request-id` identifies this enrichment: send it as `enrichmentRequestId` when reporting the payment outcome.';
+  "The response's `x-svc-request-id` identifies this enrichment: send it as `enrichmentRequestId` when reporting the payment outcome.";
 
 function enrichmentRoute<Object extends string, Body extends z.ZodTypeAny, Data extends z.ZodTypeAny>(route: {
   provider: PaymentProvider;
@@ -57,7 +57,8 @@ export const inlineEnrichmentRoutes = {
     operationId: 'gwaEnrichTransaction',
     summary: 'Level 2/3 fields for a gwa sale from an inline invoice',
     description:
-      'Spread `data` into your own sale request next to the payment-method nonce; for authorize-then-capture pass `data.amount` as the settlement amount and the other fields as submit-for-settlement options. The transaction amount is the invoice total.',
+      'Spread `data` into your own sale request next to the payment-method nonce; for authorize-then-capture pass `data.amount` as the ' +
+      'settlement amount and the other fields as submit-for-settlement options. The transaction amount is the invoice total.',
   }),
   gwb: enrichmentRoute({
     provider: 'gwb',
@@ -68,7 +69,7 @@ export const inlineEnrichmentRoutes = {
     operationId: 'gwbEnrichOrder',
     summary: 'An order fragment for gwb from an inline invoice',
     description:
-      'Merge `data` into your own create-order request (add `location_id` and your idempotency key). The fragment totals exactly the invoice total under gwb\'s own arithmetic.',
+      "Merge `data` into your own create-order request (add `location_id` and your idempotency key). The fragment totals exactly the invoice total under gwb's own arithmetic.",
   }),
   gwc: enrichmentRoute({
     provider: 'gwc',

@@ -5,12 +5,21 @@ import { EnvironmentSchema, ErrorEnvelopeSchema, SyncStateSchema, TimestampSchem
 const c = initContract();
 
 /** Public connection id: the accounting provider's company id (realmId). */
-export const ConnectionIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Expected a connection id (letters, digits, _ or -)');
+export const ConnectionIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Expected a connection id (letters, digits, _ or -)');
 
 export const CreateInvitationBodySchema = z
   .object({
     recipientEmail: z.string({ required_error: 'recipientEmail is required' }).max(254).email('Expected a valid email address'),
-    expiresInHours: z.number().int('Expected whole hours').min(1, 'Must be at least 1 hour').max(168, 'Must be at most 168 hours').optional(),
+    expiresInHours: z
+      .number()
+      .int('Expected whole hours')
+      .min(1, 'Must be at least 1 hour')
+      .max(168, 'Must be at most 168 hours')
+      .optional(),
     organizationId: z.string().optional().describe("Context assertion: must equal the key's organization"),
     environment: EnvironmentSchema.optional().describe("Context assertion: must equal the key's environment"),
     connectionId: z.string().optional().describe("Context assertion: must be a connection of the key's integration"),
@@ -42,7 +51,10 @@ export const SyncEntityProgressSchema = z
     created: z.number().int(),
     updated: z.number().int(),
     unchanged: z.number().int(),
-    deleted: z.number().int().describe('Stored records found deleted at the source (change data capture, or missing from a full reconciliation)'),
+    deleted: z
+      .number()
+      .int()
+      .describe('Stored records found deleted at the source (change data capture, or missing from a full reconciliation)'),
     cursor: z.object({ startPosition: z.number().int(), lastUpdatedTime: z.string().nullable() }).strict().nullable(),
     error: SafeErrorSchema.nullable(),
   })
@@ -63,14 +75,18 @@ export const SyncRunSchema = z
     startedAt: TimestampSchema.nullable(),
     completedAt: TimestampSchema.nullable(),
     progress: z.object({ entitiesDone: z.number().int(), entitiesTotal: z.number().int(), recordsStored: z.number().int() }).strict(),
-    entities: z.object({ Preferences: SyncEntityProgressSchema, Item: SyncEntityProgressSchema, Invoice: SyncEntityProgressSchema }).strict(),
+    entities: z
+      .object({ Preferences: SyncEntityProgressSchema, Item: SyncEntityProgressSchema, Invoice: SyncEntityProgressSchema })
+      .strict(),
     error: SafeErrorSchema.nullable(),
   })
   .strict();
 export type SyncRunView = z.infer<typeof SyncRunSchema>;
 
 /** Empty body, `{}` or `{fullReconciliation}`; an empty body is read as `{}` (so SDK callers may omit it). */
-export const QueueSyncBodySchema = z.object({ fullReconciliation: z.boolean({ invalid_type_error: 'Must be a boolean' }).optional() }).strict();
+export const QueueSyncBodySchema = z
+  .object({ fullReconciliation: z.boolean({ invalid_type_error: 'Must be a boolean' }).optional() })
+  .strict();
 
 const connectionPath = z.object({ connectionId: ConnectionIdSchema });
 
@@ -87,7 +103,8 @@ export const ledgerRoutes = c.router({
     },
     summary: 'Invite an accounting administrator to connect the accounting source',
     description:
-      "Creates an expiring, single-purpose connect URL and emails it to the recipient, who approves access on the accounting provider's consent page. Sender and merchant derive from the key; context assertions must match it.",
+      "Creates an expiring, single-purpose connect URL and emails it to the recipient, who approves access on the accounting provider's " +
+      'consent page. Sender and merchant derive from the key; context assertions must match it.',
     metadata: { ...access('ledger', ['integrations:write']), operationId: 'ledgerCreateInvitation' },
   }),
   queueSync: c.mutation({
@@ -96,12 +113,15 @@ export const ledgerRoutes = c.router({
     pathParams: connectionPath,
     body: QueueSyncBodySchema,
     responses: {
-      202: ledgerEnvelope('ledger.sync_run', { data: z.object({ syncRunId: z.string().uuid(), workflowRunId: z.string().uuid(), created: z.boolean() }).strict() }),
+      202: ledgerEnvelope('ledger.sync_run', {
+        data: z.object({ syncRunId: z.string().uuid(), workflowRunId: z.string().uuid(), created: z.boolean() }).strict(),
+      }),
       404: ErrorEnvelopeSchema.describe("The connection is not in the key's scope"),
       409: ErrorEnvelopeSchema.describe('The connection is paused, disconnected or needs reauthorization'),
     },
     summary: 'Queue an import from the accounting source',
-    description: 'Accepts (202) an import of Preferences, Items and Invoices changed since the last checkpoint. Queued or running work is reused (`created: false`).',
+    description:
+      'Accepts (202) an import of Preferences, Items and Invoices changed since the last checkpoint. Queued or running work is reused (`created: false`).',
     metadata: { ...access('ledger', ['integrations:write']), operationId: 'ledgerQueueSync' },
   }),
   getSync: c.query({
@@ -113,7 +133,8 @@ export const ledgerRoutes = c.router({
       404: ErrorEnvelopeSchema.describe("The connection is not in the key's scope"),
     },
     summary: 'Latest sync run of a connection',
-    description: 'The latest run with its state, source period, timestamps, progress and per-entity counts, cursors and safe error summaries; `data` is null before the first run.',
+    description:
+      'The latest run with its state, source period, timestamps, progress and per-entity counts, cursors and safe error summaries; `data` is null before the first run.',
     metadata: { ...access('ledger', ['integrations:read']), operationId: 'ledgerGetSync' },
   }),
 });

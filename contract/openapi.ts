@@ -20,10 +20,11 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   '200': 'OK',
   '201': 'Created',
   '202': 'Accepted: queued, not yet done',
-  '400': 'The body violates the strict contract, is not valid JSON, or carries credentials or card data; every issue is listed. Correct the request; do not retry it unchanged',
+  '400':
+    'The body violates the strict contract, is not valid JSON, or carries credentials or card data; every issue is listed. Correct the request; do not retry it unchanged',
   '401': 'Missing, malformed, unknown or revoked API key',
   '403': "The key's provider, scopes or environment do not allow this call",
-  '404': 'No such resource in the key\'s context',
+  '404': "No such resource in the key's context",
   '409': 'Conflicts with what is already recorded; reconcile rather than retry',
   '413': 'The request body is larger than this endpoint accepts',
   '415': 'The request body is not `application/json`',
@@ -35,7 +36,8 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
 };
 
 const REQUEST_ID_HEADER = {
-  description: 'Diagnostic identifier of this request (`req_` + 32 hex digits); not a business identity. For an inline enrichment it is the `enrichmentRequestId` to report.',
+  description:
+    'Diagnostic identifier of this request (`req_` + 32 hex digits); not a business identity. For an inline enrichment it is the `enrichmentRequestId` to report.',
   schema: { type: 'string', pattern: '^req_[0-9a-f]{32}$' },
 };
 
@@ -151,7 +153,8 @@ function describeResponses(document: Json): void {
   const envelopeJson = envelope ? withoutDescription(envelope) : undefined;
   for (const op of operations) {
     for (const [status, response] of Object.entries(op.responses as Json)) {
-      if (response.description === status || response.description === envelope?.description) response.description = STATUS_DESCRIPTIONS[status] ?? status;
+      if (response.description === status || response.description === envelope?.description)
+        response.description = STATUS_DESCRIPTIONS[status] ?? status;
       response.headers = { 'x-svc-request-id': { $ref: '#/components/headers/RequestId' } };
       if (status === '429') response.headers['Retry-After'] = { description: 'Seconds to wait, when present', schema: { type: 'integer' } };
       const content = response.content?.['application/json'];
@@ -185,8 +188,12 @@ export function buildOpenApiDocument() {
         version: 'v1',
         description: [
           "HTTP JSON API called from a merchant's trusted server, with `Authorization: Bearer <API key>` (one key per provider integration, merchant and environment).",
-          'Every response carries `x-svc-request-id`, a diagnostic identifier. Errors use `{error: {type, message, issues}}`; the accounting-source (`ledger`) endpoints may instead answer with a top-level string `error`, so branch on the HTTP status and tolerate both.',
-          'Retry guidance: correct 400/422 request facts; repair 401/403; reconcile 409 rather than retrying; retry 408, 429, 5xx and transport errors under bounded back-off only for calls that carry an idempotency key or an event id. Retrying a service call never justifies repeating a provider payment.',
+          'Every response carries `x-svc-request-id`, a diagnostic identifier. Errors use `{error: {type, message, issues}}`; the ' +
+            'accounting-source (`ledger`) endpoints may instead answer with a top-level string `error`, so branch on the HTTP status and ' +
+            'tolerate both.',
+          'Retry guidance: correct 400/422 request facts; repair 401/403; reconcile 409 rather than retrying; retry 408, 429, 5xx and ' +
+            'transport errors under bounded back-off only for calls that carry an idempotency key or an event id. Retrying a service call never ' +
+            'justifies repeating a provider payment.',
         ].join('\n\n'),
       },
       servers: [{ url: '/' }],

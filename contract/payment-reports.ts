@@ -59,7 +59,10 @@ const commonReportShape = {
 };
 
 const errorCode = (pattern: RegExp) =>
-  z.string().max(80, 'Must be at most 80 characters').regex(pattern, 'Must start with a lowercase letter, then letters, digits or underscores');
+  z
+    .string()
+    .max(80, 'Must be at most 80 characters')
+    .regex(pattern, 'Must start with a lowercase letter, then letters, digits or underscores');
 
 export const GwaPaymentReportSchema = z
   .object({
@@ -118,7 +121,9 @@ const reportRoute = <Provider extends PaymentProvider, Body extends z.ZodTypeAny
     },
     summary: `Report a ${provider} payment outcome`,
     description:
-      'Record one immutable observation of a payment outcome seen by the merchant backend. Identical retries (same eventId and payload) are acknowledged with the first id and `duplicate: true`. The receipt confirms acceptance, not that the report became the latest state. Never retries or executes a payment.',
+      'Record one immutable observation of a payment outcome seen by the merchant backend. Identical retries (same eventId and payload) ' +
+      'are acknowledged with the first id and `duplicate: true`. The receipt confirms acceptance, not that the report became the latest ' +
+      'state. Never retries or executes a payment.',
     metadata: { ...access(provider, ['payments:write'], { maxBodyBytes: MAX_REPORT_BYTES }), operationId: `${provider}ReportPayment` },
   });
 

@@ -34,7 +34,11 @@ export type SettlementOptions = Pick<
 >;
 export interface GwaTransactions {
   sale: braintree.TransactionGateway['sale'];
-  submitForSettlement(transactionId: string, amount: string, options: SettlementOptions): Promise<braintree.ValidatedResponse<braintree.Transaction>>;
+  submitForSettlement(
+    transactionId: string,
+    amount: string,
+    options: SettlementOptions,
+  ): Promise<braintree.ValidatedResponse<braintree.Transaction>>;
 }
 
 /** gwa report status from a provider transaction status (spec: Provider state normalization, gwa). */

@@ -30,10 +30,29 @@ export interface GwbOrder {
   location_id: string;
   reference_id?: string;
   customer_id?: string;
-  line_items?: { uid?: string; name?: string; quantity: string; base_price_money?: Money; applied_taxes?: { tax_uid: string }[]; applied_discounts?: { discount_uid: string }[] }[];
+  line_items?: {
+    uid?: string;
+    name?: string;
+    quantity: string;
+    base_price_money?: Money;
+    applied_taxes?: { tax_uid: string }[];
+    applied_discounts?: { discount_uid: string }[];
+  }[];
   taxes?: { uid?: string; name?: string; type?: 'ADDITIVE' | 'INCLUSIVE'; percentage?: string; scope?: 'ORDER' | 'LINE_ITEM' }[];
-  discounts?: { uid?: string; name?: string; type?: 'FIXED_AMOUNT' | 'FIXED_PERCENTAGE'; amount_money?: Money; scope?: 'ORDER' | 'LINE_ITEM' }[];
-  service_charges?: { uid?: string; name?: string; amount_money?: Money; calculation_phase?: 'SUBTOTAL_PHASE' | 'TOTAL_PHASE'; taxable?: boolean }[];
+  discounts?: {
+    uid?: string;
+    name?: string;
+    type?: 'FIXED_AMOUNT' | 'FIXED_PERCENTAGE';
+    amount_money?: Money;
+    scope?: 'ORDER' | 'LINE_ITEM';
+  }[];
+  service_charges?: {
+    uid?: string;
+    name?: string;
+    amount_money?: Money;
+    calculation_phase?: 'SUBTOTAL_PHASE' | 'TOTAL_PHASE';
+    taxable?: boolean;
+  }[];
   metadata?: Record<string, string>;
 }
 export interface GwbApi {

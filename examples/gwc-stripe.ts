@@ -64,7 +64,9 @@ export async function payInvoiceWithGwc(
   const intent = await deps.paymentIntents.create(params, { idempotencyKey: `pi-${input.attemptId}` });
 
   // 3. Report what was observed.
-  await deps.svc.gwc.reportPayment({ body: reportOf(intent, { attemptId: input.attemptId, eventId: newEventId(), source: 'sdk', enrichmentRequestId }) });
+  await deps.svc.gwc.reportPayment({
+    body: reportOf(intent, { attemptId: input.attemptId, eventId: newEventId(), source: 'sdk', enrichmentRequestId }),
+  });
   return intent;
 }
 
@@ -75,12 +77,23 @@ export async function payInvoiceWithGwc(
  */
 export function reportFromWebhook(event: Stripe.Event, attemptId: string): GwcPaymentReport | null {
   if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.canceled') return null;
-  return reportOf(event.data.object, { attemptId, eventId: eventIdFrom('gwc', event.id), source: 'merchant_webhook', providerEventId: event.id });
+  return reportOf(event.data.object, {
+    attemptId,
+    eventId: eventIdFrom('gwc', event.id),
+    source: 'merchant_webhook',
+    providerEventId: event.id,
+  });
 }
 
 function reportOf(
   intent: Stripe.PaymentIntent,
-  ids: { attemptId: string; eventId: string; source: GwcPaymentReport['source']; enrichmentRequestId?: string | undefined; providerEventId?: string },
+  ids: {
+    attemptId: string;
+    eventId: string;
+    source: GwcPaymentReport['source'];
+    enrichmentRequestId?: string | undefined;
+    providerEventId?: string;
+  },
 ): GwcPaymentReport {
   const status = gwcReportStatus(intent);
   return {

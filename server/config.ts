@@ -20,62 +20,87 @@ const port = (fallback: number) =>
 const positiveInt = (fallback: number) =>
   z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').positive('must be positive').default(fallback);
 
-const optionalUrl = optionalString.pipe(z.string().url('must be an http(s):// URL').refine((v) => /^https?:\/\//.test(v), 'must be an http(s):// URL').optional());
+const optionalUrl = optionalString.pipe(
+  z
+    .string()
+    .url('must be an http(s):// URL')
+    .refine((v) => /^https?:\/\//.test(v), 'must be an http(s):// URL')
+    .optional(),
+);
 const optionalPositiveInt = optionalString.pipe(
   z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').positive('must be positive').optional(),
 );
-const optionalPort = optionalString.pipe(z.coerce.number({ invalid_type_error: 'must be a port number' }).int().min(0).max(65535, 'must be between 0 and 65535').optional());
+const optionalPort = optionalString.pipe(
+  z.coerce.number({ invalid_type_error: 'must be a port number' }).int().min(0).max(65535, 'must be between 0 and 65535').optional(),
+);
 
-export const ConfigSchema = z.object({
-  PORT: port(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  DATABASE_URL: optionalString.pipe(
-    z
-      .string()
-      .url('must be a postgres:// URL')
-      .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// URL')
-      .optional(),
-  ),
-  SVC_DATA_DIR: z.string().min(1).default('.svc'),
-  SVC_EMBEDDED_PG_PORT: port(54329),
-  SVC_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
-  SVC_ADMIN_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-  SVC_BODY_LIMIT_BYTES: positiveInt(1_048_576),
-  SVC_SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
-  /** Check every response against the contract before sending (tests turn it on; it costs CPU per request). */
-  SVC_RESPONSE_VALIDATION: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  // Accounting source (ledger). Unset values stay `undefined` here and get their
-  // documented defaults in `ledgerSettings` (README: Configuration).
-  SVC_PUBLIC_URL: optionalUrl,
-  SVC_TOKEN_KEY: optionalString.pipe(z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64').optional()),
-  SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional()),
-  SMTP_FROM: optionalString,
-  LEDGER_BASE_URL: optionalUrl,
-  LEDGER_AUTH_URL: optionalUrl,
-  LEDGER_TOKEN_URL: optionalUrl,
-  /** Unset: derived from LEDGER_TOKEN_URL (server/integrations/ledger/runtime.ts). */
-  LEDGER_REVOKE_URL: optionalUrl,
-  LEDGER_CLIENT_ID: optionalString,
-  LEDGER_CLIENT_SECRET: optionalString,
-  LEDGER_REDIRECT_URL: optionalUrl,
-  LEDGER_SANDBOX_PORT: optionalPort,
-  LEDGER_HISTORY_DAYS: optionalPositiveInt,
-  LEDGER_RECONCILE_AFTER_DAYS: optionalPositiveInt,
-  LEDGER_PAGE_SIZE: optionalPositiveInt.pipe(z.number().max(1000, 'must be at most 1000').optional()),
-  LEDGER_HTTP_TIMEOUT_MS: optionalPositiveInt,
-  LEDGER_MAX_RETRIES: optionalPositiveInt,
-  LEDGER_BACKOFF_BASE_MS: optionalPositiveInt,
-  LEDGER_BACKOFF_MAX_MS: optionalPositiveInt,
-  LEDGER_JOB_RETRY_DELAY_SECONDS: optionalPositiveInt,
-  LEDGER_INVITATIONS_PER_KEY_PER_HOUR: optionalPositiveInt,
-  LEDGER_WORKER: optionalString.pipe(z.enum(['in-process', 'off']).optional()),
-}).superRefine((c, ctx) => {
-  const ledger = ['LEDGER_BASE_URL', 'LEDGER_AUTH_URL', 'LEDGER_TOKEN_URL', 'LEDGER_CLIENT_ID', 'LEDGER_CLIENT_SECRET'] as const;
-  if (ledger.some((k) => c[k] !== undefined)) {
-    for (const k of ledger) if (c[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: 'must be set when any LEDGER_* provider URL or client setting is set' });
-  }
-});
+export const ConfigSchema = z
+  .object({
+    PORT: port(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATABASE_URL: optionalString.pipe(
+      z
+        .string()
+        .url('must be a postgres:// URL')
+        .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// URL')
+        .optional(),
+    ),
+    SVC_DATA_DIR: z.string().min(1).default('.svc'),
+    SVC_EMBEDDED_PG_PORT: port(54329),
+    SVC_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
+    SVC_ADMIN_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    SVC_BODY_LIMIT_BYTES: positiveInt(1_048_576),
+    SVC_SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+    /** Check every response against the contract before sending (tests turn it on; it costs CPU per request). */
+    SVC_RESPONSE_VALIDATION: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // Accounting source (ledger). Unset values stay `undefined` here and get their
+    // documented defaults in `ledgerSettings` (README: Configuration).
+    SVC_PUBLIC_URL: optionalUrl,
+    SVC_TOKEN_KEY: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64')
+        .optional(),
+    ),
+    SMTP_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
+        .optional(),
+    ),
+    SMTP_FROM: optionalString,
+    LEDGER_BASE_URL: optionalUrl,
+    LEDGER_AUTH_URL: optionalUrl,
+    LEDGER_TOKEN_URL: optionalUrl,
+    /** Unset: derived from LEDGER_TOKEN_URL (server/integrations/ledger/runtime.ts). */
+    LEDGER_REVOKE_URL: optionalUrl,
+    LEDGER_CLIENT_ID: optionalString,
+    LEDGER_CLIENT_SECRET: optionalString,
+    LEDGER_REDIRECT_URL: optionalUrl,
+    LEDGER_SANDBOX_PORT: optionalPort,
+    LEDGER_HISTORY_DAYS: optionalPositiveInt,
+    LEDGER_RECONCILE_AFTER_DAYS: optionalPositiveInt,
+    LEDGER_PAGE_SIZE: optionalPositiveInt.pipe(z.number().max(1000, 'must be at most 1000').optional()),
+    LEDGER_HTTP_TIMEOUT_MS: optionalPositiveInt,
+    LEDGER_MAX_RETRIES: optionalPositiveInt,
+    LEDGER_BACKOFF_BASE_MS: optionalPositiveInt,
+    LEDGER_BACKOFF_MAX_MS: optionalPositiveInt,
+    LEDGER_JOB_RETRY_DELAY_SECONDS: optionalPositiveInt,
+    LEDGER_INVITATIONS_PER_KEY_PER_HOUR: optionalPositiveInt,
+    LEDGER_WORKER: optionalString.pipe(z.enum(['in-process', 'off']).optional()),
+  })
+  .superRefine((c, ctx) => {
+    const ledger = ['LEDGER_BASE_URL', 'LEDGER_AUTH_URL', 'LEDGER_TOKEN_URL', 'LEDGER_CLIENT_ID', 'LEDGER_CLIENT_SECRET'] as const;
+    if (ledger.some((k) => c[k] !== undefined)) {
+      for (const k of ledger)
+        if (c[k] === undefined)
+          ctx.addIssue({ code: 'custom', path: [k], message: 'must be set when any LEDGER_* provider URL or client setting is set' });
+    }
+  });
 
 export type Config = z.infer<typeof ConfigSchema>;
 

@@ -25,8 +25,10 @@ export function describeDatabase(url: string): string {
   return `postgres://${parsed.username ? `${decodeURIComponent(parsed.username)}@` : ''}${parsed.host}${parsed.pathname}`;
 }
 
-
-export async function startService(config: Config, options: { logDestination?: NodeJS.WritableStream; quiet?: boolean } = {}): Promise<RunningService> {
+export async function startService(
+  config: Config,
+  options: { logDestination?: NodeJS.WritableStream; quiet?: boolean } = {},
+): Promise<RunningService> {
   const logger = createLogger(config.LOG_LEVEL, options.logDestination as never);
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.DATABASE_URL;
@@ -45,7 +47,13 @@ export async function startService(config: Config, options: { logDestination?: N
     // Tokens stored before row binding are re-encrypted bound to their connection (docs/decisions.md).
     const rebound = await rebindLegacyTokens(orm.em.fork(), ledger.runtime.cipher);
     if (rebound) logger.info({ connections: rebound }, 'ledger tokens re-encrypted bound to their connection');
-    queue = await startSyncQueue({ databaseUrl, orm, runtime: ledger.runtime, logger, work: ledger.runtime.settings.worker === 'in-process' });
+    queue = await startSyncQueue({
+      databaseUrl,
+      orm,
+      runtime: ledger.runtime,
+      logger,
+      work: ledger.runtime.settings.worker === 'in-process',
+    });
     ledger.runtime.queue = queue;
     const app = createApp({ orm, config, logger, adminToken: admin.token, ledger: ledger.runtime });
     const http = await listen(app, config.PORT, config.HOST);

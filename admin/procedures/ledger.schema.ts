@@ -4,7 +4,10 @@ import { SyncStateSchema } from '../../contract/common/index.js';
 const id = z.string().uuid();
 
 /** At most `limit` connections (default 100), newest first. */
-export const ConnectionsListInput = z.object({ integrationId: id.optional(), limit: z.number().int().min(1).max(500).optional() }).strict().optional();
+export const ConnectionsListInput = z
+  .object({ integrationId: id.optional(), limit: z.number().int().min(1).max(500).optional() })
+  .strict()
+  .optional();
 export const ConnectionIdInput = z.object({ id }).strict();
 export const SyncRunsListInput = z
   .object({
@@ -17,4 +20,7 @@ export const SyncRunsListInput = z
   .optional();
 export const SyncRunGetInput = z.object({ id }).strict();
 export const SyncRunFailInput = z.object({ id }).strict();
-export const InvitationsListInput = z.object({ integrationId: id.optional(), limit: z.number().int().min(1).max(200).optional() }).strict().optional();
+export const InvitationsListInput = z
+  .object({ integrationId: id.optional(), limit: z.number().int().min(1).max(200).optional() })
+  .strict()
+  .optional();

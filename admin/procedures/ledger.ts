@@ -1,15 +1,35 @@
-import { changeConnection, failSyncRun, getSyncRunView, listConnectionViews, listInvitationViews, listSyncRunViews } from '../../server/domain/ledger/admin-views.js';
+import {
+  changeConnection,
+  failSyncRun,
+  getSyncRunView,
+  listConnectionViews,
+  listInvitationViews,
+  listSyncRunViews,
+} from '../../server/domain/ledger/admin-views.js';
 import { operatorProcedure, router } from '../trpc.js';
-import { ConnectionIdInput, ConnectionsListInput, InvitationsListInput, SyncRunFailInput, SyncRunGetInput, SyncRunsListInput } from './ledger.schema.js';
+import {
+  ConnectionIdInput,
+  ConnectionsListInput,
+  InvitationsListInput,
+  SyncRunFailInput,
+  SyncRunGetInput,
+  SyncRunsListInput,
+} from './ledger.schema.js';
 
 /** Accounting-source connections: list, pause, resume, disconnect (revokes the tokens at the provider; tokens are never shown). */
 export const connectionsRouter = router({
   list: operatorProcedure.input(ConnectionsListInput).query(({ ctx, input }) => listConnectionViews(ctx.orm.em.fork(), input ?? {})),
-  pause: operatorProcedure.input(ConnectionIdInput).mutation(({ ctx, input }) => changeConnection(ctx.orm.em.fork(), { ...input, action: 'pause' })),
-  resume: operatorProcedure.input(ConnectionIdInput).mutation(({ ctx, input }) => changeConnection(ctx.orm.em.fork(), { ...input, action: 'resume' })),
+  pause: operatorProcedure
+    .input(ConnectionIdInput)
+    .mutation(({ ctx, input }) => changeConnection(ctx.orm.em.fork(), { ...input, action: 'pause' })),
+  resume: operatorProcedure
+    .input(ConnectionIdInput)
+    .mutation(({ ctx, input }) => changeConnection(ctx.orm.em.fork(), { ...input, action: 'resume' })),
   disconnect: operatorProcedure
     .input(ConnectionIdInput)
-    .mutation(({ ctx, input }) => changeConnection(ctx.orm.em.fork(), { ...input, action: 'disconnect' }, { runtime: ctx.ledger, logger: ctx.logger })),
+    .mutation(({ ctx, input }) =>
+      changeConnection(ctx.orm.em.fork(), { ...input, action: 'disconnect' }, { runtime: ctx.ledger, logger: ctx.logger }),
+    ),
 });
 
 /** Sync runs, newest first, with a cursor; `fail` ends a queued or running run (docs/ledger-sync.md). */

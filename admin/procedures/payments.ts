@@ -7,7 +7,12 @@ const page = { cursor: z.string().min(1).max(200).optional(), limit: z.number().
 
 export const paymentsRouter = router({
   list: operatorProcedure
-    .input(z.object({ integrationId: z.string().uuid().optional(), status: ReportStatusSchema.optional(), ...page }).strict().default({}))
+    .input(
+      z
+        .object({ integrationId: z.string().uuid().optional(), status: ReportStatusSchema.optional(), ...page })
+        .strict()
+        .default({}),
+    )
     .query(({ ctx, input }) => listPayments(ctx.orm.em.fork(), input)),
   get: operatorProcedure
     .input(z.object({ id: z.string().uuid() }).strict())
@@ -18,7 +23,11 @@ export const correlationExceptionsRouter = router({
   list: operatorProcedure
     .input(
       z
-        .object({ organizationId: z.string().uuid().optional(), kind: z.enum(['amount_mismatch', 'currency_mismatch']).optional(), ...page })
+        .object({
+          organizationId: z.string().uuid().optional(),
+          kind: z.enum(['amount_mismatch', 'currency_mismatch']).optional(),
+          ...page,
+        })
         .strict()
         .default({}),
     )

@@ -38,19 +38,13 @@ export const apiKeysRouter = router({
         .strict(),
     )
     .mutation(({ ctx, input }) => issueApiKey(ctx.orm.em.fork(), input)),
-  list: operatorProcedure
-    .input(z.object({ integrationId: id }).strict())
-    .query(({ ctx, input }) => listApiKeys(ctx.orm.em.fork(), input)),
-  revoke: operatorProcedure
-    .input(z.object({ id }).strict())
-    .mutation(({ ctx, input }) => revokeApiKey(ctx.orm.em.fork(), input)),
+  list: operatorProcedure.input(z.object({ integrationId: id }).strict()).query(({ ctx, input }) => listApiKeys(ctx.orm.em.fork(), input)),
+  revoke: operatorProcedure.input(z.object({ id }).strict()).mutation(({ ctx, input }) => revokeApiKey(ctx.orm.em.fork(), input)),
 });
 
 export const linksRouter = router({
   create: operatorProcedure
     .input(z.object({ ledgerIntegrationId: id, providerIntegrationId: id }).strict())
     .mutation(({ ctx, input }) => createLink(ctx.orm.em.fork(), input)),
-  delete: operatorProcedure
-    .input(z.object({ id }).strict())
-    .mutation(({ ctx, input }) => deleteLink(ctx.orm.em.fork(), input)),
+  delete: operatorProcedure.input(z.object({ id }).strict()).mutation(({ ctx, input }) => deleteLink(ctx.orm.em.fork(), input)),
 });

@@ -1,12 +1,6 @@
 import { z } from 'zod';
 
-export const ScopeSchema = z.enum([
-  'enrichment:write',
-  'invoices:read',
-  'payments:write',
-  'integrations:write',
-  'integrations:read',
-]);
+export const ScopeSchema = z.enum(['enrichment:write', 'invoices:read', 'payments:write', 'integrations:write', 'integrations:read']);
 export type Scope = z.infer<typeof ScopeSchema>;
 
 /** The payment providers whose fields the service prepares and whose outcomes it records. */

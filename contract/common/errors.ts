@@ -34,9 +34,7 @@ export type ErrorType = z.infer<typeof ErrorTypeSchema>;
 export const IssueSchema = z
   .object({
     code: z.string().describe('Stable machine-readable code; see docs/issue-codes.md'),
-    path: z
-      .string()
-      .describe('Path of the offending field, for example `invoice.lineItems[3].quantity`; empty for the whole body'),
+    path: z.string().describe('Path of the offending field, for example `invoice.lineItems[3].quantity`; empty for the whole body'),
     message: z.string(),
   })
   .strict();

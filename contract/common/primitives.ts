@@ -17,16 +17,12 @@ export const PositiveAmountMinorSchema = AmountMinorSchema.refine((v) => v > 0, 
 });
 
 /** ISO 8601 date-time that carries a timezone offset (`Z` or `±hh:mm`). */
-export const TimestampSchema = z
-  .string()
-  .datetime({ offset: true, message: 'Expected an ISO 8601 timestamp with a timezone offset' });
+export const TimestampSchema = z.string().datetime({ offset: true, message: 'Expected an ISO 8601 timestamp with a timezone offset' });
 
 export const UuidSchema = z.string().uuid('Expected a UUID');
 
 /** Exactly three lowercase letters, for example `usd`. */
-export const CurrencySchema = z
-  .string()
-  .regex(/^[a-z]{3}$/, 'Expected a three-letter lowercase currency code');
+export const CurrencySchema = z.string().regex(/^[a-z]{3}$/, 'Expected a three-letter lowercase currency code');
 
 /** 1-160 characters of letters, digits and `. _ : -` (spec: Limits, idempotencyKey). */
 export const IdempotencyKeySchema = z

@@ -202,7 +202,13 @@ async function readBody(res: Response): Promise<unknown> {
 
 function transportError(err: unknown, attempt: number): SvcError {
   const message = err instanceof Error ? err.message : String(err);
-  return new SvcError({ status: null, type: 'transport_error', message: `The request failed before a response arrived: ${message}`, cause: err, attempts: attempt });
+  return new SvcError({
+    status: null,
+    type: 'transport_error',
+    message: `The request failed before a response arrived: ${message}`,
+    cause: err,
+    attempts: attempt,
+  });
 }
 
 function withAttempts(error: SvcError, attempts: number): SvcError {

@@ -1,8 +1,4 @@
-import type {
-  GwaTransactionEnrichmentData,
-  GwbOrderEnrichmentData,
-  GwcPaymentIntentEnrichmentData,
-} from '../../contract/enrichment.js';
+import type { GwaTransactionEnrichmentData, GwbOrderEnrichmentData, GwcPaymentIntentEnrichmentData } from '../../contract/enrichment.js';
 
 /*
  * Where enrichment goes in each provider's own request (spec: endpoints 2, 5,
@@ -23,7 +19,10 @@ export function mergeGwaSale<Sale extends object>(sale: Sale, data: GwaTransacti
  * other fields are the submit-for-settlement options:
  * `gateway.transaction.submitForSettlement(id, amount, options)`.
  */
-export function gwaSettlementArgs(data: GwaTransactionEnrichmentData): { amount: string; options: Omit<GwaTransactionEnrichmentData, 'amount'> } {
+export function gwaSettlementArgs(data: GwaTransactionEnrichmentData): {
+  amount: string;
+  options: Omit<GwaTransactionEnrichmentData, 'amount'>;
+} {
   const { amount, ...options } = data;
   return { amount, options };
 }

@@ -34,7 +34,8 @@ export function createTokenCipher(key: Buffer): TokenCipher {
     },
     decrypt(stored, boundTo) {
       const [version, iv, tag, data] = stored.split('.');
-      if ((version !== 'v1' && version !== 'v2') || !iv || !tag || data === undefined) throw new Error('unrecognized encrypted token format');
+      if ((version !== 'v1' && version !== 'v2') || !iv || !tag || data === undefined)
+        throw new Error('unrecognized encrypted token format');
       // A fixed 16-byte tag: GCM would otherwise accept a truncated tag, weakening authentication.
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), { authTagLength: 16 });
       if (version === 'v2') decipher.setAAD(Buffer.from(boundTo, 'utf8'));

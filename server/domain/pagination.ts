@@ -19,7 +19,9 @@ export function decodeCursor(cursor: string): Position {
   const [iso, id] = parts;
   const createdAt = iso && ISO_INSTANT.test(iso) ? new Date(iso) : new Date(NaN);
   if (parts.length !== 2 || !id || !UUID.test(id) || Number.isNaN(createdAt.getTime())) {
-    throw new DomainError('validation_error', 'Invalid cursor', [{ code: 'invalid_cursor', path: 'cursor', message: 'Use the nextCursor of the previous page unchanged' }]);
+    throw new DomainError('validation_error', 'Invalid cursor', [
+      { code: 'invalid_cursor', path: 'cursor', message: 'Use the nextCursor of the previous page unchanged' },
+    ]);
   }
   return { createdAt, id };
 }

@@ -10,10 +10,16 @@ export function mountAdmin(app: Express, deps: AppDeps): void {
     '/admin/trpc',
     createExpressMiddleware({
       router: adminRouter,
-      createContext: ({ req }) => ({ orm: deps.orm, ledger: deps.ledger, logger: deps.logger, authorized: isAdminAuthorized(req.headers.authorization, deps.adminToken) }),
+      createContext: ({ req }) => ({
+        orm: deps.orm,
+        ledger: deps.ledger,
+        logger: deps.logger,
+        authorized: isAdminAuthorized(req.headers.authorization, deps.adminToken),
+      }),
       // The operator is told to see the log for internal errors, so they are logged here with the request id.
       onError: ({ error, req, path }) => {
-        if (error.code === 'INTERNAL_SERVER_ERROR') deps.logger.error({ reqId: req.id, procedure: path, err: error.cause ?? error }, 'admin procedure failed');
+        if (error.code === 'INTERNAL_SERVER_ERROR')
+          deps.logger.error({ reqId: req.id, procedure: path, err: error.cause ?? error }, 'admin procedure failed');
       },
     }),
   );

@@ -11,13 +11,21 @@ import { startLedgerSandbox, type LedgerSandbox } from '../ledger-sandbox/sandbo
  * embedded default) the ledger sandbox starts in-process with the demo company
  * and its own generated client credentials.
  */
-export async function buildLedgerRuntime(config: Config): Promise<{ runtime: LedgerRuntime; sandbox?: LedgerSandbox; close(): Promise<void> }> {
+export async function buildLedgerRuntime(
+  config: Config,
+): Promise<{ runtime: LedgerRuntime; sandbox?: LedgerSandbox; close(): Promise<void> }> {
   const settings = ledgerSettings(config);
   let sandbox: LedgerSandbox | undefined;
   let provider: Parameters<typeof createLedgerRuntime>[0]['provider'];
   if (settings.embeddedSandbox) {
     sandbox = await startLedgerSandbox({ companies: [demoCompany()] }, settings.sandboxPort, '127.0.0.1');
-    provider = { authorizeUrl: sandbox.urls.authorize, tokenUrl: sandbox.urls.token, apiBaseUrl: sandbox.urls.api, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret };
+    provider = {
+      authorizeUrl: sandbox.urls.authorize,
+      tokenUrl: sandbox.urls.token,
+      apiBaseUrl: sandbox.urls.api,
+      clientId: sandbox.clientId,
+      clientSecret: sandbox.clientSecret,
+    };
   } else {
     provider = {
       authorizeUrl: config.LEDGER_AUTH_URL!,
@@ -28,7 +36,11 @@ export async function buildLedgerRuntime(config: Config): Promise<{ runtime: Led
       clientSecret: config.LEDGER_CLIENT_SECRET!,
     };
   }
-  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: settings.smtpFrom, outboxDir: path.resolve(config.SVC_DATA_DIR, 'outbox') });
+  const mailer = createMailer({
+    smtpUrl: config.SMTP_URL,
+    from: settings.smtpFrom,
+    outboxDir: path.resolve(config.SVC_DATA_DIR, 'outbox'),
+  });
   const cipher = createTokenCipher(resolveTokenKey(config.SVC_TOKEN_KEY, config.SVC_DATA_DIR));
   const runtime = createLedgerRuntime({ config, provider, cipher, mailer });
   return {

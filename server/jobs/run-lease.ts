@@ -25,7 +25,9 @@ export async function takeRunLease(databaseUrl: string, runId: string): Promise<
   });
   await client.connect();
   try {
-    const { rows } = await client.query<{ ok: boolean }>(`select pg_try_advisory_lock(${RUN_LEASE_KEY_SQL.replace('?', '$1')}) as ok`, [runId]);
+    const { rows } = await client.query<{ ok: boolean }>(`select pg_try_advisory_lock(${RUN_LEASE_KEY_SQL.replace('?', '$1')}) as ok`, [
+      runId,
+    ]);
     if (!rows[0]?.ok) {
       await client.end();
       return undefined;

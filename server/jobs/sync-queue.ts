@@ -19,7 +19,13 @@ export interface SyncQueue extends SyncQueuePort {
  * The ledger-sync job queue on pg-boss (v10). `work: true` also runs the importer
  * in this process (the default in the service; `npm run worker` runs only this).
  */
-export async function startSyncQueue(o: { databaseUrl: string; orm: MikroORM; runtime: LedgerRuntime; logger: Logger; work: boolean }): Promise<SyncQueue> {
+export async function startSyncQueue(o: {
+  databaseUrl: string;
+  orm: MikroORM;
+  runtime: LedgerRuntime;
+  logger: Logger;
+  work: boolean;
+}): Promise<SyncQueue> {
   const boss = new PgBoss({ connectionString: o.databaseUrl, schema: QUEUE_SCHEMA, max: 4, supervise: true, schedule: false });
   boss.on('error', (err: Error) => o.logger.error({ err }, 'job queue error'));
   await boss.start();
@@ -30,26 +36,30 @@ export async function startSyncQueue(o: { databaseUrl: string; orm: MikroORM; ru
     expireInSeconds: 3600,
   });
   if (o.work) {
-    await boss.work<{ runId: string }>(LEDGER_SYNC_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1, includeMetadata: true }, async (jobs) => {
-      for (const job of jobs) {
-        // One attempt of a run at a time: an attempt that cannot take the lease stops without touching the run.
-        const lease = await takeRunLease(o.databaseUrl, job.data.runId);
-        if (!lease) {
-          o.logger.warn({ syncRunId: job.data.runId }, 'another attempt holds the sync run; trying later');
-          throw new Error('another attempt holds this sync run');
+    await boss.work<{ runId: string }>(
+      LEDGER_SYNC_QUEUE,
+      { pollingIntervalSeconds: 0.5, batchSize: 1, includeMetadata: true },
+      async (jobs) => {
+        for (const job of jobs) {
+          // One attempt of a run at a time: an attempt that cannot take the lease stops without touching the run.
+          const lease = await takeRunLease(o.databaseUrl, job.data.runId);
+          if (!lease) {
+            o.logger.warn({ syncRunId: job.data.runId }, 'another attempt holds the sync run; trying later');
+            throw new Error('another attempt holds this sync run');
+          }
+          let outcome: Awaited<ReturnType<typeof importRun>>;
+          try {
+            const lastAttempt = job.retryCount >= job.retryLimit;
+            const attempt = { runId: job.data.runId, maxAttempts: MAX_SYNC_ATTEMPTS, lastAttempt, logger: o.logger, leaseLost: lease.lost };
+            outcome = await importRun(o.orm.em.fork(), o.runtime, attempt);
+          } finally {
+            await lease.release();
+          }
+          // Throwing hands the job back to pg-boss, which retries it after retryDelay; the run resumes from its cursor.
+          if (outcome === 'retry') throw new Error('transient ledger failure; retrying');
         }
-        let outcome: Awaited<ReturnType<typeof importRun>>;
-        try {
-          const lastAttempt = job.retryCount >= job.retryLimit;
-          const attempt = { runId: job.data.runId, maxAttempts: MAX_SYNC_ATTEMPTS, lastAttempt, logger: o.logger, leaseLost: lease.lost };
-          outcome = await importRun(o.orm.em.fork(), o.runtime, attempt);
-        } finally {
-          await lease.release();
-        }
-        // Throwing hands the job back to pg-boss, which retries it after retryDelay; the run resumes from its cursor.
-        if (outcome === 'retry') throw new Error('transient ledger failure; retrying');
-      }
-    });
+      },
+    );
   }
   return {
     enqueue: async (runId, jobId) => {

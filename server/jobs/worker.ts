@@ -14,7 +14,8 @@ let config: Config;
 try {
   config = loadConfig();
   if (!config.DATABASE_URL) throw new ConfigError(['DATABASE_URL: must be set for a separate worker (the service database)']);
-  if (!config.LEDGER_BASE_URL) throw new ConfigError(['LEDGER_BASE_URL: must be set for a separate worker (the sandbox runs only inside the service)']);
+  if (!config.LEDGER_BASE_URL)
+    throw new ConfigError(['LEDGER_BASE_URL: must be set for a separate worker (the sandbox runs only inside the service)']);
   // Generating a key here would encrypt tokens the service cannot read (and vice versa): the key must be shared.
   if (!config.SVC_TOKEN_KEY) throw new ConfigError(['SVC_TOKEN_KEY: must be set for a separate worker (the same key as the service)']);
 } catch (err) {

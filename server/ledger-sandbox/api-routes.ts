@@ -18,7 +18,12 @@ const CDC_MAX_OBJECTS = 1000;
 const CDC_LOOKBACK_MS = 30 * 86_400_000;
 
 /** Bearer check, throttle and injected faults shared by query and CDC; undefined when answered already. */
-async function admit(deps: ApiDeps, window: Map<string, { start: number; n: number }>, req: Request, res: Response): Promise<SandboxCompany | undefined> {
+async function admit(
+  deps: ApiDeps,
+  window: Map<string, { start: number; n: number }>,
+  req: Request,
+  res: Response,
+): Promise<SandboxCompany | undefined> {
   const fault = deps.faults.take('api');
   await delayFor(fault);
   if (fault?.kind === 'throttle') return void res.status(429).json(faultBodies.throttled());
@@ -54,7 +59,10 @@ export function apiRoutes(deps: ApiDeps): Router {
       const { rows, total } = runQuery(entitiesOf(company, q.entity), q);
       const body = q.count
         ? { QueryResponse: { totalCount: total }, time: new Date().toISOString() }
-        : { QueryResponse: rows.length ? { [q.entity]: rows, startPosition: q.startPosition, maxResults: rows.length } : {}, time: new Date().toISOString() };
+        : {
+            QueryResponse: rows.length ? { [q.entity]: rows, startPosition: q.startPosition, maxResults: rows.length } : {},
+            time: new Date().toISOString(),
+          };
       res.json(body);
     } catch (err) {
       if (err instanceof QueryParseError) return void res.status(400).json(faultBodies.validation(err.message));
@@ -76,14 +84,19 @@ export function apiRoutes(deps: ApiDeps): Router {
     const company = await admit(deps, window, req, res);
     if (!company) return;
     deps.beforeAnswer?.()?.({ kind: 'cdc', statement: String(req.query.entities ?? '') });
-    const names = String(req.query.entities ?? '').split(',').map((s) => s.trim());
+    const names = String(req.query.entities ?? '')
+      .split(',')
+      .map((s) => s.trim());
     const since = Date.parse(String(req.query.changedSince ?? ''));
     if (Number.isNaN(since)) return void res.status(400).json(faultBodies.validation('changedSince is required', '2011'));
-    if (Date.now() - since > CDC_LOOKBACK_MS) return void res.status(400).json(faultBodies.validation('changedSince must be within the last 30 days', '2011'));
+    if (Date.now() - since > CDC_LOOKBACK_MS)
+      return void res.status(400).json(faultBodies.validation('changedSince must be within the last 30 days', '2011'));
     let budget = CDC_MAX_OBJECTS;
     const responses = SANDBOX_ENTITIES.filter((e) => names.includes(e)).map((entity) => {
       const changed: QboEntity[] = entitiesOf(company, entity).filter((e) => Date.parse(e.MetaData?.LastUpdatedTime ?? '') >= since);
-      const deleted = company.deleted.filter((d) => d.entity === entity && Date.parse(d.at) >= since).map((d) => ({ Id: d.Id, status: 'Deleted', MetaData: { LastUpdatedTime: d.at } }));
+      const deleted = company.deleted
+        .filter((d) => d.entity === entity && Date.parse(d.at) >= since)
+        .map((d) => ({ Id: d.Id, status: 'Deleted', MetaData: { LastUpdatedTime: d.at } }));
       const all = [...changed, ...deleted].slice(0, budget);
       budget -= all.length;
       return { [entity]: all, startPosition: 1, maxResults: all.length, totalCount: all.length };

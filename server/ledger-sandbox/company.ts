@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 
 /** An entity as the provider returns it (XSD names: Id, SyncToken, MetaData, …). */
-export type QboEntity = { Id: string; SyncToken?: string; MetaData?: { CreateTime?: string; LastUpdatedTime?: string }; status?: string } & Record<string, unknown>;
+export type QboEntity = {
+  Id: string;
+  SyncToken?: string;
+  MetaData?: { CreateTime?: string; LastUpdatedTime?: string };
+  status?: string;
+} & Record<string, unknown>;
 
 export const SANDBOX_ENTITIES = ['Preferences', 'Item', 'Invoice'] as const;
 export type SandboxEntity = (typeof SANDBOX_ENTITIES)[number];

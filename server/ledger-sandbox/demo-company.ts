@@ -11,7 +11,13 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
  * 5th uses an item without Sku and every 7th is partly paid, so the demo has
  * both ready and not-ready invoices for the readiness rules of stored invoices.
  */
-export function generateCompany(options: { invoices: number; items: number; linesPerInvoice: number; realmId?: string; now?: Date }): SandboxCompany {
+export function generateCompany(options: {
+  invoices: number;
+  items: number;
+  linesPerInvoice: number;
+  realmId?: string;
+  now?: Date;
+}): SandboxCompany {
   const now = options.now ?? new Date();
   const base = new Date(now.getTime() - 20 * 86_400_000);
   const stamp = (i: number, total: number) => iso(new Date(base.getTime() + Math.floor((i * 19 * 86_400_000) / Math.max(total, 1))));
@@ -41,7 +47,19 @@ export function generateCompany(options: { invoices: number; items: number; line
       const qty = (l % 3) + 1;
       const amount = money(qty * Number(item.UnitPrice));
       subtotal = money(subtotal + amount);
-      lines.push({ Id: String(l), LineNum: l, Description: item.Description, Amount: amount, DetailType: 'SalesItemLineDetail', SalesItemLineDetail: { ItemRef: { value: item.Id, name: item.Name }, Qty: qty, UnitPrice: item.UnitPrice, TaxCodeRef: { value: 'TAX' } } });
+      lines.push({
+        Id: String(l),
+        LineNum: l,
+        Description: item.Description,
+        Amount: amount,
+        DetailType: 'SalesItemLineDetail',
+        SalesItemLineDetail: {
+          ItemRef: { value: item.Id, name: item.Name },
+          Qty: qty,
+          UnitPrice: item.UnitPrice,
+          TaxCodeRef: { value: 'TAX' },
+        },
+      });
     }
     lines.push({ Amount: subtotal, DetailType: 'SubTotalLineDetail', SubTotalLineDetail: {} });
     const tax = money(subtotal * 0.08);
@@ -74,7 +92,20 @@ export function generateCompany(options: { invoices: number; items: number; line
       SyncToken: '0',
       CurrencyPrefs: { MultiCurrencyEnabled: false, HomeCurrency: { value: 'USD' } },
       TaxPrefs: { UsingSalesTax: true, PartnerTaxEnabled: false },
-      SalesFormsPrefs: { CustomField: [{ CustomField: [{ Name: 'SalesFormsPrefs.UseSalesCustom3', Type: 'BooleanType', BooleanValue: true }, { Name: 'SalesFormsPrefs.SalesCustomName3', Type: 'StringType', StringValue: 'Purchase Order' }] }], AllowDiscount: true, AllowShipping: true, AllowDeposit: false, CustomTxnNumbers: true },
+      SalesFormsPrefs: {
+        CustomField: [
+          {
+            CustomField: [
+              { Name: 'SalesFormsPrefs.UseSalesCustom3', Type: 'BooleanType', BooleanValue: true },
+              { Name: 'SalesFormsPrefs.SalesCustomName3', Type: 'StringType', StringValue: 'Purchase Order' },
+            ],
+          },
+        ],
+        AllowDiscount: true,
+        AllowShipping: true,
+        AllowDeposit: false,
+        CustomTxnNumbers: true,
+      },
       ProductAndServicesPrefs: { QuantityWithPriceAndRate: true },
       MetaData: { CreateTime: stamp(0, 1), LastUpdatedTime: stamp(1, 100) },
     },

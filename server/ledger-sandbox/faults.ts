@@ -75,15 +75,32 @@ export const faultBodies = {
   unauthorized: (detail: string) => ({
     warnings: null,
     intuitObject: null,
-    fault: { error: [{ message: 'message=AuthenticationFailed; errorCode=003200; statusCode=401', detail, code: '3200', element: null }], type: 'AUTHENTICATION' },
+    fault: {
+      error: [{ message: 'message=AuthenticationFailed; errorCode=003200; statusCode=401', detail, code: '3200', element: null }],
+      type: 'AUTHENTICATION',
+    },
     time: time(),
   }),
   throttled: () => ({
-    Fault: { Error: [{ Message: 'message=ThrottleExceeded; errorCode=003001; statusCode=429', Detail: 'The request limit was reached.', code: '3001' }], type: 'SERVICE' },
+    Fault: {
+      Error: [
+        { Message: 'message=ThrottleExceeded; errorCode=003001; statusCode=429', Detail: 'The request limit was reached.', code: '3001' },
+      ],
+      type: 'SERVICE',
+    },
     time: time(),
   }),
   serverError: () => ({
-    Fault: { Error: [{ Message: 'An application error has occurred while processing your request', Detail: 'System Failure Error: sandbox injected fault', code: '10000' }], type: 'SystemFault' },
+    Fault: {
+      Error: [
+        {
+          Message: 'An application error has occurred while processing your request',
+          Detail: 'System Failure Error: sandbox injected fault',
+          code: '10000',
+        },
+      ],
+      type: 'SystemFault',
+    },
     time: time(),
   }),
   validation: (detail: string, code = '4000') => ({
@@ -91,7 +108,12 @@ export const faultBodies = {
     time: time(),
   }),
   forbidden: () => ({
-    Fault: { Error: [{ Message: 'message=ApplicationAuthorizationFailed; errorCode=003100; statusCode=403', Detail: 'Unknown company', code: '3100' }], type: 'SECURITY' },
+    Fault: {
+      Error: [
+        { Message: 'message=ApplicationAuthorizationFailed; errorCode=003100; statusCode=403', Detail: 'Unknown company', code: '3100' },
+      ],
+      type: 'SECURITY',
+    },
     time: time(),
   }),
 };

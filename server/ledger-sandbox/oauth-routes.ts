@@ -28,7 +28,13 @@ export function oauthRoutes(deps: OAuthDeps): Router {
   const router = express.Router();
   router.get('/connect/oauth2', (req, res) => {
     const q = req.query as Record<string, string | undefined>;
-    if (q.client_id !== deps.clientId || q.response_type !== 'code' || !q.redirect_uri || !q.state || !(q.scope ?? '').split(' ').includes('com.intuit.quickbooks.accounting')) {
+    if (
+      q.client_id !== deps.clientId ||
+      q.response_type !== 'code' ||
+      !q.redirect_uri ||
+      !q.state ||
+      !(q.scope ?? '').split(' ').includes('com.intuit.quickbooks.accounting')
+    ) {
       return void res.status(400).type('html').send('<h1>Invalid authorization request</h1>');
     }
     const [company] = deps.companies.values();

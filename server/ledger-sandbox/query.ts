@@ -81,7 +81,9 @@ export function runQuery(rows: QboEntity[], q: ParsedQuery): { rows: QboEntity[]
     .map((r, i) => ({ r, i }))
     .sort((a, b) => {
       const v = fieldValue(b.r, order.field);
-      const c = compare(fieldValue(a.r, order.field), typeof v === 'number' ? String(v) : String(v ?? ''), order.field) || compare(a.r.Id, b.r.Id, 'Id');
+      const c =
+        compare(fieldValue(a.r, order.field), typeof v === 'number' ? String(v) : String(v ?? ''), order.field) ||
+        compare(a.r.Id, b.r.Id, 'Id');
       return order.desc ? -c : c;
     })
     .map((x) => x.r);

@@ -70,7 +70,12 @@ export async function startLedgerSandbox(options: SandboxOptions, port = 0, host
     clientSecret,
     companies,
     tokens,
-    urls: { authorize: `${url}/connect/oauth2`, token: `${url}/oauth2/v1/tokens/bearer`, revoke: `${url}/v2/oauth2/tokens/revoke`, api: url },
+    urls: {
+      authorize: `${url}/connect/oauth2`,
+      token: `${url}/oauth2/v1/tokens/bearer`,
+      revoke: `${url}/v2/oauth2/tokens/revoke`,
+      api: url,
+    },
     injectFault: (f) => faults.add(f),
     clearFaults: () => faults.clear(),
     setAutoApprove: (on) => {

@@ -1,6 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { arch, platform, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,8 +59,16 @@ const isRoot = () => typeof process.getuid === 'function' && process.getuid() ==
 /** uid/gid of the OS user `postgres`, or undefined when it does not exist yet. */
 function postgresIds(): { uid: number; gid: number } | undefined {
   try {
-    const uid = Number(execFileSync('id', ['-u', 'postgres'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
+    const uid = Number(
+      execFileSync('id', ['-u', 'postgres'], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim(),
+    );
+    const gid = Number(
+      execFileSync('id', ['-g', 'postgres'], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim(),
+    );
     return Number.isInteger(uid) && Number.isInteger(gid) ? { uid, gid } : undefined;
   } catch {
     return undefined;
@@ -147,7 +167,10 @@ export async function startEmbeddedPostgres(options: {
   const settingsFile = path.join(options.dataDir, 'embedded-postgres.json');
   const settings = readOrCreateSettings(settingsFile);
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const binaries = { name: `@embedded-postgres/${platform()}-${arch()}`, dir: findPackage(`@embedded-postgres/${platform()}-${arch()}`, here) };
+  const binaries = {
+    name: `@embedded-postgres/${platform()}-${arch()}`,
+    dir: findPackage(`@embedded-postgres/${platform()}-${arch()}`, here),
+  };
 
   const ids = isRoot() ? postgresIds() : undefined;
   const unreachable = (file: string) => isRoot() && firstUntraversableAncestor(file, ids) !== undefined;
@@ -156,7 +179,9 @@ export async function startEmbeddedPostgres(options: {
   const moveCluster = options.clusterDir === undefined && unreachable(preferredClusterDir);
   const privateDir = copyRuntime || moveCluster ? privateFolder(options.dataDir, settingsFile, settings) : undefined;
   const clusterDir = moveCluster ? path.join(privateDir!, 'pgdata') : preferredClusterDir;
-  const entry = copyRuntime ? preparePostgresRuntime(privateDir!, { main: findPackage('embedded-postgres', here), binaries }) : 'embedded-postgres';
+  const entry = copyRuntime
+    ? preparePostgresRuntime(privateDir!, { main: findPackage('embedded-postgres', here), binaries })
+    : 'embedded-postgres';
   mkdirSync(path.dirname(clusterDir), { recursive: true, mode: 0o755 });
   const { password } = settings;
   const reused = existsSync(path.join(clusterDir, 'PG_VERSION'));

@@ -21,7 +21,10 @@ describe('raw HTTP from openapi.json: ledger', () => {
     expect((await followConsent(invited.data!.invitation.connectUrl)).status).toBe(200);
     const connectionId = [...app.sandbox.companies.keys()][0]!;
 
-    const queued = await api.POST('/api/v1/integrations/ledger/{connectionId}/sync', { params: { path: { connectionId } }, body: { fullReconciliation: false } });
+    const queued = await api.POST('/api/v1/integrations/ledger/{connectionId}/sync', {
+      params: { path: { connectionId } },
+      body: { fullReconciliation: false },
+    });
     expect(queued.response.status).toBe(202);
     expect(queued.data!.data.created).toBe(true);
 

@@ -59,7 +59,9 @@ describe('raw HTTP from openapi.json (openapi-typescript + openapi-fetch)', () =
     const tenant = await createTenant(app, { provider: 'gwc', scopes: ['enrichment:write', 'payments:write'] });
     const api = createClient<paths>({ baseUrl: app.url, headers: { authorization: `Bearer ${tenant.key}` } });
 
-    const enriched = await api.POST('/api/v1/gwc/payment-intent-enrichment', { body: { invoice, options: { customerReference: 'CUST-1' } } });
+    const enriched = await api.POST('/api/v1/gwc/payment-intent-enrichment', {
+      body: { invoice, options: { customerReference: 'CUST-1' } },
+    });
     expect(enriched.response.status).toBe(200);
     expect(enriched.error).toBeUndefined();
     const data = enriched.data!.data;
@@ -76,7 +78,9 @@ describe('raw HTTP from openapi.json (openapi-typescript + openapi-fetch)', () =
     expect(unprocessable.data).toBeUndefined();
     expectTypeOf(unprocessable.error!).toEqualTypeOf<ErrorEnvelope>();
     expect(unprocessable.error!.error.type).toBe('validation_error');
-    expect(unprocessable.error!.error.issues.map((i) => i.code)).toEqual(expect.arrayContaining(['missing_product_code', 'arithmetic_mismatch']));
+    expect(unprocessable.error!.error.issues.map((i) => i.code)).toEqual(
+      expect.arrayContaining(['missing_product_code', 'arithmetic_mismatch']),
+    );
 
     type Report = paths['/api/v1/gwc/payment-reports']['post']['requestBody']['content']['application/json'];
     const report: Report = {
@@ -98,7 +102,9 @@ describe('raw HTTP from openapi.json (openapi-typescript + openapi-fetch)', () =
     expect(ack.data!.object).toBe('gwc.payment_report');
     expect(ack.data!.data.duplicate).toBe(false);
 
-    const conflict = await api.POST('/api/v1/gwc/payment-reports', { body: { ...report, refundedAmountMinor: 100, status: 'partially_refunded' } });
+    const conflict = await api.POST('/api/v1/gwc/payment-reports', {
+      body: { ...report, refundedAmountMinor: 100, status: 'partially_refunded' },
+    });
     expect(conflict.response.status).toBe(409);
     expectTypeOf(conflict.error!).toEqualTypeOf<ErrorEnvelope>();
     expect(conflict.error!.error.type).toBe('conflict');
@@ -112,7 +118,18 @@ describe('raw HTTP from openapi.json (openapi-typescript + openapi-fetch)', () =
     const sale = await gwaApi.POST('/api/v1/gwa/transaction-enrichment', { body: { invoice } });
     expect(sale.data!.data).toMatchObject({ amount: '54.00', orderId: 'INV-77', purchaseOrderNumber: 'PO-77', taxAmount: '4.00' });
     const gwaAck = await gwaApi.POST('/api/v1/gwa/payment-reports', {
-      body: { eventId: `evt_${randomUUID()}`, attemptId: 'att_gwa', status: 'authorized', currency: 'usd', amountMinor: 5400, capturedAmountMinor: 0, refundedAmountMinor: 0, occurredAt: new Date().toISOString(), source: 'api', transactionId: 'k7x2m9pq' },
+      body: {
+        eventId: `evt_${randomUUID()}`,
+        attemptId: 'att_gwa',
+        status: 'authorized',
+        currency: 'usd',
+        amountMinor: 5400,
+        capturedAmountMinor: 0,
+        refundedAmountMinor: 0,
+        occurredAt: new Date().toISOString(),
+        source: 'api',
+        transactionId: 'k7x2m9pq',
+      },
     });
     expect(gwaAck.data!.object).toBe('gwa.payment_report');
 
@@ -121,7 +138,18 @@ describe('raw HTTP from openapi.json (openapi-typescript + openapi-fetch)', () =
     const order = await gwbApi.POST('/api/v1/gwb/order-enrichment', { body: { invoice, taxRepresentation: 'order' } });
     expect(order.data!.data.reference_id).toBe('PO-77');
     const gwbAck = await gwbApi.POST('/api/v1/gwb/payment-reports', {
-      body: { eventId: `evt_${randomUUID()}`, attemptId: 'att_gwb', status: 'captured', currency: 'usd', amountMinor: 5400, capturedAmountMinor: 5400, refundedAmountMinor: 0, occurredAt: new Date().toISOString(), source: 'sdk', paymentId: 'PAY1' },
+      body: {
+        eventId: `evt_${randomUUID()}`,
+        attemptId: 'att_gwb',
+        status: 'captured',
+        currency: 'usd',
+        amountMinor: 5400,
+        capturedAmountMinor: 5400,
+        refundedAmountMinor: 0,
+        occurredAt: new Date().toISOString(),
+        source: 'sdk',
+        paymentId: 'PAY1',
+      },
     });
     expect(gwbAck.data!.data.duplicate).toBe(false);
     const wrongKey = await gwbApi.POST('/api/v1/gwa/transaction-enrichment', { body: { invoice } });

@@ -27,11 +27,15 @@ const clientFor = async (provider: 'gwa' | 'gwb' | 'gwc') => {
   return createClient({ baseUrl: app.url, apiKey: tenant.key, retry: { baseDelayMs: 5, maxDelayMs: 20 } });
 };
 
-
 /** The documented example with fresh identities (examples name an enrichment that exists only in the docs). */
 function exampleReport<T>(operationId: string, enrichmentRequestId: string | undefined): T {
   const { enrichmentRequestId: _drop, ...example } = requestExamples[operationId]!.value as Record<string, unknown>;
-  return { ...example, eventId: newEventId(), attemptId: `att_${randomUUID()}`, ...(enrichmentRequestId ? { enrichmentRequestId } : {}) } as T;
+  return {
+    ...example,
+    eventId: newEventId(),
+    attemptId: `att_${randomUUID()}`,
+    ...(enrichmentRequestId ? { enrichmentRequestId } : {}),
+  } as T;
 }
 
 describe('SDK against a running server', () => {
@@ -40,7 +44,11 @@ describe('SDK against a running server', () => {
     const enriched = await svc.gwa.enrichTransaction({ body: requestExamples.gwaEnrichTransaction!.value as never });
     expect(enriched.status).toBe(200);
     expectTypeOf(enriched.body.data.amount).toEqualTypeOf<string>();
-    expect(enriched.body).toMatchObject({ object: 'gwa.transaction_enrichment', api_version: 'v1', data: { amount: '134.90', shipsFromPostalCode: '94107' } });
+    expect(enriched.body).toMatchObject({
+      object: 'gwa.transaction_enrichment',
+      api_version: 'v1',
+      data: { amount: '134.90', shipsFromPostalCode: '94107' },
+    });
     expect(enriched.requestId).toMatch(/^req_[0-9a-f]{32}$/);
 
     const sale = mergeGwaSale({ paymentMethodNonce: 'fake-valid-nonce', options: { submitForSettlement: true } }, enriched.body.data);
@@ -85,7 +93,9 @@ describe('SDK against a running server', () => {
     const first = await svc.gwc.reportPayment({ body });
     const again = await svc.gwc.reportPayment({ body });
     expect(again.body.data).toEqual({ id: first.body.data.id, duplicate: true });
-    const error = await caught(svc.gwc.reportPayment({ body: { ...body, amountMinor: body.amountMinor + 1, capturedAmountMinor: body.amountMinor + 1 } }));
+    const error = await caught(
+      svc.gwc.reportPayment({ body: { ...body, amountMinor: body.amountMinor + 1, capturedAmountMinor: body.amountMinor + 1 } }),
+    );
     expect(error).toMatchObject({ status: 409, type: 'conflict', attempts: 1 });
     expect(error.issues.length).toBeGreaterThan(0);
     expect(error.requestId).toMatch(/^req_[0-9a-f]{32}$/);
@@ -115,9 +125,15 @@ describe('SDK against a running server', () => {
 
   it('when the key is wrong or for another provider, then SvcError 401 / 403', async () => {
     const bad = createClient({ baseUrl: app.url, apiKey: 'sk_not_a_key' });
-    expect(await caught(bad.gwb.enrichOrder({ body: { invoice: happyInvoice() } }))).toMatchObject({ status: 401, type: 'authentication_error' });
+    expect(await caught(bad.gwb.enrichOrder({ body: { invoice: happyInvoice() } }))).toMatchObject({
+      status: 401,
+      type: 'authentication_error',
+    });
     const gwa = await clientFor('gwa');
-    expect(await caught(gwa.gwb.enrichOrder({ body: { invoice: happyInvoice() } }))).toMatchObject({ status: 403, type: 'permission_error' });
+    expect(await caught(gwa.gwb.enrichOrder({ body: { invoice: happyInvoice() } }))).toMatchObject({
+      status: 403,
+      type: 'permission_error',
+    });
   });
 
   it('when the client is created, then it has a namespace per resource, invoices and ledger included', async () => {

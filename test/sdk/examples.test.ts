@@ -22,7 +22,9 @@ const svcFor = async (provider: 'gwa' | 'gwb' | 'gwc') => {
   return { svc: createClient({ baseUrl: app.url, apiKey: t.key }), tenant: t };
 };
 const trackedPayment = async (attemptId: string) =>
-  (await app.orm.em.getConnection().execute(`select status, enrichment_request_id from tracked_payments where attempt_id = '${attemptId}'`))[0];
+  (
+    await app.orm.em.getConnection().execute(`select status, enrichment_request_id from tracked_payments where attempt_id = '${attemptId}'`)
+  )[0];
 
 describe('examples/ against a running server', () => {
   it('gwa: when the sale example runs, then data sits beside the nonce and the report correlates to the enrichment', async () => {
@@ -32,16 +34,29 @@ describe('examples/ against a running server', () => {
     const transactions: GwaTransactions = {
       sale: async (request) => {
         sales.push(request);
-        return { success: true, transaction: { id: 'k7x2m9pq', status: 'submitted_for_settlement' } } as braintree.ValidatedResponse<braintree.Transaction>;
+        return {
+          success: true,
+          transaction: { id: 'k7x2m9pq', status: 'submitted_for_settlement' },
+        } as braintree.ValidatedResponse<braintree.Transaction>;
       },
       submitForSettlement: async (id, amount, options) => {
         settlements.push([id, amount, options]);
-        return { success: true, transaction: { id, status: 'submitted_for_settlement' } } as braintree.ValidatedResponse<braintree.Transaction>;
+        return {
+          success: true,
+          transaction: { id, status: 'submitted_for_settlement' },
+        } as braintree.ValidatedResponse<braintree.Transaction>;
       },
     };
     const attemptId = `att_${randomUUID()}`;
-    expect(await payInvoiceWithGwaSale({ svc, transactions }, { invoice: happyInvoice(), paymentMethodNonce: 'fake-valid-nonce', attemptId })).toBe('k7x2m9pq');
-    expect(sales[0]).toMatchObject({ paymentMethodNonce: 'fake-valid-nonce', amount: '134.90', orderId: 'INV-1001', purchaseOrderNumber: 'PO-7781' });
+    expect(
+      await payInvoiceWithGwaSale({ svc, transactions }, { invoice: happyInvoice(), paymentMethodNonce: 'fake-valid-nonce', attemptId }),
+    ).toBe('k7x2m9pq');
+    expect(sales[0]).toMatchObject({
+      paymentMethodNonce: 'fake-valid-nonce',
+      amount: '134.90',
+      orderId: 'INV-1001',
+      purchaseOrderNumber: 'PO-7781',
+    });
     expect(await trackedPayment(attemptId)).toMatchObject({ status: 'captured', enrichment_request_id: expect.stringMatching(/^req_/) });
 
     const data = (await svc.gwa.enrichTransaction({ body: { invoice: happyInvoice() } })).body.data;
@@ -62,8 +77,14 @@ describe('examples/ against a running server', () => {
       createPayment: async ({ order_id }) => ({ payment: { id: 'PAY1', status: 'COMPLETED', order_id } }),
     };
     const attemptId = `att_${randomUUID()}`;
-    expect(await payInvoiceWithGwb({ svc, api }, { invoice: happyInvoice(), sourceId: 'cnon:card-nonce-ok', locationId: 'L1', attemptId })).toBe('PAY1');
-    expect(orders[0]).toMatchObject({ location_id: 'L1', reference_id: 'PO-7781', metadata: { attempt: attemptId, invoice_number: 'INV-1001' } });
+    expect(
+      await payInvoiceWithGwb({ svc, api }, { invoice: happyInvoice(), sourceId: 'cnon:card-nonce-ok', locationId: 'L1', attemptId }),
+    ).toBe('PAY1');
+    expect(orders[0]).toMatchObject({
+      location_id: 'L1',
+      reference_id: 'PO-7781',
+      metadata: { attempt: attemptId, invoice_number: 'INV-1001' },
+    });
     expect(orders[0]!.line_items).toHaveLength(2);
     expect(await trackedPayment(attemptId)).toMatchObject({ status: 'captured', enrichment_request_id: expect.stringMatching(/^req_/) });
   });
@@ -74,18 +95,37 @@ describe('examples/ against a running server', () => {
     const paymentIntents: GwcPaymentIntents = {
       create: async (params, options) => {
         calls.push([params, options]);
-        return { id: 'pi_3Abc', status: 'succeeded', amount: params.amount, amount_received: params.amount, currency: params.currency, created: 1767261600 } as Stripe.Response<Stripe.PaymentIntent>;
+        return {
+          id: 'pi_3Abc',
+          status: 'succeeded',
+          amount: params.amount,
+          amount_received: params.amount,
+          currency: params.currency,
+          created: 1767261600,
+        } as Stripe.Response<Stripe.PaymentIntent>;
       },
     };
     const attemptId = `att_${randomUUID()}`;
     await payInvoiceWithGwc({ svc, paymentIntents }, { invoice: happyInvoice(), paymentMethod: 'pm_card_visa', attemptId });
     const [params, options] = calls[0]!;
-    expect(params).toMatchObject({ amount: 13490, currency: 'usd', payment_details: { order_reference: 'PO-7781' }, amount_details: { enforce_arithmetic_validation: true } });
+    expect(params).toMatchObject({
+      amount: 13490,
+      currency: 'usd',
+      payment_details: { order_reference: 'PO-7781' },
+      amount_details: { enforce_arithmetic_validation: true },
+    });
     expect(params).not.toHaveProperty('preparation');
     expect(options).toEqual({ idempotencyKey: `pi-${attemptId}` });
-    expect(await trackedPayment(attemptId)).toMatchObject({ status: 'captured', enrichment_request_id: params.metadata && (params.metadata as Record<string, string>).svc_enrichment_request_id });
+    expect(await trackedPayment(attemptId)).toMatchObject({
+      status: 'captured',
+      enrichment_request_id: params.metadata && (params.metadata as Record<string, string>).svc_enrichment_request_id,
+    });
 
-    const event = { id: 'evt_1Provider', type: 'payment_intent.succeeded', data: { object: { id: 'pi_3Abc', status: 'succeeded', amount: 13490, amount_received: 13490, currency: 'usd', created: 1767261700 } } } as unknown as Stripe.Event;
+    const event = {
+      id: 'evt_1Provider',
+      type: 'payment_intent.succeeded',
+      data: { object: { id: 'pi_3Abc', status: 'succeeded', amount: 13490, amount_received: 13490, currency: 'usd', created: 1767261700 } },
+    } as unknown as Stripe.Event;
     const report = reportFromWebhook(event, attemptId)!;
     expect(report).toMatchObject({ eventId: 'gwc:evt_1Provider', source: 'merchant_webhook', providerEventId: 'evt_1Provider' });
     const first = await svc.gwc.reportPayment({ body: report });

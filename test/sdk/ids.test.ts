@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { IdempotencyKeySchema, ReferenceSchema, eventIdFrom, isIdempotencyKey, newEventId, newIdempotencyKey } from '../../sdk/src/index.js';
+import {
+  IdempotencyKeySchema,
+  ReferenceSchema,
+  eventIdFrom,
+  isIdempotencyKey,
+  newEventId,
+  newIdempotencyKey,
+} from '../../sdk/src/index.js';
 
 describe('SDK identifier helpers', () => {
   it('when ids are generated, then they have the allowed shapes, are unique and never hold a card-number-like digit run', () => {

@@ -7,7 +7,6 @@ import { followConsent, ledgerTenant, uniqueEmail } from '../support/ledger-flow
 /** The SDK's ledger namespace against the real app, a real SMTP server and the ledger sandbox. */
 const app = useLedgerApp({ sandbox: { invoices: 4, items: 2 } });
 
-
 async function waitForRun(svc: SvcClient, connectionId: string) {
   const deadline = Date.now() + 20_000;
   for (;;) {
@@ -49,7 +48,7 @@ describe('SDK ledger namespace against a running server', () => {
     expect(cooldown.requestId).toMatch(/^req_/);
   });
 
-  it('when the connection is not in the key\'s scope, then SvcError 404 (not retried)', async () => {
+  it("when the connection is not in the key's scope, then SvcError 404 (not retried)", async () => {
     const svc = createClient({ baseUrl: app.url, apiKey: (await ledgerTenant(app)).key });
     const error = await caught(svc.ledger.getSync({ params: { connectionId: 'no-such-connection' } }));
     expect(error).toMatchObject({ status: 404, type: 'not_found', attempts: 1 });

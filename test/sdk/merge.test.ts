@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { enrichmentRequestIdOf, gwaSettlementArgs, mergeGwbOrder, mergeGwcPaymentIntent, type GwbOrderEnrichmentData, type GwcPaymentIntentEnrichmentData } from '../../sdk/src/index.js';
+import {
+  enrichmentRequestIdOf,
+  gwaSettlementArgs,
+  mergeGwbOrder,
+  mergeGwcPaymentIntent,
+  type GwbOrderEnrichmentData,
+  type GwcPaymentIntentEnrichmentData,
+} from '../../sdk/src/index.js';
 
 const gwc: GwcPaymentIntentEnrichmentData = {
   payment_details: { order_reference: 'PO-1' },
-  amount_details: { enforce_arithmetic_validation: true, line_items: [{ product_name: 'W', product_code: 'W1', unit_cost: 100, quantity: 1, unit_of_measure: 'EA' }] },
+  amount_details: {
+    enforce_arithmetic_validation: true,
+    line_items: [{ product_name: 'W', product_code: 'W1', unit_cost: 100, quantity: 1, unit_of_measure: 'EA' }],
+  },
 };
 const gwb: GwbOrderEnrichmentData = {
   reference_id: 'PO-1',
@@ -13,7 +23,10 @@ const gwb: GwbOrderEnrichmentData = {
 
 describe('SDK merge helpers', () => {
   it('when a preparation is present, then its id is the enrichmentRequestId and it is never merged; else the request id is', () => {
-    const prepared = { body: { data: gwc, preparation: { id: '6f1c1f3e-8f1a-4d8e-9c55-0c2a4b9f6a11', amountMinor: 100 } }, requestId: 'req_1' };
+    const prepared = {
+      body: { data: gwc, preparation: { id: '6f1c1f3e-8f1a-4d8e-9c55-0c2a4b9f6a11', amountMinor: 100 } },
+      requestId: 'req_1',
+    };
     expect(enrichmentRequestIdOf(prepared)).toBe('6f1c1f3e-8f1a-4d8e-9c55-0c2a4b9f6a11');
     expect(enrichmentRequestIdOf({ body: { data: gwc }, requestId: 'req_2' })).toBe('req_2');
     expect(enrichmentRequestIdOf({ body: undefined, requestId: null })).toBeUndefined();
@@ -21,8 +34,11 @@ describe('SDK merge helpers', () => {
     expect(params).not.toHaveProperty('preparation');
   });
 
-  it('when merging gwc, then payment_details are merged over the caller\'s and amount_details replace theirs', () => {
-    const merged = mergeGwcPaymentIntent({ amount: 100, payment_details: { customer_reference: 'C-9', order_reference: 'old' }, amount_details: { tip: { amount: 5 } } }, gwc);
+  it("when merging gwc, then payment_details are merged over the caller's and amount_details replace theirs", () => {
+    const merged = mergeGwcPaymentIntent(
+      { amount: 100, payment_details: { customer_reference: 'C-9', order_reference: 'old' }, amount_details: { tip: { amount: 5 } } },
+      gwc,
+    );
     expect(merged.payment_details).toEqual({ customer_reference: 'C-9', order_reference: 'PO-1' });
     expect(merged.amount_details).toBe(gwc.amount_details);
     expect(merged.amount).toBe(100);
@@ -30,12 +46,32 @@ describe('SDK merge helpers', () => {
 
   it('when merging gwb, then the fragment replaces lines and metadata entries are combined', () => {
     const merged = mergeGwbOrder({ location_id: 'L1', line_items: [], metadata: { cart: 'c' } }, gwb);
-    expect(merged).toEqual({ location_id: 'L1', reference_id: 'PO-1', line_items: gwb.line_items, metadata: { cart: 'c', invoice_number: 'INV-1' } });
+    expect(merged).toEqual({
+      location_id: 'L1',
+      reference_id: 'PO-1',
+      line_items: gwb.line_items,
+      metadata: { cart: 'c', invoice_number: 'INV-1' },
+    });
   });
 
   it('when settling gwa, then amount is positional and never among the options', () => {
-    const { amount, options } = gwaSettlementArgs({ amount: '1.00', orderId: 'INV', purchaseOrderNumber: 'PO', taxAmount: '0.00', shippingAmount: '0.00', discountAmount: '0.00', lineItems: [] as never });
+    const { amount, options } = gwaSettlementArgs({
+      amount: '1.00',
+      orderId: 'INV',
+      purchaseOrderNumber: 'PO',
+      taxAmount: '0.00',
+      shippingAmount: '0.00',
+      discountAmount: '0.00',
+      lineItems: [] as never,
+    });
     expect(amount).toBe('1.00');
-    expect(Object.keys(options).sort()).toEqual(['discountAmount', 'lineItems', 'orderId', 'purchaseOrderNumber', 'shippingAmount', 'taxAmount']);
+    expect(Object.keys(options).sort()).toEqual([
+      'discountAmount',
+      'lineItems',
+      'orderId',
+      'purchaseOrderNumber',
+      'shippingAmount',
+      'taxAmount',
+    ]);
   });
 });

@@ -48,7 +48,16 @@ afterAll(() => {
 
 describe('the packed SDK tarball', () => {
   it('when packed, then it holds only the built SDK and contract (ESM + .d.ts), no server, admin or database code', () => {
-    expect(packedFiles).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/sdk/src/index.js', 'dist/sdk/src/index.d.ts', 'dist/contract/index.js', 'dist/contract/index.d.ts']));
+    expect(packedFiles).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'dist/sdk/src/index.js',
+        'dist/sdk/src/index.d.ts',
+        'dist/contract/index.js',
+        'dist/contract/index.d.ts',
+      ]),
+    );
     for (const file of packedFiles) {
       expect(file).toMatch(/^(package\.json|README\.md|dist\/(sdk\/src|contract)\/.+\.(js|d\.ts))$/);
       expect(file).not.toMatch(/server|admin|persistence|migration|mikro|express|ledger-sandbox|openapi|examples|\.ts\.map/i);
@@ -72,7 +81,8 @@ describe('the packed SDK tarball', () => {
     const imports = new Set<string>();
     for (const file of packedFiles.filter((f) => f.endsWith('.js') || f.endsWith('.d.ts'))) {
       const text = readFileSync(path.join(sdkDir, file), 'utf8');
-      for (const match of text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) if (!match[1]!.startsWith('.')) imports.add(match[1]!);
+      for (const match of text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g))
+        if (!match[1]!.startsWith('.')) imports.add(match[1]!);
     }
     expect([...imports].sort()).toEqual(['@ts-rest/core', 'zod']);
   });
@@ -81,12 +91,24 @@ describe('the packed SDK tarball', () => {
     const project = path.join(work, 'consumer');
     const { mkdirSync } = await import('node:fs');
     mkdirSync(project);
-    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
+    writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }),
+    );
     await run(npm, ['install', tarball, '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: project, env: npmEnv });
     writeFileSync(
       path.join(project, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM'], types: [], strict: true, noEmit: true, skipLibCheck: false },
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2022', 'DOM'],
+          types: [],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+        },
         files: ['program.ts'],
       }),
     );

@@ -15,12 +15,22 @@ let hits: string[] = [];
 let server: Server;
 let baseUrl: string;
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Step => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'application/json', 'x-svc-request-id': `req_${String(hits.length).padStart(32, '0')}`, ...headers });
-  res.end(JSON.stringify(body));
-};
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Step =>
+  (_req, res) => {
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'x-svc-request-id': `req_${String(hits.length).padStart(32, '0')}`,
+      ...headers,
+    });
+    res.end(JSON.stringify(body));
+  };
 const envelope = (status: number, type: string) => json(status, { error: { type, message: `failed with ${status}`, issues: [] } });
-const ack = json(200, { object: 'gwc.payment_report', api_version: 'v1', data: { id: '6f1c1f3e-8f1a-4d8e-9c55-0c2a4b9f6a11', duplicate: false } });
+const ack = json(200, {
+  object: 'gwc.payment_report',
+  api_version: 'v1',
+  data: { id: '6f1c1f3e-8f1a-4d8e-9c55-0c2a4b9f6a11', duplicate: false },
+});
 const dropConnection: Step = (req) => req.socket.destroy();
 const hang: Step = () => {};
 
@@ -47,7 +57,6 @@ const client = (options: { retry?: typeof fast | false; timeoutMs?: number } = {
   createClient({ baseUrl, apiKey: 'sk_test', retry: fast, ...options });
 const report = (): GwcPaymentReport => ({ ...(requestExamples.gwcReportPayment!.value as GwcPaymentReport) });
 const enrichBody = requestExamples.gwcEnrichPaymentIntent!.value as never;
-
 
 describe('SDK retry policy', () => {
   it('when a report gets 503 then 200, then it is retried once and succeeds', async () => {
@@ -105,7 +114,13 @@ describe('SDK retry policy', () => {
   });
 
   it('when every attempt fails, then the retries stop at maxAttempts and the last error is thrown', async () => {
-    script = [envelope(500, 'internal_error'), envelope(502, 'upstream_error'), envelope(503, 'service_unavailable'), envelope(500, 'internal_error'), ack];
+    script = [
+      envelope(500, 'internal_error'),
+      envelope(502, 'upstream_error'),
+      envelope(503, 'service_unavailable'),
+      envelope(500, 'internal_error'),
+      ack,
+    ];
     const error = await caught(client().gwc.reportPayment({ body: report() }));
     expect(error).toMatchObject({ status: 500, type: 'internal_error', attempts: 4 });
     expect(error.requestId).toMatch(/^req_/);
@@ -146,7 +161,11 @@ describe('SDK retry policy', () => {
   it('when the caller aborts during back-off, then the call stops with an aborted error', async () => {
     script = [envelope(503, 'service_unavailable'), ack];
     const controller = new AbortController();
-    const pending = client().gwc.reportPayment({ body: report(), retry: { baseDelayMs: 5000, maxDelayMs: 5000 }, fetchOptions: { signal: controller.signal } });
+    const pending = client().gwc.reportPayment({
+      body: report(),
+      retry: { baseDelayMs: 5000, maxDelayMs: 5000 },
+      fetchOptions: { signal: controller.signal },
+    });
     setTimeout(() => controller.abort(), 100);
     expect(await caught(pending)).toMatchObject({ status: null, type: 'aborted' });
     expect(hits).toHaveLength(1);
@@ -155,9 +174,21 @@ describe('SDK retry policy', () => {
 
 describe('SDK error envelopes', () => {
   it.each([
-    ['the standard envelope', { error: { type: 'conflict', message: 'eventId reused', issues: [{ code: 'event_id_reused', path: 'eventId', message: 'x' }] } }, 'conflict', 'eventId reused', 1],
+    [
+      'the standard envelope',
+      { error: { type: 'conflict', message: 'eventId reused', issues: [{ code: 'event_id_reused', path: 'eventId', message: 'x' }] } },
+      'conflict',
+      'eventId reused',
+      1,
+    ],
     ['a top-level string code (ledger)', { error: 'connection_not_found' }, 'connection_not_found', 'connection_not_found', 0],
-    ['a top-level string message (ledger)', { error: 'Connection not found', message: 'No such connection' }, 'not_found', 'No such connection', 0],
+    [
+      'a top-level string message (ledger)',
+      { error: 'Connection not found', message: 'No such connection' },
+      'not_found',
+      'No such connection',
+      0,
+    ],
     ['no JSON at all', 'Bad gateway', 'not_found', 'Bad gateway', 0],
   ])('when a 404 carries %s, then SvcError reads type, message and issues', async (_, body, type, message, issues) => {
     script = [typeof body === 'string' ? (_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end(body) : json(404, body)];

@@ -19,7 +19,9 @@ export function databaseUrl(name: string): string {
 }
 
 /** A fresh database for one test file: migrated (a clone of the template) or empty. */
-export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+export async function createTestDatabase(
+  options: { migrated?: boolean } = {},
+): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const name = `svc_test_${randomBytes(6).toString('hex')}`;
   const template = options.migrated === false ? 'template0' : inject('templateDatabase');
   await withAdminClient((c) => c.query(`create database "${name}" template "${template}"`));

@@ -51,7 +51,9 @@ export function httpClient(baseUrl: () => string): Pick<TestApp, 'request' | 'ad
       const headers = new Headers(init.headers);
       if (init.json !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
       if (init.key) headers.set('authorization', `Bearer ${init.key}`);
-      return fetch(`${baseUrl()}${path}`, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body }).then(toTestResponse);
+      return fetch(`${baseUrl()}${path}`, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body }).then(
+        toTestResponse,
+      );
     },
     admin: async <T>(procedure: string, input?: unknown, token = TEST_ADMIN_TOKEN) => {
       const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
@@ -106,7 +108,7 @@ export function useTestApp(overrides: Partial<Record<keyof Config, string>> = {}
 
 export async function toTestResponse(res: Response): Promise<TestResponse> {
   const text = await res.text();
-  let body: unknown ;
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {

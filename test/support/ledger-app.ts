@@ -29,14 +29,25 @@ export interface LedgerTestApp extends TestApp {
  * (auto-approve), a real local SMTP server, the pg-boss queue with its worker,
  * and short back-offs so fault tests stay fast.
  */
-export function useLedgerApp(options: { sandbox?: Partial<SandboxOptions> & { invoices?: number; items?: number }; config?: Partial<Record<keyof Config, string>> } = {}): LedgerTestApp {
+export function useLedgerApp(
+  options: {
+    sandbox?: Partial<SandboxOptions> & { invoices?: number; items?: number };
+    config?: Partial<Record<keyof Config, string>>;
+  } = {},
+): LedgerTestApp {
   const app = {} as LedgerTestApp;
   let drop: () => Promise<void> = async () => {};
   beforeAll(async () => {
     const smtp = await startTestSmtp();
     const { invoices = 30, items = 6, ...sandboxOptions } = options.sandbox ?? {};
     const clientSecret = `test-client-secret-${randomBytes(8).toString('hex')}`;
-    const sandbox = await startLedgerSandbox({ companies: [generateCompany({ invoices, items, linesPerInvoice: 2 })], autoApprove: true, clientId: 'test-client', clientSecret, ...sandboxOptions });
+    const sandbox = await startLedgerSandbox({
+      companies: [generateCompany({ invoices, items, linesPerInvoice: 2 })],
+      autoApprove: true,
+      clientId: 'test-client',
+      clientSecret,
+      ...sandboxOptions,
+    });
     const db = await createTestDatabase();
     drop = db.drop;
     const tokenKey = randomBytes(32).toString('base64');
@@ -63,7 +74,13 @@ export function useLedgerApp(options: { sandbox?: Partial<SandboxOptions> & { in
     const orm = await openOrm(db.url);
     const runtime = createLedgerRuntime({
       config,
-      provider: { authorizeUrl: sandbox.urls.authorize, tokenUrl: sandbox.urls.token, apiBaseUrl: sandbox.urls.api, clientId: 'test-client', clientSecret },
+      provider: {
+        authorizeUrl: sandbox.urls.authorize,
+        tokenUrl: sandbox.urls.token,
+        apiBaseUrl: sandbox.urls.api,
+        clientId: 'test-client',
+        clientSecret,
+      },
       cipher: createTokenCipher(Buffer.from(tokenKey, 'base64')),
       mailer: createMailer({ smtpUrl: config.SMTP_URL, from: 'svc <no-reply@example.test>', outboxDir: '/nonexistent', timeoutMs: 3000 }),
     });
@@ -74,7 +91,17 @@ export function useLedgerApp(options: { sandbox?: Partial<SandboxOptions> & { in
     const url = `http://127.0.0.1:${server.port}`;
     runtime.setPublicUrl(url);
     Object.assign(app, {
-      url, orm, logs, config, server, sandbox, smtp, runtime, queue, tokenKey, clientSecret,
+      url,
+      orm,
+      logs,
+      config,
+      server,
+      sandbox,
+      smtp,
+      runtime,
+      queue,
+      tokenKey,
+      clientSecret,
       ...httpClient(() => url),
     });
   });

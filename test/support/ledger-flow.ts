@@ -4,10 +4,11 @@ import { mailText } from './smtp.js';
 import { createTenant, type Tenant } from './tenants.js';
 import { emptyProgress, SYNC_ENTITIES } from '../../server/domain/ledger/sync-rules.js';
 
-export const ledgerTenant = (app: LedgerTestApp) => createTenant(app, { provider: 'ledger', scopes: ['integrations:write', 'integrations:read'] });
+export const ledgerTenant = (app: LedgerTestApp) =>
+  createTenant(app, { provider: 'ledger', scopes: ['integrations:write', 'integrations:read'] });
 
 let n = 0;
-export const uniqueEmail = () => `admin${++n}-${Math.random().toString(36).slice(2, 10).replace(/[0-9]/g, "x")}@example.test`;
+export const uniqueEmail = () => `admin${++n}-${Math.random().toString(36).slice(2, 10).replace(/[0-9]/g, 'x')}@example.test`;
 
 /** POST an invitation and return the response. */
 export const invite = (app: LedgerTestApp, tenant: Tenant, json: Record<string, unknown>) =>
@@ -23,7 +24,10 @@ export async function connect(app: LedgerTestApp, tenant: Tenant): Promise<strin
 }
 
 /** Follow the redirects of the consent flow by hand; the last response (the service's page), or stop before a path (`stopAt`). */
-export async function followConsent(connectUrl: string, options: { stopAt?: string } = {}): Promise<{ status: number; text: string; hops: string[] }> {
+export async function followConsent(
+  connectUrl: string,
+  options: { stopAt?: string } = {},
+): Promise<{ status: number; text: string; hops: string[] }> {
   const hops: string[] = [];
   let url = connectUrl;
   for (let i = 0; i < 5; i++) {
@@ -54,7 +58,12 @@ export async function waitForRun(app: LedgerTestApp, tenant: Tenant, connectionI
  * A run row as queueSync writes it, without sending its job (a crash between the
  * commit and the send, or a job lost later); tenant columns come from the connection.
  */
-export async function insertRunRow(app: LedgerTestApp, connId: string, state: 'queued' | 'running', workflowRunId: string = crypto.randomUUID()) {
+export async function insertRunRow(
+  app: LedgerTestApp,
+  connId: string,
+  state: 'queued' | 'running',
+  workflowRunId: string = crypto.randomUUID(),
+) {
   const id = crypto.randomUUID();
   const entities = JSON.stringify(Object.fromEntries(SYNC_ENTITIES.map((e) => [e, emptyProgress()])));
   await app.orm.em.getConnection().execute(

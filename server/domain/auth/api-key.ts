@@ -15,7 +15,6 @@ export interface IssuedKey {
   secretHash: string;
 }
 
-
 export function generateApiKey(environment: Environment): IssuedKey {
   const prefix = randomBytes(8).toString('hex');
   const secret = randomBytes(32).toString('hex');
@@ -26,7 +25,6 @@ export function parseApiKey(key: string): { prefix: string; secret: string } | u
   const match = KEY_PATTERN.exec(key);
   return match ? { prefix: match[2]!, secret: match[3]! } : undefined;
 }
-
 
 /** The displayable, non-secret part of a key. */
 export function displayPrefix(environment: Environment, prefix: string): string {

@@ -41,7 +41,8 @@ export async function authenticate(
   if (!key || !valid) throw unauthenticated('Unknown API key');
   if (key.revoked_at) throw unauthenticated('This API key has been revoked');
   // The key is genuine but acts for nobody: the spec's 404 for a missing or inactive organization context (docs/errors.md).
-  if (key.organization_status !== 'active') throw new DomainError('not_found', 'The organization of this API key does not exist or is inactive');
+  if (key.organization_status !== 'active')
+    throw new DomainError('not_found', 'The organization of this API key does not exist or is inactive');
 
   const { access } = options;
   if (key.provider !== access.provider) {

@@ -81,9 +81,7 @@ function checkLine(line: CanonicalLine, index: number): { quantity: Decimal | nu
     // Never round: a fractional product would mean inventing or dropping money.
     const product = multiplyToMinor(quantity, line.unitAmountMinor);
     if (product === null) {
-      lineIssues.push(
-        mismatch(index, 'subtotalAmountMinor', 'quantity × unitAmountMinor is not a whole number of minor units.'),
-      );
+      lineIssues.push(mismatch(index, 'subtotalAmountMinor', 'quantity × unitAmountMinor is not a whole number of minor units.'));
     } else if (product !== BigInt(line.subtotalAmountMinor)) {
       lineIssues.push(mismatch(index, 'subtotalAmountMinor', `quantity × unitAmountMinor is ${product}.`));
     }
@@ -117,7 +115,12 @@ function checkTotals(invoice: CanonicalInvoice): { issues: Issue[]; taxLevel: Am
   if (invoice.balanceAmountMinor > invoice.totalAmountMinor) {
     issues.push(issue('arithmetic_mismatch', 'invoice.balanceAmountMinor', 'The balance exceeds the total.'));
   }
-  const taxLevel = checkLineLevel(lines.map((l) => l.taxAmountMinor), invoice.taxAmountMinor, 'invoice.taxAmountMinor', issues);
+  const taxLevel = checkLineLevel(
+    lines.map((l) => l.taxAmountMinor),
+    invoice.taxAmountMinor,
+    'invoice.taxAmountMinor',
+    issues,
+  );
   const discountLevel = checkLineLevel(
     lines.map((l) => l.discountAmountMinor),
     invoice.discountAmountMinor,

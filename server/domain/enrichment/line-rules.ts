@@ -16,11 +16,7 @@ export interface IdentifierRule {
  * ... product code, unit of measure"; Visa CEDP downgrades filler data).
  * Returns the value to send (`null` when absent) and any issues.
  */
-export function checkIdentifier(
-  raw: string | null,
-  path: string,
-  rule: IdentifierRule,
-): { value: string | null; issues: Issue[] } {
+export function checkIdentifier(raw: string | null, path: string, rule: IdentifierRule): { value: string | null; issues: Issue[] } {
   const value = presentText(raw);
   if (value === null) return { value, issues: rule.missingCode ? [issue(rule.missingCode, path)] : [] };
   const issues: Issue[] = [];

@@ -51,10 +51,7 @@ export const enrichmentAdapters: { readonly [P in Provider]: EnrichmentAdapter<E
  * Inline enrichment for any provider: the request has passed the contract
  * (400 otherwise); `ok: false` carries the issues of a 422.
  */
-export function enrichInline<P extends Provider>(
-  provider: P,
-  request: EnrichmentRequest<P>,
-): EnrichmentResult<EnrichmentData<P>> {
+export function enrichInline<P extends Provider>(provider: P, request: EnrichmentRequest<P>): EnrichmentResult<EnrichmentData<P>> {
   const adapter: EnrichmentAdapter<EnrichmentRequest<P>, EnrichmentData<P>> = enrichmentAdapters[provider];
   return adapter.enrich(request);
 }

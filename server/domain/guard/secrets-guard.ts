@@ -35,7 +35,9 @@ function stringIssue(text: string): Omit<Issue, 'path'> | undefined {
 }
 
 /** A value still to inspect, or an issue of a property name kept on the stack so issues stay in document order. */
-type Pending = { value: unknown; path: string; /** Nesting level of the value if it is an object or array. */ depth: number } | { issue: Issue };
+type Pending =
+  | { value: unknown; path: string /** Nesting level of the value if it is an object or array. */; depth: number }
+  | { issue: Issue };
 
 /**
  * Find card data and credentials anywhere in a parsed JSON body, and objects or
@@ -66,7 +68,8 @@ export function findSecrets(body: unknown): Issue[] {
     }
     // Children are pushed last-first so that they are visited, and reported, in document order.
     if (Array.isArray(value)) {
-      for (let index = value.length - 1; index >= 0; index--) stack.push({ value: value[index], path: pathOf(path, index), depth: depth + 1 });
+      for (let index = value.length - 1; index >= 0; index--)
+        stack.push({ value: value[index], path: pathOf(path, index), depth: depth + 1 });
       continue;
     }
     const entries = Object.entries(value);

@@ -1,5 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { connectionById, disconnectConnection, listConnections, setConnectionStatus, type ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
+import {
+  connectionById,
+  disconnectConnection,
+  listConnections,
+  setConnectionStatus,
+  type ConnectionRow,
+} from '../../persistence/sql/ledger-connections.sql.js';
 import { listInvitations } from '../../persistence/sql/ledger-invitations.sql.js';
 import { finishRun, listRuns, runById } from '../../persistence/sql/ledger-sync-runs.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
@@ -29,7 +35,9 @@ const DEFAULT_CONNECTIONS_LIMIT = 100;
 
 export async function listConnectionViews(em: EntityManager, input: { integrationId?: string | undefined; limit?: number | undefined }) {
   const limit = input.limit ?? DEFAULT_CONNECTIONS_LIMIT;
-  return (await listConnections(sqlOf(em), input.integrationId ? { integrationId: input.integrationId, limit } : { limit })).map(toConnectionView);
+  return (await listConnections(sqlOf(em), input.integrationId ? { integrationId: input.integrationId, limit } : { limit })).map(
+    toConnectionView,
+  );
 }
 
 /**
@@ -71,7 +79,12 @@ export async function changeConnection(
 }
 
 /** Revoke a disconnected connection's refresh token (its whole grant) at the provider; failures are logged, never thrown. */
-async function revokeStoredToken(runtime: LedgerRuntime, connectionId: string, refreshEnc: string, logger: Logger | undefined): Promise<void> {
+async function revokeStoredToken(
+  runtime: LedgerRuntime,
+  connectionId: string,
+  refreshEnc: string,
+  logger: Logger | undefined,
+): Promise<void> {
   try {
     await revokeToken(runtime.endpoints, runtime.cipher.decrypt(refreshEnc, connectionId));
     logger?.info({ connectionId }, 'ledger tokens revoked after disconnect');
@@ -82,8 +95,10 @@ async function revokeStoredToken(runtime: LedgerRuntime, connectionId: string, r
   }
 }
 
-
-export async function listSyncRunViews(em: EntityManager, input: { connectionId?: string | undefined; state?: string | undefined; cursor?: string | undefined; limit?: number | undefined }) {
+export async function listSyncRunViews(
+  em: EntityManager,
+  input: { connectionId?: string | undefined; state?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
+) {
   const limit = input.limit ?? 25;
   const rows = await listRuns(sqlOf(em), {
     ...(input.connectionId ? { connectionId: input.connectionId } : {}),
@@ -92,7 +107,10 @@ export async function listSyncRunViews(em: EntityManager, input: { connectionId?
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);
-  return { data: page.map(toSyncRunView), nextCursor: rows.length > limit ? encodeCursor({ createdAt: page.at(-1)!.created_at, id: page.at(-1)!.id }) : null };
+  return {
+    data: page.map(toSyncRunView),
+    nextCursor: rows.length > limit ? encodeCursor({ createdAt: page.at(-1)!.created_at, id: page.at(-1)!.id }) : null,
+  };
 }
 
 export async function getSyncRunView(em: EntityManager, input: { id: string }) {
@@ -112,7 +130,8 @@ export async function failSyncRun(em: EntityManager, input: { id: string }) {
     const sql = sqlOf(tem);
     const run = await runById(sql, input.id, true);
     if (!run) throw new DomainError('not_found', 'No such sync run');
-    if (run.state !== 'queued' && run.state !== 'running') throw new DomainError('conflict', `A ${run.state} run is final and cannot be failed`);
+    if (run.state !== 'queued' && run.state !== 'running')
+      throw new DomainError('conflict', `A ${run.state} run is final and cannot be failed`);
     await finishRun(sql, run.id, 'failed', { code: 'failed_by_operator', message: 'An operator failed the run' }, new Date());
     return toSyncRunView((await runById(sql, run.id))!);
   });
@@ -120,7 +139,10 @@ export async function failSyncRun(em: EntityManager, input: { id: string }) {
 
 /** Operator view of invitations: never the connect secret or any hash. */
 export async function listInvitationViews(em: EntityManager, input: { integrationId?: string | undefined; limit?: number | undefined }) {
-  const rows = await listInvitations(sqlOf(em), { ...(input.integrationId ? { integrationId: input.integrationId } : {}), limit: input.limit ?? 50 });
+  const rows = await listInvitations(sqlOf(em), {
+    ...(input.integrationId ? { integrationId: input.integrationId } : {}),
+    limit: input.limit ?? 50,
+  });
   return rows.map((r) => ({
     id: r.id,
     organizationId: r.organization_id,

@@ -1,8 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { consumeInvitation, invitationBySecret, invitationByState, recordInvitationRealm, setInvitationState } from '../../persistence/sql/ledger-invitations.sql.js';
+import {
+  consumeInvitation,
+  invitationBySecret,
+  invitationByState,
+  recordInvitationRealm,
+  setInvitationState,
+} from '../../persistence/sql/ledger-invitations.sql.js';
 import { claimConnection, storeConsentTokens, type ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
-import { authorizationUrl, companyInfo, exchangeCode, LedgerHttpError, revokeToken, type TokenSet } from '../../integrations/ledger/ledger-api.js';
+import {
+  authorizationUrl,
+  companyInfo,
+  exchangeCode,
+  LedgerHttpError,
+  revokeToken,
+  type TokenSet,
+} from '../../integrations/ledger/ledger-api.js';
 import type { TokenCipher } from '../../crypto/token-cipher.js';
 import { hashSecret, newSecret } from '../../crypto/secrets.js';
 import { checkInvitation, CONSENT_STATE_TTL_MS, type ConsentCheck } from './invitation-rules.js';
@@ -15,7 +28,11 @@ export type ConsentFailure = Exclude<ConsentCheck, 'ok'> | 'denied' | 'exchange_
  * its hash stored, bound to this invitation, short-lived) and the recipient is
  * sent to the provider's authorization URL.
  */
-export async function openConnectUrl(em: EntityManager, runtime: LedgerRuntime, secret: string): Promise<{ redirect: string } | { failure: ConsentFailure }> {
+export async function openConnectUrl(
+  em: EntityManager,
+  runtime: LedgerRuntime,
+  secret: string,
+): Promise<{ redirect: string } | { failure: ConsentFailure }> {
   const now = new Date();
   const sql = sqlOf(em);
   const invitation = /^[A-Za-z0-9_-]{43}$/.test(secret) ? await invitationBySecret(sql, hashSecret(secret)) : undefined;
@@ -34,12 +51,25 @@ export async function openConnectUrl(em: EntityManager, runtime: LedgerRuntime, 
 export async function storeConsent(
   em: EntityManager,
   cipher: TokenCipher,
-  c: { organizationId: string; integrationId: string; environment: string; realmId: string; tokens: TokenSet; onStored?: (tem: EntityManager) => Promise<unknown> },
+  c: {
+    organizationId: string;
+    integrationId: string;
+    environment: string;
+    realmId: string;
+    tokens: TokenSet;
+    onStored?: (tem: EntityManager) => Promise<unknown>;
+  },
 ): Promise<{ id: string; status: ConnectionRow['status'] }> {
   return em.transactional(async (tem) => {
     const sql = sqlOf(tem);
     const now = new Date();
-    const { id } = await claimConnection(sql, { organizationId: c.organizationId, integrationId: c.integrationId, environment: c.environment, realmId: c.realmId, now });
+    const { id } = await claimConnection(sql, {
+      organizationId: c.organizationId,
+      integrationId: c.integrationId,
+      environment: c.environment,
+      realmId: c.realmId,
+      now,
+    });
     const status = await storeConsentTokens(sql, id, {
       accessEnc: cipher.encrypt(c.tokens.accessToken, id),
       refreshEnc: cipher.encrypt(c.tokens.refreshToken, id),

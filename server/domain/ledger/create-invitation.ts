@@ -1,7 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Issue } from '../../../contract/common/index.js';
 import type { CreateInvitationBody, LedgerInvitationView } from '../../../contract/ledger.js';
-import { insertInvitation, latestInvitationTo, limitthInvitationOfKey, lockApiKey, lockRecipient, markInvitation } from '../../persistence/sql/ledger-invitations.sql.js';
+import {
+  insertInvitation,
+  latestInvitationTo,
+  limitthInvitationOfKey,
+  lockApiKey,
+  lockRecipient,
+  markInvitation,
+} from '../../persistence/sql/ledger-invitations.sql.js';
 import { findConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
 import { organizationById } from '../../persistence/sql/organizations.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
@@ -9,7 +16,12 @@ import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
 import { invitationEmail } from '../../integrations/mail/invitation-email.js';
 import { hashSecret, newSecret } from '../../crypto/secrets.js';
-import { cooldownRemainingSeconds, DEFAULT_INVITATION_HOURS, INVITATION_KEY_WINDOW_MS, keyLimitRetryAfterSeconds } from './invitation-rules.js';
+import {
+  cooldownRemainingSeconds,
+  DEFAULT_INVITATION_HOURS,
+  INVITATION_KEY_WINDOW_MS,
+  keyLimitRetryAfterSeconds,
+} from './invitation-rules.js';
 import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
 
 async function assertContext(em: EntityManager, ctx: AuthContext, body: CreateInvitationBody): Promise<void> {
@@ -17,7 +29,8 @@ async function assertContext(em: EntityManager, ctx: AuthContext, body: CreateIn
   const mismatch = (path: string) => issues.push({ code: 'context_mismatch', path, message: `Does not match the API key's ${path}` });
   if (body.organizationId !== undefined && body.organizationId !== ctx.organizationId) mismatch('organizationId');
   if (body.environment !== undefined && body.environment !== ctx.environment) mismatch('environment');
-  if (body.connectionId !== undefined && !(await findConnectionRow(sqlOf(em), ctx.integrationId, body.connectionId))) mismatch('connectionId');
+  if (body.connectionId !== undefined && !(await findConnectionRow(sqlOf(em), ctx.integrationId, body.connectionId)))
+    mismatch('connectionId');
   if (issues.length) throw new DomainError('validation_error', 'A context assertion does not match the authenticated context', issues);
 }
 
@@ -45,17 +58,38 @@ export async function createInvitation(
     const sql = sqlOf(tem);
     const limit = runtime.settings.invitationsPerKeyPerHour;
     await lockApiKey(sql, ctx.apiKeyId);
-    const retryAfter = keyLimitRetryAfterSeconds(await limitthInvitationOfKey(sql, ctx.apiKeyId, new Date(now.getTime() - INVITATION_KEY_WINDOW_MS), limit), now);
+    const retryAfter = keyLimitRetryAfterSeconds(
+      await limitthInvitationOfKey(sql, ctx.apiKeyId, new Date(now.getTime() - INVITATION_KEY_WINDOW_MS), limit),
+      now,
+    );
     if (retryAfter > 0) {
-      throw new DomainError('rate_limited', `This API key created ${limit} invitations in the last hour; retry in ${retryAfter} s`, [], 429, { 'Retry-After': String(retryAfter) });
+      throw new DomainError(
+        'rate_limited',
+        `This API key created ${limit} invitations in the last hour; retry in ${retryAfter} s`,
+        [],
+        429,
+        { 'Retry-After': String(retryAfter) },
+      );
     }
     await lockRecipient(sql, ctx.integrationId, body.recipientEmail);
     const previous = await latestInvitationTo(sql, ctx.integrationId, body.recipientEmail);
     const wait = cooldownRemainingSeconds(previous?.created_at, now);
     if (wait > 0) {
-      throw new DomainError('rate_limited', `An invitation was sent to this email less than 30 seconds ago; retry in ${wait} s`, [], 429, { 'Retry-After': String(wait) });
+      throw new DomainError('rate_limited', `An invitation was sent to this email less than 30 seconds ago; retry in ${wait} s`, [], 429, {
+        'Retry-After': String(wait),
+      });
     }
-    await insertInvitation(sql, { id, organizationId: ctx.organizationId, integrationId: ctx.integrationId, environment: ctx.environment, email: body.recipientEmail, secretHash: hashSecret(secret), expiresAt, now, apiKeyId: ctx.apiKeyId });
+    await insertInvitation(sql, {
+      id,
+      organizationId: ctx.organizationId,
+      integrationId: ctx.integrationId,
+      environment: ctx.environment,
+      email: body.recipientEmail,
+      secretHash: hashSecret(secret),
+      expiresAt,
+      now,
+      apiKeyId: ctx.apiKeyId,
+    });
   });
 
   const connectUrl = `${runtime.settings.publicUrl}/ledger/connect/${secret}`;
@@ -66,5 +100,13 @@ export async function createInvitation(
     throw new DomainError('upstream_error', 'The invitation email could not be delivered; no invitation was left active. Retry later.');
   }
   await markInvitation(sqlOf(em), id, 'sent', new Date());
-  return { id, organizationId: ctx.organizationId, environment: ctx.environment, organizationName: org.name, recipientEmail: body.recipientEmail, expiresAt: expiresAt.toISOString(), connectUrl };
+  return {
+    id,
+    organizationId: ctx.organizationId,
+    environment: ctx.environment,
+    organizationName: org.name,
+    recipientEmail: body.recipientEmail,
+    expiresAt: expiresAt.toISOString(),
+    connectUrl,
+  };
 }

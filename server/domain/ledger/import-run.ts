@@ -2,7 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger.js';
 import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
 import { markDeleted, markSeen, markUnseenDeleted, upsertSourceRecords } from '../../persistence/sql/ledger-source-records.sql.js';
-import { advanceCheckpoint, finishRun, recordRunError, runById, saveRunEntities, startRunAttempt } from '../../persistence/sql/ledger-sync-runs.sql.js';
+import {
+  advanceCheckpoint,
+  finishRun,
+  recordRunError,
+  runById,
+  saveRunEntities,
+  startRunAttempt,
+} from '../../persistence/sql/ledger-sync-runs.sql.js';
 import { scopeOfRow, sqlOf, type Sql } from '../../persistence/sql/sql.js';
 import { LedgerHttpError, queryPage } from '../../integrations/ledger/ledger-api.js';
 import { changesSince } from '../../integrations/ledger/ledger-cdc.js';
@@ -36,9 +43,15 @@ class AttemptStopped extends Error {}
 
 /** A safe summary of a failure for the run's `error` (no tokens, no provider bodies). */
 function summarize(err: unknown): { code: string; message: string } {
-  if (err instanceof ConnectionInactive) return { code: 'connection_not_active', message: `The connection became ${err.status} during the run` };
-  if (err instanceof ConnectionNoLongerActive) return { code: 'connection_not_active', message: 'The connection stopped being active during the run; refreshed tokens were not stored' };
-  if (err instanceof ReauthorizationRequired) return { code: 'reauthorization_required', message: 'The accounting source refused the refresh token; send a new invitation' };
+  if (err instanceof ConnectionInactive)
+    return { code: 'connection_not_active', message: `The connection became ${err.status} during the run` };
+  if (err instanceof ConnectionNoLongerActive)
+    return {
+      code: 'connection_not_active',
+      message: 'The connection stopped being active during the run; refreshed tokens were not stored',
+    };
+  if (err instanceof ReauthorizationRequired)
+    return { code: 'reauthorization_required', message: 'The accounting source refused the refresh token; send a new invitation' };
   if (err instanceof LedgerHttpError) return { code: `ledger_${err.kind}`, message: err.summary };
   return { code: 'internal_error', message: 'The import failed unexpectedly; see the service log' };
 }
@@ -73,7 +86,10 @@ export async function importRun(
   const run = await runById(sql, o.runId);
   if (!run || (run.state !== 'queued' && run.state !== 'running')) return 'done';
   const stored = (e: SyncEntity) => run.entities[e] as EntityProgress | undefined;
-  const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, { ...emptyProgress(), ...stored(e) }])) as Record<SyncEntity, EntityProgress>;
+  const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, { ...emptyProgress(), ...stored(e) }])) as Record<
+    SyncEntity,
+    EntityProgress
+  >;
   let current: SyncEntity | undefined;
   const periodStart = run.period_start;
   const periodEnd = run.period_end!;
@@ -86,7 +102,13 @@ export async function importRun(
   try {
     const connection = await connectionById(sql, run.connection_id);
     if (connection?.status !== 'active') {
-      await finishRun(sql, run.id, 'failed', { code: 'connection_not_active', message: `The connection is ${connection?.status ?? 'gone'}` }, new Date());
+      await finishRun(
+        sql,
+        run.id,
+        'failed',
+        { code: 'connection_not_active', message: `The connection is ${connection?.status ?? 'gone'}` },
+        new Date(),
+      );
       return 'done';
     }
     await startRunAttempt(sql, run.id, new Date());
@@ -103,7 +125,12 @@ export async function importRun(
         // One entity per CDC call, so one entity's changes cannot crowd another's out of the 1000-object answer.
         await stillOurs(sql);
         const changes = await session.call((token) =>
-          changesSince(runtime.endpoints, { realmId: connection.realm_id, accessToken: token, entities: [entity], changedSince: periodStart! }),
+          changesSince(runtime.endpoints, {
+            realmId: connection.realm_id,
+            accessToken: token,
+            entities: [entity],
+            changedSince: periodStart!,
+          }),
         );
         const objects = changes[entity] ?? [];
         await em.transactional(async (tem) => {
@@ -114,7 +141,13 @@ export async function importRun(
           } else {
             p.deletions = 'cdc';
             const ids = objects.filter((r) => r.status === 'Deleted').map((r) => String(r.Id));
-            p.deleted += await markDeleted(sqlOf(tem), { connectionId: connection.id, entityType: entity, sourceIds: ids, syncRunId: run.id, now: new Date() });
+            p.deleted += await markDeleted(sqlOf(tem), {
+              connectionId: connection.id,
+              entityType: entity,
+              sourceIds: ids,
+              syncRunId: run.id,
+              now: new Date(),
+            });
           }
           await saveRunEntities(sqlOf(tem), run.id, entities);
         });
@@ -128,14 +161,23 @@ export async function importRun(
         if (status !== 'active') throw new ConnectionInactive(status);
         const statement = pageStatement({ entity, periodStart, periodEnd, cursor: p.cursor, pageSize, reconcile });
         const window = pageWindow(p.cursor, pageSize);
-        const page = await session.call((token) => queryPage(runtime.endpoints, { realmId: connection.realm_id, accessToken: token, entity, statement }));
+        const page = await session.call((token) =>
+          queryPage(runtime.endpoints, { realmId: connection.realm_id, accessToken: token, entity, statement }),
+        );
         // Preferences is a singleton: one answer is the whole entity.
         const digest = { ...nextPage(p.cursor, window, page.rows), ...(entity === 'Preferences' ? { fresh: page.rows, last: true } : {}) };
         const records = digest.fresh.map((r) => toRecord(r as Record<string, unknown>));
         await em.transactional(async (tem) => {
           const tsql = sqlOf(tem);
           await stillOurs(tsql);
-          const counts = await upsertSourceRecords(tsql, { scope: scopeOfRow(connection), connectionId: connection.id, entityType: entity, syncRunId: run.id, records, now: new Date() });
+          const counts = await upsertSourceRecords(tsql, {
+            scope: scopeOfRow(connection),
+            connectionId: connection.id,
+            entityType: entity,
+            syncRunId: run.id,
+            records,
+            now: new Date(),
+          });
           const sourceIds = records.map((r) => r.sourceId);
           if (reconcile) await markSeen(tsql, { connectionId: connection.id, entityType: entity, sourceIds, syncRunId: run.id });
           p.pages += 1;
@@ -146,7 +188,13 @@ export async function importRun(
           p.cursor = digest.cursor ?? { startPosition: 1, lastUpdatedTime: null, seenIds: [] };
           if (digest.last) {
             // Every current record of the entity was read in this run: the stored ones not seen are gone at the source.
-            if (reconcile && absenceMeansDeleted(entity)) p.deleted += await markUnseenDeleted(tsql, { connectionId: connection.id, entityType: entity, syncRunId: run.id, now: new Date() });
+            if (reconcile && absenceMeansDeleted(entity))
+              p.deleted += await markUnseenDeleted(tsql, {
+                connectionId: connection.id,
+                entityType: entity,
+                syncRunId: run.id,
+                now: new Date(),
+              });
             p.state = 'done';
           }
           await saveRunEntities(tsql, run.id, entities);
@@ -170,7 +218,10 @@ export async function importRun(
     if (current) entities[current] = { ...entities[current], state: 'failed', error };
     await saveRunEntities(sql, run.id, entities);
     const transient = err instanceof LedgerHttpError && err.kind !== 'invalid_grant' && err.kind !== 'client';
-    o.logger.warn({ syncRunId: run.id, entity: current ?? null, code: error.code, attempt: run.attempts + 1 }, 'ledger sync attempt failed');
+    o.logger.warn(
+      { syncRunId: run.id, entity: current ?? null, code: error.code, attempt: run.attempts + 1 },
+      'ledger sync attempt failed',
+    );
     // Unexpected failures (not provider answers) are logged for operators by type and message only: they may come from token handling.
     const safeErr = { type: (err as Error)?.name, message: (err as Error)?.message };
     if (error.code === 'internal_error') o.logger.error({ syncRunId: run.id, err: safeErr }, 'ledger sync failed unexpectedly');

@@ -25,11 +25,14 @@ export function keyLimitRetryAfterSeconds(limitthNewestCreatedAt: Date | undefin
   return left > 0 ? Math.ceil(left / 1000) : 0;
 }
 
-
 export type ConsentCheck = 'ok' | 'unknown' | 'expired' | 'used';
 
 /** Why an invitation (looked up by connect secret or by state) cannot be used now. */
-export function checkInvitation(inv: { status: string; expires_at: Date } | undefined, now: Date, stateExpiresAt?: Date | null): ConsentCheck {
+export function checkInvitation(
+  inv: { status: string; expires_at: Date } | undefined,
+  now: Date,
+  stateExpiresAt?: Date | null,
+): ConsentCheck {
   if (!inv || inv.status === 'failed' || inv.status === 'pending') return 'unknown';
   if (inv.status === 'consumed') return 'used';
   if (inv.expires_at.getTime() <= now.getTime()) return 'expired';

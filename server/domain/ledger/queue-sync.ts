@@ -40,15 +40,36 @@ export async function queueSync(
     if (existing) {
       // A run whose job is gone would be returned forever: reap it here and queue a new one.
       const leaseHeld = !(await runLeaseFree(sql, existing.id));
-      const decision = reapDecision({ state: existing.state as 'queued' | 'running', jobState: await queue.jobState(existing.workflow_run_id), leaseHeld });
-      if (decision !== 'fail') return { syncRunId: existing.id, workflowRunId: existing.workflow_run_id, created: false, requeue: decision === 'resend' };
+      const decision = reapDecision({
+        state: existing.state as 'queued' | 'running',
+        jobState: await queue.jobState(existing.workflow_run_id),
+        leaseHeld,
+      });
+      if (decision !== 'fail')
+        return { syncRunId: existing.id, workflowRunId: existing.workflow_run_id, created: false, requeue: decision === 'resend' };
       const lost = { code: 'job_lost', message: "The run's background job ended without finishing it; a new run was queued" };
       await finishRun(sql, existing.id, 'failed', lost, now);
     }
-    const plan = planSync({ checkedThrough: conn.checked_through, fullReconciliation: o.fullReconciliation, now, historyDays: runtime.settings.historyDays, reconcileAfterDays: runtime.settings.reconcileAfterDays });
+    const plan = planSync({
+      checkedThrough: conn.checked_through,
+      fullReconciliation: o.fullReconciliation,
+      now,
+      historyDays: runtime.settings.historyDays,
+      reconcileAfterDays: runtime.settings.reconcileAfterDays,
+    });
     const run = { id: crypto.randomUUID(), workflowRunId: crypto.randomUUID() };
     const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, emptyProgress()]));
-    await insertRun(sql, { ...run, scope: scopeOfRow(conn), connectionId: conn.id, mode: plan.mode, fullReconciliation: o.fullReconciliation || plan.mode === 'full', periodStart: plan.periodStart, periodEnd: plan.periodEnd, entities, now });
+    await insertRun(sql, {
+      ...run,
+      scope: scopeOfRow(conn),
+      connectionId: conn.id,
+      mode: plan.mode,
+      fullReconciliation: o.fullReconciliation || plan.mode === 'full',
+      periodStart: plan.periodStart,
+      periodEnd: plan.periodEnd,
+      entities,
+      now,
+    });
     return { syncRunId: run.id, workflowRunId: run.workflowRunId, created: true, requeue: false };
   });
   const { requeue, ...answer } = result;
@@ -60,7 +81,13 @@ export async function queueSync(
     try {
       await queue.enqueue(result.syncRunId, result.workflowRunId);
     } catch {
-      await finishRun(sqlOf(em), result.syncRunId, 'failed', { code: 'queue_unavailable', message: 'The job queue did not accept the run' }, new Date());
+      await finishRun(
+        sqlOf(em),
+        result.syncRunId,
+        'failed',
+        { code: 'queue_unavailable', message: 'The job queue did not accept the run' },
+        new Date(),
+      );
       throw new DomainError('internal_error', 'The sync could not be queued; retry with back-off');
     }
   }

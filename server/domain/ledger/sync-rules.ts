@@ -24,7 +24,13 @@ export const CHECKPOINT_OVERLAP_MS = 5 * 60_000;
  * is older than `reconcileAfterDays` (stale); a bounded historical window when
  * there is no checkpoint; otherwise changes since the checkpoint.
  */
-export function planSync(o: { checkedThrough: Date | null; fullReconciliation: boolean; now: Date; historyDays: number; reconcileAfterDays: number }): {
+export function planSync(o: {
+  checkedThrough: Date | null;
+  fullReconciliation: boolean;
+  now: Date;
+  historyDays: number;
+  reconcileAfterDays: number;
+}): {
   mode: SyncMode;
   periodStart: Date | null;
   periodEnd: Date;
@@ -32,7 +38,8 @@ export function planSync(o: { checkedThrough: Date | null; fullReconciliation: b
   const periodEnd = o.now;
   if (o.fullReconciliation) return { mode: 'full', periodStart: null, periodEnd };
   if (!o.checkedThrough) return { mode: 'historical', periodStart: new Date(o.now.getTime() - o.historyDays * 86_400_000), periodEnd };
-  if (o.now.getTime() - o.checkedThrough.getTime() > o.reconcileAfterDays * 86_400_000) return { mode: 'full', periodStart: null, periodEnd };
+  if (o.now.getTime() - o.checkedThrough.getTime() > o.reconcileAfterDays * 86_400_000)
+    return { mode: 'full', periodStart: null, periodEnd };
   return { mode: 'incremental', periodStart: new Date(o.checkedThrough.getTime() - CHECKPOINT_OVERLAP_MS), periodEnd };
 }
 

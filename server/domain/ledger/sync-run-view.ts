@@ -6,7 +6,9 @@ import { emptyProgress, publicProgress, SYNC_ENTITIES, type EntityProgress } fro
 /** The public shape of a run (endpoint 16, admin): counts, cursors and safe error summaries only. */
 export function toSyncRunView(row: SyncRunRow): SyncRunView {
   const stored = row.entities as Partial<Record<string, EntityProgress>>;
-  const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, publicProgress({ ...emptyProgress(), ...stored[e] })])) as SyncRunView['entities'];
+  const entities = Object.fromEntries(
+    SYNC_ENTITIES.map((e) => [e, publicProgress({ ...emptyProgress(), ...stored[e] })]),
+  ) as SyncRunView['entities'];
   const all = Object.values(entities);
   return {
     id: row.id,

@@ -19,7 +19,11 @@ export interface CorrelationTarget {
  */
 export async function resolveCorrelation(em: EntityManager, ctx: AuthContext, enrichmentRequestId: string): Promise<CorrelationTarget> {
   if (enrichmentRequestId.startsWith('req_')) {
-    const record = await findEnrichmentRecord(sqlOf(em), { requestId: enrichmentRequestId, integrationId: ctx.integrationId, environment: ctx.environment });
+    const record = await findEnrichmentRecord(sqlOf(em), {
+      requestId: enrichmentRequestId,
+      integrationId: ctx.integrationId,
+      environment: ctx.environment,
+    });
     if (record) return { enrichmentRequestId, amountMinor: Number(record.amount_minor), currency: record.currency };
   }
   // Preparation ids (UUIDs) resolve against saved preparations once invoice-backed preparation exists.
@@ -27,7 +31,7 @@ export async function resolveCorrelation(em: EntityManager, ctx: AuthContext, en
     {
       code: 'enrichment_reference_not_found',
       path: 'enrichmentRequestId',
-      message: 'No enrichment or preparation with this id exists for this API key\'s integration and environment',
+      message: "No enrichment or preparation with this id exists for this API key's integration and environment",
     },
   ]);
 }

@@ -17,7 +17,12 @@ export function reportAliases(provider: PaymentProvider, report: PaymentReport):
     case 'gwb':
       return { providerPaymentId: r.paymentId ?? null, accountId: r.locationId ?? null, chargeId: null, orderId: r.orderId ?? null };
     case 'gwc':
-      return { providerPaymentId: r.paymentIntentId ?? null, accountId: r.gwcAccountId ?? null, chargeId: r.chargeId ?? null, orderId: null };
+      return {
+        providerPaymentId: r.paymentIntentId ?? null,
+        accountId: r.gwcAccountId ?? null,
+        chargeId: r.chargeId ?? null,
+        orderId: null,
+      };
   }
 }
 

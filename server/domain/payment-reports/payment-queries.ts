@@ -4,7 +4,6 @@ import { DomainError } from '../errors.js';
 import { afterCursor, pageOf } from '../pagination.js';
 import { isoTimestamp } from '../timestamps.js';
 
-
 function paymentView(p: TrackedPayment) {
   return {
     id: p.id,
@@ -31,10 +30,7 @@ function paymentView(p: TrackedPayment) {
   };
 }
 
-export async function listPayments(
-  em: EntityManager,
-  input: { integrationId?: string; status?: string; cursor?: string; limit: number },
-) {
+export async function listPayments(em: EntityManager, input: { integrationId?: string; status?: string; cursor?: string; limit: number }) {
   const rows = await em.find(
     TrackedPayment,
     {
@@ -54,7 +50,11 @@ export async function listPayments(
 export async function getPayment(em: EntityManager, input: { id: string }) {
   const payment = await em.findOne(TrackedPayment, { id: input.id, observationCount: { $gt: 0 } });
   if (!payment) throw new DomainError('not_found', `No payment ${input.id}`);
-  const observations = await em.find(PaymentObservation, { trackedPayment: payment }, { orderBy: { occurredAt: 'asc', receivedAt: 'asc', id: 'asc' } });
+  const observations = await em.find(
+    PaymentObservation,
+    { trackedPayment: payment },
+    { orderBy: { occurredAt: 'asc', receivedAt: 'asc', id: 'asc' } },
+  );
   return {
     payment: paymentView(payment),
     observations: observations.map((o) => ({

@@ -1,7 +1,6 @@
 import type { Issue, PaymentProvider } from '../../../contract/common/index.js';
 import type { ReportStatus } from '../../../contract/payment-reports.js';
 
-
 /** What one observation says about its payment; the unit the rules and the projection work on. */
 export interface Fact {
   id: string;
@@ -26,7 +25,9 @@ const ACCOUNT_PATH: Record<PaymentProvider, string> = { gwa: 'merchantAccountId'
 /** Order in which facts are replayed: observed time, then arrival, then id (total and stable). */
 export function compareFacts(a: Fact, b: Fact): number {
   return (
-    a.occurredAt.getTime() - b.occurredAt.getTime() || a.receivedAt.getTime() - b.receivedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+    a.occurredAt.getTime() - b.occurredAt.getTime() ||
+    a.receivedAt.getTime() - b.receivedAt.getTime() ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
   );
 }
 
@@ -58,7 +59,11 @@ export function establishedAliases(facts: readonly Fact[]) {
   return {
     providerPaymentId: first((f) => f.providerPaymentId),
     accountId: first((f) => f.accountId),
-    chargeId: [...ordered].reverse().map((f) => f.chargeId).find((v) => v !== null) ?? null,
+    chargeId:
+      [...ordered]
+        .reverse()
+        .map((f) => f.chargeId)
+        .find((v) => v !== null) ?? null,
     orderId: first((f) => f.orderId),
   };
 }
@@ -78,7 +83,11 @@ export function conflictIssues(provider: PaymentProvider, incoming: Fact, existi
   if (incoming.currency !== currency) {
     issues.push(conflict('currency_conflict', 'currency', `This attempt was reported in ${currency}`));
   }
-  if (incoming.providerPaymentId !== null && aliases.providerPaymentId !== null && incoming.providerPaymentId !== aliases.providerPaymentId) {
+  if (
+    incoming.providerPaymentId !== null &&
+    aliases.providerPaymentId !== null &&
+    incoming.providerPaymentId !== aliases.providerPaymentId
+  ) {
     issues.push(conflict('identity_conflict', PAYMENT_ID_PATH[provider], 'This attempt is already linked to another provider payment'));
   }
   if (incoming.accountId !== null && aliases.accountId !== null && incoming.accountId !== aliases.accountId) {
@@ -105,12 +114,20 @@ export function conflictIssues(provider: PaymentProvider, incoming: Fact, existi
     const t = incoming.occurredAt.getTime();
     const contradicts = existing.some((f) => {
       const ft = f.occurredAt.getTime();
-      const lowerThanEarlier = ft <= t && (f.capturedAmountMinor > incoming.capturedAmountMinor || f.refundedAmountMinor > incoming.refundedAmountMinor);
-      const higherThanLater = ft >= t && (f.capturedAmountMinor < incoming.capturedAmountMinor || f.refundedAmountMinor < incoming.refundedAmountMinor);
+      const lowerThanEarlier =
+        ft <= t && (f.capturedAmountMinor > incoming.capturedAmountMinor || f.refundedAmountMinor > incoming.refundedAmountMinor);
+      const higherThanLater =
+        ft >= t && (f.capturedAmountMinor < incoming.capturedAmountMinor || f.refundedAmountMinor < incoming.refundedAmountMinor);
       return lowerThanEarlier || higherThanLater;
     });
     if (contradicts) {
-      issues.push(conflict('cumulative_amount_conflict', 'capturedAmountMinor', 'The cumulative amounts contradict earlier or later reports of this attempt'));
+      issues.push(
+        conflict(
+          'cumulative_amount_conflict',
+          'capturedAmountMinor',
+          'The cumulative amounts contradict earlier or later reports of this attempt',
+        ),
+      );
     }
   }
   return issues;

@@ -42,11 +42,19 @@ function factOf(provider: PaymentProvider, o: store.ObservationRow): Fact {
   };
 }
 
-const scopeOf = (ctx: AuthContext): store.Scope => ({ organizationId: ctx.organizationId, integrationId: ctx.integrationId, environment: ctx.environment });
+const scopeOf = (ctx: AuthContext): store.Scope => ({
+  organizationId: ctx.organizationId,
+  integrationId: ctx.integrationId,
+  environment: ctx.environment,
+});
 
 const EVENT_ID_REUSED: KeyConflict = {
   message: 'This eventId was already used for a different report',
-  issue: { code: 'event_id_reused', path: 'eventId', message: 'An eventId is reused only for identical retries; send a new eventId for a new observation' },
+  issue: {
+    code: 'event_id_reused',
+    path: 'eventId',
+    message: 'An eventId is reused only for identical retries; send a new eventId for a new observation',
+  },
 };
 const IDENTITY_RACE: KeyConflict = {
   message: 'The report conflicts with one recorded concurrently',
@@ -73,7 +81,9 @@ export async function recordPaymentReport(
 
   const normalized = normalizeReport(input.report);
   const hash = requestFingerprint(normalized);
-  const correlation = input.report.enrichmentRequestId ? await resolveCorrelation(em, input.ctx, input.report.enrichmentRequestId) : undefined;
+  const correlation = input.report.enrichmentRequestId
+    ? await resolveCorrelation(em, input.ctx, input.report.enrichmentRequestId)
+    : undefined;
   const prepared: Prepared = { ...input, now, normalized, hash, correlation };
   // A concurrent writer that stored the same eventId (or claimed the same alias) first makes the first attempt
   // fail on a unique constraint; the second attempt then sees its row and replays it.
@@ -175,14 +185,22 @@ async function storeReport(sql: Sql, input: Prepared): Promise<Acknowledgment> {
   const conflicts = conflictIssues(provider, incoming, history);
   if (incoming.providerPaymentId !== null && payment.provider_payment_id === null) {
     if (await store.isPaymentIdClaimed(sql, scope, incoming.providerPaymentId, payment.id)) {
-      conflicts.push({ code: 'identity_conflict', path: 'providerPaymentId', message: 'This provider payment is already reported under another attemptId' });
+      conflicts.push({
+        code: 'identity_conflict',
+        path: 'providerPaymentId',
+        message: 'This provider payment is already reported under another attemptId',
+      });
     }
   }
   if (conflicts.length > 0) throw new DomainError('conflict', 'The report conflicts with what is recorded for this payment', conflicts);
 
   await store.insertObservation(sql, scope, observationRow(input, incoming, payment.id));
   const facts = [...history, incoming];
-  await store.updateProjection(sql, payment.id, projectionOf(facts, payment.enrichment_request_id ?? report.enrichmentRequestId ?? null, now));
+  await store.updateProjection(
+    sql,
+    payment.id,
+    projectionOf(facts, payment.enrichment_request_id ?? report.enrichmentRequestId ?? null, now),
+  );
 
   if (input.correlation) {
     for (const mismatch of correlationMismatches(input.correlation, report)) {

@@ -24,18 +24,38 @@ function statusIssues(status: ReportStatus, a: Amounts): Issue[] {
     }
     case 'captured': {
       const out: Issue[] = [];
-      if (captured <= 0) out.push(issue('status_amount_mismatch', 'capturedAmountMinor', 'A captured report needs a captured amount above 0'));
-      if (refunded !== 0) out.push(issue('status_amount_mismatch', 'refundedAmountMinor', 'A captured report has no refunded amount (0); use partially_refunded or refunded'));
+      if (captured <= 0)
+        out.push(issue('status_amount_mismatch', 'capturedAmountMinor', 'A captured report needs a captured amount above 0'));
+      if (refunded !== 0)
+        out.push(
+          issue(
+            'status_amount_mismatch',
+            'refundedAmountMinor',
+            'A captured report has no refunded amount (0); use partially_refunded or refunded',
+          ),
+        );
       return out;
     }
     case 'partially_refunded':
       return refunded > 0 && refunded < captured
         ? []
-        : [issue('status_amount_mismatch', 'refundedAmountMinor', 'A partially_refunded report needs a refunded amount above 0 and below the captured amount')];
+        : [
+            issue(
+              'status_amount_mismatch',
+              'refundedAmountMinor',
+              'A partially_refunded report needs a refunded amount above 0 and below the captured amount',
+            ),
+          ];
     case 'refunded':
       return captured > 0 && refunded === captured
         ? []
-        : [issue('status_amount_mismatch', 'refundedAmountMinor', 'A refunded report needs a captured amount above 0 and a refunded amount equal to it')];
+        : [
+            issue(
+              'status_amount_mismatch',
+              'refundedAmountMinor',
+              'A refunded report needs a captured amount above 0 and a refunded amount equal to it',
+            ),
+          ];
     case 'unknown':
       return [];
   }

@@ -56,7 +56,11 @@ export async function issueApiKey(
 }
 
 export async function listApiKeys(em: EntityManager, input: { integrationId: string }): Promise<ApiKeyView[]> {
-  const rows = await em.find(ApiKey, { integration: input.integrationId }, { populate: ['integration'], orderBy: { createdAt: 'asc', id: 'asc' } });
+  const rows = await em.find(
+    ApiKey,
+    { integration: input.integrationId },
+    { populate: ['integration'], orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
   return rows.map(toApiKeyView);
 }
 

@@ -13,7 +13,10 @@ export interface LinkView {
  * Link a ledger integration to a payment-provider integration of the same
  * organization and environment. Uniqueness is the database's (one link per pair).
  */
-export async function createLink(em: EntityManager, input: { ledgerIntegrationId: string; providerIntegrationId: string }): Promise<LinkView> {
+export async function createLink(
+  em: EntityManager,
+  input: { ledgerIntegrationId: string; providerIntegrationId: string },
+): Promise<LinkView> {
   const [ledger, provider] = await Promise.all([
     em.findOne(Integration, { id: input.ledgerIntegrationId }),
     em.findOne(Integration, { id: input.providerIntegrationId }),
@@ -28,10 +31,18 @@ export async function createLink(em: EntityManager, input: { ledgerIntegrationId
     issues.push({ code: 'not_a_provider_integration', path: 'providerIntegrationId', message: 'Must name a gwa, gwb or gwc integration' });
   }
   if (ledger.organization.id !== provider.organization.id) {
-    issues.push({ code: 'organization_mismatch', path: 'providerIntegrationId', message: 'Both integrations must belong to the same organization' });
+    issues.push({
+      code: 'organization_mismatch',
+      path: 'providerIntegrationId',
+      message: 'Both integrations must belong to the same organization',
+    });
   }
   if (ledger.environment !== provider.environment) {
-    issues.push({ code: 'environment_mismatch', path: 'providerIntegrationId', message: 'Both integrations must be in the same environment' });
+    issues.push({
+      code: 'environment_mismatch',
+      path: 'providerIntegrationId',
+      message: 'Both integrations must be in the same environment',
+    });
   }
   if (issues.length > 0) throw new DomainError('validation_error', 'These integrations cannot be linked', issues);
 

@@ -25,38 +25,40 @@ interface BodyParserError {
  * failures become 400/413; anything else is logged and answered with a generic
  * 500 that names nothing internal (no stack, SQL or class names).
  */
-export const errorEnvelope = (logger: Logger): ErrorRequestHandler => (err: unknown, req, res, _next) => {
-  if (res.headersSent) {
-    logger.error({ reqId: req.id, err }, 'error after response was sent');
-    res.end();
-    return;
-  }
-  if (err instanceof DomainError) {
-    for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
-    sendError(res, err.type, err.message, err.issues, err.status ?? ERROR_STATUS[err.type]);
-    return;
-  }
-  const parserError = err as BodyParserError;
-  if (parserError?.type === 'entity.parse.failed') {
-    sendError(res, 'validation_error', 'The request body is not valid JSON', [
-      { code: 'invalid_json', path: '', message: 'The request body is not valid JSON' },
-    ]);
-    return;
-  }
-  if (parserError?.type === 'entity.too.large') {
-    sendError(res, 'payload_too_large', `The request body exceeds the limit of ${parserError.limit} bytes`);
-    return;
-  }
-  if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
-    sendError(res, 'unsupported_media_type', 'The request body must be UTF-8 JSON');
-    return;
-  }
-  if (parserError?.type === 'request.aborted' || parserError?.type === 'request.size.invalid') {
-    sendError(res, 'validation_error', 'The request body was incomplete', [
-      { code: 'incomplete_body', path: '', message: 'The request body was incomplete' },
-    ]);
-    return;
-  }
-  logger.error({ reqId: req.id, err }, 'unhandled error');
-  sendError(res, 'internal_error', 'An unexpected error occurred. It has been logged; retry with back-off.');
-};
+export const errorEnvelope =
+  (logger: Logger): ErrorRequestHandler =>
+  (err: unknown, req, res, _next) => {
+    if (res.headersSent) {
+      logger.error({ reqId: req.id, err }, 'error after response was sent');
+      res.end();
+      return;
+    }
+    if (err instanceof DomainError) {
+      for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
+      sendError(res, err.type, err.message, err.issues, err.status ?? ERROR_STATUS[err.type]);
+      return;
+    }
+    const parserError = err as BodyParserError;
+    if (parserError?.type === 'entity.parse.failed') {
+      sendError(res, 'validation_error', 'The request body is not valid JSON', [
+        { code: 'invalid_json', path: '', message: 'The request body is not valid JSON' },
+      ]);
+      return;
+    }
+    if (parserError?.type === 'entity.too.large') {
+      sendError(res, 'payload_too_large', `The request body exceeds the limit of ${parserError.limit} bytes`);
+      return;
+    }
+    if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
+      sendError(res, 'unsupported_media_type', 'The request body must be UTF-8 JSON');
+      return;
+    }
+    if (parserError?.type === 'request.aborted' || parserError?.type === 'request.size.invalid') {
+      sendError(res, 'validation_error', 'The request body was incomplete', [
+        { code: 'incomplete_body', path: '', message: 'The request body was incomplete' },
+      ]);
+      return;
+    }
+    logger.error({ reqId: req.id, err }, 'unhandled error');
+    sendError(res, 'internal_error', 'An unexpected error occurred. It has been logged; retry with back-off.');
+  };

@@ -8,12 +8,20 @@ const MESSAGES: Record<ConsentFailure, [number, string]> = {
   used: [410, 'This link was already used. Ask for a new invitation if you need to connect again.'],
   denied: [400, 'Access was not approved, so nothing was connected.'],
   invalid: [400, 'The accounting provider sent an incomplete answer. Nothing was connected.'],
-  realm_mismatch: [403, 'The accounting provider did not confirm access to the company named in its answer. Nothing was connected; ask for a new invitation.'],
+  realm_mismatch: [
+    403,
+    'The accounting provider did not confirm access to the company named in its answer. Nothing was connected; ask for a new invitation.',
+  ],
   exchange_failed: [502, 'The accounting provider did not confirm the authorization. Nothing was connected; ask for a new invitation.'],
 };
 
 function page(res: Response, status: number, title: string, text: string): void {
-  res.status(status).set('cache-control', 'no-store').set('referrer-policy', 'no-referrer').type('html').send(`<!doctype html><meta charset="utf-8"><title>${title}</title><h1>${title}</h1><p>${text}</p>`);
+  res
+    .status(status)
+    .set('cache-control', 'no-store')
+    .set('referrer-policy', 'no-referrer')
+    .type('html')
+    .send(`<!doctype html><meta charset="utf-8"><title>${title}</title><h1>${title}</h1><p>${text}</p>`);
 }
 
 /**
@@ -40,10 +48,20 @@ export function ledgerConsentRoutes(getRuntime: () => LedgerRuntime | undefined)
       }
       // A consent never overrides the operator: a paused or disconnected connection keeps its status (docs/ledger-sync.md).
       if (result.status === 'paused') {
-        return page(res, 200, 'Access approved', 'Access was approved, but the service operator has paused this connection: nothing is imported until they resume it. You can close this window.');
+        return page(
+          res,
+          200,
+          'Access approved',
+          'Access was approved, but the service operator has paused this connection: nothing is imported until they resume it. You can close this window.',
+        );
       }
       if (result.status === 'disconnected') {
-        return page(res, 200, 'Access approved', 'Access was approved, but the service operator disconnected this company: it stays disconnected until they reconnect it. You can close this window.');
+        return page(
+          res,
+          200,
+          'Access approved',
+          'Access was approved, but the service operator disconnected this company: it stays disconnected until they reconnect it. You can close this window.',
+        );
       }
       page(res, 200, 'Connected', 'The accounting company is connected. You can close this window.');
     } catch (err) {

@@ -17,12 +17,19 @@ function required(runtime: LedgerRuntime | undefined): LedgerRuntime {
 
 /** Endpoints 14-16: invitations, sync queue and sync status. */
 export const ledgerHandlers = (runtime: LedgerRuntime | undefined) => ({
-  createInvitation: s.route(contract.ledger.createInvitation, async ({ body, req }: { body: Parameters<typeof createInvitation>[2]['body']; req: Request }) => {
-    const invitation = await createInvitation(req.em, required(runtime), { ctx: authOf(req), body });
-    return { status: 201 as const, body: { object: 'ledger.connection_invitation' as const, invitation } };
-  }),
+  createInvitation: s.route(
+    contract.ledger.createInvitation,
+    async ({ body, req }: { body: Parameters<typeof createInvitation>[2]['body']; req: Request }) => {
+      const invitation = await createInvitation(req.em, required(runtime), { ctx: authOf(req), body });
+      return { status: 201 as const, body: { object: 'ledger.connection_invitation' as const, invitation } };
+    },
+  ),
   queueSync: s.route(contract.ledger.queueSync, async ({ params, body, req }) => {
-    const data = await queueSync(req.em, required(runtime), { ctx: authOf(req), connectionId: params.connectionId, fullReconciliation: body.fullReconciliation ?? false });
+    const data = await queueSync(req.em, required(runtime), {
+      ctx: authOf(req),
+      connectionId: params.connectionId,
+      fullReconciliation: body.fullReconciliation ?? false,
+    });
     return { status: 202 as const, body: { object: 'ledger.sync_run' as const, data } };
   }),
   getSync: s.route(contract.ledger.getSync, async ({ params, req }) => {

@@ -83,15 +83,25 @@ export async function send(ep: LedgerEndpoints, url: string, init: RequestInit, 
   if (res.ok) return body;
   const oauthError = (body as { error?: unknown } | null)?.error;
   if (what === 'token' && (oauthError === 'invalid_grant' || res.status === 400 || res.status === 401)) {
-    throw new LedgerHttpError('invalid_grant', res.status, `ledger token endpoint refused the grant (${res.status} ${typeof oauthError === 'string' ? oauthError : 'error'})`);
+    throw new LedgerHttpError(
+      'invalid_grant',
+      res.status,
+      `ledger token endpoint refused the grant (${res.status} ${typeof oauthError === 'string' ? oauthError : 'error'})`,
+    );
   }
   const code = faultCode(body);
-  throw new LedgerHttpError(kindOf(res.status), res.status, `ledger ${what} answered ${res.status}${code ? ` (fault ${code})` : ''}`, retryAfter(res));
+  throw new LedgerHttpError(
+    kindOf(res.status),
+    res.status,
+    `ledger ${what} answered ${res.status}${code ? ` (fault ${code})` : ''}`,
+    retryAfter(res),
+  );
 }
 
 function toTokenSet(body: unknown, now = Date.now()): TokenSet {
   const b = body as { access_token?: string; refresh_token?: string; expires_in?: number; x_refresh_token_expires_in?: number };
-  if (!b?.access_token || !b.refresh_token || typeof b.expires_in !== 'number') throw new LedgerHttpError('server', 200, 'ledger token response is incomplete');
+  if (!b?.access_token || !b.refresh_token || typeof b.expires_in !== 'number')
+    throw new LedgerHttpError('server', 200, 'ledger token response is incomplete');
   return {
     accessToken: b.access_token,
     refreshToken: b.refresh_token,
@@ -118,8 +128,10 @@ async function tokenRequest(ep: LedgerEndpoints, form: Record<string, string>): 
   return toTokenSet(body);
 }
 
-export const exchangeCode = (ep: LedgerEndpoints, code: string) => tokenRequest(ep, { grant_type: 'authorization_code', code, redirect_uri: ep.redirectUrl });
-export const refreshTokens = (ep: LedgerEndpoints, refreshToken: string) => tokenRequest(ep, { grant_type: 'refresh_token', refresh_token: refreshToken });
+export const exchangeCode = (ep: LedgerEndpoints, code: string) =>
+  tokenRequest(ep, { grant_type: 'authorization_code', code, redirect_uri: ep.redirectUrl });
+export const refreshTokens = (ep: LedgerEndpoints, refreshToken: string) =>
+  tokenRequest(ep, { grant_type: 'refresh_token', refresh_token: refreshToken });
 
 /**
  * Revoke a token at the provider (`POST /v2/oauth2/tokens/revoke`, Basic client auth,
@@ -147,11 +159,19 @@ export async function revokeToken(ep: LedgerEndpoints, token: string): Promise<v
  * provider answers 401/403 unless the token was granted for that company, so a 2xx
  * proves the callback's `realmId` is the company the person approved.
  */
-export async function companyInfo(ep: LedgerEndpoints, options: { realmId: string; accessToken: string }): Promise<{ companyName: string | null }> {
+export async function companyInfo(
+  ep: LedgerEndpoints,
+  options: { realmId: string; accessToken: string },
+): Promise<{ companyName: string | null }> {
   const realm = encodeURIComponent(options.realmId);
   const url = new URL(`/v3/company/${realm}/companyinfo/${realm}`, ep.apiBaseUrl);
   url.searchParams.set('minorversion', String(ep.minorVersion));
-  const body = (await send(ep, url.toString(), { headers: { authorization: `Bearer ${options.accessToken}`, accept: 'application/json' } }, 'companyinfo')) as {
+  const body = (await send(
+    ep,
+    url.toString(),
+    { headers: { authorization: `Bearer ${options.accessToken}`, accept: 'application/json' } },
+    'companyinfo',
+  )) as {
     CompanyInfo?: { CompanyName?: unknown };
   };
   const name = body?.CompanyInfo?.CompanyName;
@@ -165,15 +185,22 @@ export interface QueryPage {
 }
 
 /** One page of `GET /v3/company/{realmId}/query` (`QueryResponse {<Entity>[], startPosition, maxResults}`). */
-export async function queryPage(ep: LedgerEndpoints, options: { realmId: string; accessToken: string; entity: string; statement: string }): Promise<QueryPage> {
+export async function queryPage(
+  ep: LedgerEndpoints,
+  options: { realmId: string; accessToken: string; entity: string; statement: string },
+): Promise<QueryPage> {
   const url = new URL(`/v3/company/${encodeURIComponent(options.realmId)}/query`, ep.apiBaseUrl);
   url.searchParams.set('query', options.statement);
   url.searchParams.set('minorversion', String(ep.minorVersion));
-  const body = (await send(ep, url.toString(), { headers: { authorization: `Bearer ${options.accessToken}`, accept: 'application/json' } }, 'query')) as {
+  const body = (await send(
+    ep,
+    url.toString(),
+    { headers: { authorization: `Bearer ${options.accessToken}`, accept: 'application/json' } },
+    'query',
+  )) as {
     QueryResponse?: Record<string, unknown>;
   };
   const qr = body?.QueryResponse ?? {};
   const rows = Array.isArray(qr[options.entity]) ? (qr[options.entity] as Record<string, unknown>[]) : [];
   return { rows, startPosition: Number(qr.startPosition ?? 1), maxResults: Number(qr.maxResults ?? rows.length) };
 }
-

@@ -5,17 +5,26 @@ import { send, type LedgerEndpoints } from './ledger-api.js';
  * (`CDCResponse[0].QueryResponse[] {<Entity>[]}`); deleted entities carry `status: "Deleted"`.
  * Looks back at most 30 days and returns at most 1000 objects (docs/provider-facts.md §4.6).
  */
-export async function changesSince(ep: LedgerEndpoints, o: { realmId: string; accessToken: string; entities: string[]; changedSince: Date }): Promise<Record<string, Record<string, unknown>[]>> {
+export async function changesSince(
+  ep: LedgerEndpoints,
+  o: { realmId: string; accessToken: string; entities: string[]; changedSince: Date },
+): Promise<Record<string, Record<string, unknown>[]>> {
   const url = new URL(`/v3/company/${encodeURIComponent(o.realmId)}/cdc`, ep.apiBaseUrl);
   url.searchParams.set('entities', o.entities.join(','));
   url.searchParams.set('changedSince', o.changedSince.toISOString());
   url.searchParams.set('minorversion', String(ep.minorVersion));
-  const body = (await send(ep, url.toString(), { headers: { authorization: `Bearer ${o.accessToken}`, accept: 'application/json' } }, 'cdc')) as {
+  const body = (await send(
+    ep,
+    url.toString(),
+    { headers: { authorization: `Bearer ${o.accessToken}`, accept: 'application/json' } },
+    'cdc',
+  )) as {
     CDCResponse?: { QueryResponse?: Record<string, unknown>[] }[];
   };
   const out: Record<string, Record<string, unknown>[]> = {};
   for (const qr of body?.CDCResponse?.[0]?.QueryResponse ?? []) {
-    for (const entity of o.entities) if (Array.isArray(qr[entity])) out[entity] = [...(out[entity] ?? []), ...(qr[entity] as Record<string, unknown>[])];
+    for (const entity of o.entities)
+      if (Array.isArray(qr[entity])) out[entity] = [...(out[entity] ?? []), ...(qr[entity] as Record<string, unknown>[])];
   }
   return out;
 }

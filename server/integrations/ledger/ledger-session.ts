@@ -92,7 +92,14 @@ export class LedgerSession {
         }
         const retryable = err.kind === 'throttled' || err.kind === 'server' || err.kind === 'network';
         if (!retryable || attempt >= maxRetries) throw err;
-        await sleep(backoffDelayMs({ attempt, baseMs: backoffBaseMs, maxMs: backoffMaxMs, ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}) }));
+        await sleep(
+          backoffDelayMs({
+            attempt,
+            baseMs: backoffBaseMs,
+            maxMs: backoffMaxMs,
+            ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}),
+          }),
+        );
       }
     }
   }

@@ -45,7 +45,13 @@ export function createLedgerRuntime(options: {
   const settings = ledgerSettings(options.config);
   const redirect = () => options.config.LEDGER_REDIRECT_URL ?? `${settings.publicUrl}/ledger/oauth/callback`;
   const revokeUrl = options.provider.revokeUrl ?? defaultRevokeUrl(options.provider.tokenUrl);
-  const endpoints: LedgerEndpoints = { ...options.provider, revokeUrl, redirectUrl: redirect(), minorVersion: 75, timeoutMs: settings.httpTimeoutMs };
+  const endpoints: LedgerEndpoints = {
+    ...options.provider,
+    revokeUrl,
+    redirectUrl: redirect(),
+    minorVersion: 75,
+    timeoutMs: settings.httpTimeoutMs,
+  };
   return {
     settings,
     endpoints,

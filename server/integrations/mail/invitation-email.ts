@@ -8,7 +8,13 @@ export function invitationEmail(o: { to: string; organizationName: string; conne
   return {
     to: o.to,
     subject: `${o.organizationName} asks you to connect its accounting data`,
-    text: `${o.organizationName} asks you to authorize read access to its accounting company.\n\nOpen this link to review and approve on the accounting provider's own consent page:\n${o.connectUrl}\n\nThe link works once and expires at ${until}. You will never be asked for your accounting password here.\n`,
-    html: `<p>${esc(o.organizationName)} asks you to authorize read access to its accounting company.</p><p><a href="${esc(o.connectUrl)}">Review and approve on the accounting provider's consent page</a></p><p>The link works once and expires at ${until}. You will never be asked for your accounting password here.</p>`,
+    text:
+      `${o.organizationName} asks you to authorize read access to its accounting company.\n\n` +
+      `Open this link to review and approve on the accounting provider's own consent page:\n${o.connectUrl}\n\n` +
+      `The link works once and expires at ${until}. You will never be asked for your accounting password here.\n`,
+    html:
+      `<p>${esc(o.organizationName)} asks you to authorize read access to its accounting company.</p>` +
+      `<p><a href="${esc(o.connectUrl)}">Review and approve on the accounting provider's consent page</a></p>` +
+      `<p>The link works once and expires at ${until}. You will never be asked for your accounting password here.</p>`,
   };
 }

@@ -10,7 +10,10 @@ export const ApiKey = defineEntity({
   name: 'ApiKey',
   tableName: 'api_keys',
   properties: {
-    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => crypto.randomUUID()),
     integration: () => p.manyToOne(Integration).index(),
     prefix: p.string().length(32).unique(),
     secretHash: p.string().length(64),

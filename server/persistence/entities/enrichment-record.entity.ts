@@ -11,7 +11,10 @@ export const EnrichmentRecord = defineEntity({
   name: 'EnrichmentRecord',
   tableName: 'enrichment_records',
   properties: {
-    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => crypto.randomUUID()),
     requestId: p.string().length(64).unique(),
     organization: () => p.manyToOne(Organization),
     integration: () => p.manyToOne(Integration).index(),

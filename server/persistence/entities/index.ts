@@ -16,4 +16,17 @@ export { ApiKey, CorrelationException, EnrichmentRecord, Integration, Integratio
 export { ENVIRONMENTS, PROVIDERS, type Environment, type Provider } from './integration.entity.js';
 
 /** Every entity the ORM manages; the migrations must produce exactly their schema. */
-export const entities = [Organization, Integration, IntegrationLink, ApiKey, EnrichmentRecord, TrackedPayment, PaymentObservation, CorrelationException, LedgerInvitation, LedgerConnection, LedgerSyncRun, LedgerSourceRecord];
+export const entities = [
+  Organization,
+  Integration,
+  IntegrationLink,
+  ApiKey,
+  EnrichmentRecord,
+  TrackedPayment,
+  PaymentObservation,
+  CorrelationException,
+  LedgerInvitation,
+  LedgerConnection,
+  LedgerSyncRun,
+  LedgerSourceRecord,
+];

@@ -10,7 +10,10 @@ export const IntegrationLink = defineEntity({
   name: 'IntegrationLink',
   tableName: 'integration_links',
   properties: {
-    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => crypto.randomUUID()),
     ledgerIntegration: () => p.manyToOne(Integration),
     providerIntegration: () => p.manyToOne(Integration).index(),
     createdAt: p.datetime().onCreate(() => new Date()),

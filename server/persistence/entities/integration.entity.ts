@@ -11,7 +11,10 @@ export const Integration = defineEntity({
   name: 'Integration',
   tableName: 'integrations',
   properties: {
-    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => crypto.randomUUID()),
     organization: () => p.manyToOne(Organization).index(),
     provider: p.enum([...PROVIDERS]),
     environment: p.enum([...ENVIRONMENTS]),

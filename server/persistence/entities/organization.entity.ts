@@ -4,7 +4,10 @@ export const Organization = defineEntity({
   name: 'Organization',
   tableName: 'organizations',
   properties: {
-    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => crypto.randomUUID()),
     name: p.string().length(200),
     /** An inactive organization keeps its data but can no longer be acted for (spec endpoint 14: 404). */
     status: p.enum(['active', 'inactive']).default('active'),

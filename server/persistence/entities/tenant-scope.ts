@@ -10,7 +10,10 @@ import { Organization } from './organization.entity.js';
  */
 export function tenantScope() {
   return {
-    id: p.uuid().primary().onCreate(() => crypto.randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => crypto.randomUUID()),
     organization: () => p.manyToOne(Organization),
     integration: () => p.manyToOne(Integration),
     environment: p.enum([...ENVIRONMENTS]),

@@ -27,16 +27,18 @@ export async function findKeyByPrefix(sql: Sql, prefix: string): Promise<KeyRow 
 }
 
 export async function isLinkedToLedger(sql: Sql, providerIntegrationId: string): Promise<boolean> {
-  const rows = await sql<{ linked: boolean }>('select exists (select 1 from integration_links where provider_integration_id = ?) as linked', [
-    providerIntegrationId,
-  ]);
+  const rows = await sql<{ linked: boolean }>(
+    'select exists (select 1 from integration_links where provider_integration_id = ?) as linked',
+    [providerIntegrationId],
+  );
   return rows[0]?.linked === true;
 }
 
 /** Record use; only moves forward, so concurrent requests never fight over an older value. */
 export async function touchKey(sql: Sql, id: string, at: Date, resolutionMs: number): Promise<void> {
-  await sql(
-    `update api_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)`,
-    [at, id, new Date(at.getTime() - resolutionMs)],
-  );
+  await sql(`update api_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)`, [
+    at,
+    id,
+    new Date(at.getTime() - resolutionMs),
+  ]);
 }

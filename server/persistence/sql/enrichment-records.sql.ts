@@ -18,6 +18,16 @@ export async function insertEnrichmentRecord(
   await sql(
     `insert into enrichment_records (id, request_id, organization_id, integration_id, environment, provider, amount_minor, currency, invoice_number, created_at)
      values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [row.requestId, row.organizationId, row.integrationId, row.environment, row.provider, row.amountMinor, row.currency, row.invoiceNumber, row.createdAt],
+    [
+      row.requestId,
+      row.organizationId,
+      row.integrationId,
+      row.environment,
+      row.provider,
+      row.amountMinor,
+      row.currency,
+      row.invoiceNumber,
+      row.createdAt,
+    ],
   );
 }

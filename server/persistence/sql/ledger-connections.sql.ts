@@ -17,10 +17,26 @@ export interface ConnectionRow {
   updated_at: Date;
 }
 
-const connections = withDates<ConnectionRow>(['access_token_expires_at', 'refresh_token_expires_at', 'checked_through', 'created_at', 'updated_at']);
+const connections = withDates<ConnectionRow>([
+  'access_token_expires_at',
+  'refresh_token_expires_at',
+  'checked_through',
+  'created_at',
+  'updated_at',
+]);
 
-export async function findConnectionRow(sql: Sql, integrationId: string, realmId: string, lock = false): Promise<ConnectionRow | undefined> {
-  return connections(await sql(`select * from ledger_connections where integration_id = ? and realm_id = ?${lock ? ' for update' : ''}`, [integrationId, realmId]))[0];
+export async function findConnectionRow(
+  sql: Sql,
+  integrationId: string,
+  realmId: string,
+  lock = false,
+): Promise<ConnectionRow | undefined> {
+  return connections(
+    await sql(`select * from ledger_connections where integration_id = ? and realm_id = ?${lock ? ' for update' : ''}`, [
+      integrationId,
+      realmId,
+    ]),
+  )[0];
 }
 
 export async function connectionById(sql: Sql, id: string, lock = false): Promise<ConnectionRow | undefined> {
@@ -43,7 +59,12 @@ export async function claimConnection(
      returning id`,
     [crypto.randomUUID(), c.organizationId, c.integrationId, c.environment, c.realmId, c.now, c.now, c.now],
   );
-  const row = (await sql<{ id: string; status: ConnectionRow['status'] }>(`select id, status from ledger_connections where integration_id = ? and realm_id = ? for update`, [c.integrationId, c.realmId]))[0]!;
+  const row = (
+    await sql<{ id: string; status: ConnectionRow['status'] }>(
+      `select id, status from ledger_connections where integration_id = ? and realm_id = ? for update`,
+      [c.integrationId, c.realmId],
+    )
+  )[0]!;
   return { ...row, created: inserted.length > 0 };
 }
 
@@ -71,7 +92,11 @@ export async function storeConsentTokens(
  * one conditional statement, so an operator's disconnect or pause between the
  * refresh and this write always wins. False when nothing was written.
  */
-export async function storeTokens(sql: Sql, id: string, t: { accessEnc: string; refreshEnc: string; accessExpiresAt: Date; refreshExpiresAt: Date | null }): Promise<boolean> {
+export async function storeTokens(
+  sql: Sql,
+  id: string,
+  t: { accessEnc: string; refreshEnc: string; accessExpiresAt: Date; refreshExpiresAt: Date | null },
+): Promise<boolean> {
   const rows = await sql<{ id: string }>(
     `update ledger_connections set access_token_enc = ?, refresh_token_enc = ?, access_token_expires_at = ?, refresh_token_expires_at = coalesce(?, refresh_token_expires_at), updated_at = now()
      where id = ? and status = 'active' returning id`,
@@ -82,7 +107,10 @@ export async function storeTokens(sql: Sql, id: string, t: { accessEnc: string; 
 
 /** A refused refresh: only an active connection becomes `reauthorization_required` (an operator's pause or disconnect stands). */
 export const markReauthorizationRequired = (sql: Sql, id: string) =>
-  sql<{ id: string }>(`update ledger_connections set status = 'reauthorization_required', updated_at = now() where id = ? and status = 'active' returning id`, [id]);
+  sql<{ id: string }>(
+    `update ledger_connections set status = 'reauthorization_required', updated_at = now() where id = ? and status = 'active' returning id`,
+    [id],
+  );
 
 export const setConnectionStatus = (sql: Sql, id: string, status: ConnectionRow['status']) =>
   sql<{ id: string }>(`update ledger_connections set status = ?, updated_at = now() where id = ? returning id`, [status, id]);
@@ -97,7 +125,10 @@ export const listConnections = async (sql: Sql, filter: { integrationId?: string
 
 /** An operator's disconnect: the tokens are erased with it, so only a new consent reconnects. */
 export const disconnectConnection = (sql: Sql, id: string) =>
-  sql(`update ledger_connections set status = 'disconnected', access_token_enc = '', refresh_token_enc = '', updated_at = now() where id = ?`, [id]);
+  sql(
+    `update ledger_connections set status = 'disconnected', access_token_enc = '', refresh_token_enc = '', updated_at = now() where id = ?`,
+    [id],
+  );
 
 /** Connections whose stored tokens predate row binding (`v1.`, see server/crypto/token-cipher.ts). */
 export const connectionsWithLegacyTokens = (sql: Sql) =>
@@ -106,7 +137,12 @@ export const connectionsWithLegacyTokens = (sql: Sql) =>
   );
 
 /** Replace both token ciphertexts only if they are still the ones read; false when another writer came first. */
-export async function replaceTokensIfUnchanged(sql: Sql, id: string, was: { access: string; refresh: string }, now: { access: string; refresh: string }): Promise<boolean> {
+export async function replaceTokensIfUnchanged(
+  sql: Sql,
+  id: string,
+  was: { access: string; refresh: string },
+  now: { access: string; refresh: string },
+): Promise<boolean> {
   const rows = await sql(
     `update ledger_connections set access_token_enc = ?, refresh_token_enc = ? where id = ? and access_token_enc = ? and refresh_token_enc = ? returning id`,
     [now.access, now.refresh, id, was.access, was.refresh],

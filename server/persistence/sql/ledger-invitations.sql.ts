@@ -19,7 +19,8 @@ export const lockRecipient = (sql: Sql, integrationId: string, email: string) =>
   sql(`select pg_advisory_xact_lock(hashtext(?)) as locked`, [`ledger-invitation:${integrationId}:${email.toLowerCase()}`]);
 
 /** Serialize invitations created with one API key (hourly limit count + insert). */
-export const lockApiKey = (sql: Sql, apiKeyId: string) => sql(`select pg_advisory_xact_lock(hashtext(?)) as locked`, [`ledger-invitation-key:${apiKeyId}`]);
+export const lockApiKey = (sql: Sql, apiKeyId: string) =>
+  sql(`select pg_advisory_xact_lock(hashtext(?)) as locked`, [`ledger-invitation-key:${apiKeyId}`]);
 
 /**
  * Creation time of the `limit`-th newest invitation this key created since `since`
@@ -28,11 +29,10 @@ export const lockApiKey = (sql: Sql, apiKeyId: string) => sql(`select pg_advisor
  */
 export async function limitthInvitationOfKey(sql: Sql, apiKeyId: string, since: Date, limit: number): Promise<Date | undefined> {
   const rows = invitations(
-    await sql(`select created_at from ledger_invitations where api_key_id = ? and created_at > ? order by created_at desc offset ? limit 1`, [
-      apiKeyId,
-      since,
-      limit - 1,
-    ]),
+    await sql(
+      `select created_at from ledger_invitations where api_key_id = ? and created_at > ? order by created_at desc offset ? limit 1`,
+      [apiKeyId, since, limit - 1],
+    ),
   );
   return rows[0]?.created_at;
 }
@@ -48,7 +48,17 @@ export async function latestInvitationTo(sql: Sql, integrationId: string, email:
 
 export async function insertInvitation(
   sql: Sql,
-  row: { id: string; organizationId: string; integrationId: string; environment: string; email: string; secretHash: string; expiresAt: Date; now: Date; apiKeyId: string },
+  row: {
+    id: string;
+    organizationId: string;
+    integrationId: string;
+    environment: string;
+    email: string;
+    secretHash: string;
+    expiresAt: Date;
+    now: Date;
+    apiKeyId: string;
+  },
 ): Promise<void> {
   await sql(
     `insert into ledger_invitations (id, organization_id, integration_id, environment, recipient_email, secret_hash, status, expires_at, created_at, api_key_id)
@@ -58,7 +68,12 @@ export async function insertInvitation(
 }
 
 export const markInvitation = (sql: Sql, id: string, status: 'sent' | 'failed', at: Date) =>
-  sql(`update ledger_invitations set status = ?, sent_at = case when ? = 'sent' then ? else sent_at end where id = ?`, [status, status, at, id]);
+  sql(`update ledger_invitations set status = ?, sent_at = case when ? = 'sent' then ? else sent_at end where id = ?`, [
+    status,
+    status,
+    at,
+    id,
+  ]);
 
 export async function invitationBySecret(sql: Sql, secretHash: string): Promise<InvitationRow | undefined> {
   return invitations(await sql(`select * from ledger_invitations where secret_hash = ?`, [secretHash]))[0];
@@ -80,7 +95,8 @@ export async function consumeInvitation(sql: Sql, id: string, stateHash: string,
   return rows.length === 1;
 }
 
-export const recordInvitationRealm = (sql: Sql, id: string, realmId: string) => sql(`update ledger_invitations set realm_id = ? where id = ?`, [realmId, id]);
+export const recordInvitationRealm = (sql: Sql, id: string, realmId: string) =>
+  sql(`update ledger_invitations set realm_id = ? where id = ?`, [realmId, id]);
 
 export interface InvitationListRow extends InvitationRow {
   sent_at: Date | null;

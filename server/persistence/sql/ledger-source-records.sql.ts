@@ -23,7 +23,18 @@ export async function upsertSourceRecords(
   for (const r of o.records) {
     values.push('(?, ?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?::jsonb, ?, ?::timestamptz, ?::timestamptz)');
     const { organizationId, integrationId, environment } = o.scope;
-    params.push(crypto.randomUUID(), organizationId, integrationId, environment, o.connectionId, o.entityType, r.sourceId, r.syncToken, r.lastUpdatedAt, r.deleted);
+    params.push(
+      crypto.randomUUID(),
+      organizationId,
+      integrationId,
+      environment,
+      o.connectionId,
+      o.entityType,
+      r.sourceId,
+      r.syncToken,
+      r.lastUpdatedAt,
+      r.deleted,
+    );
     params.push(JSON.stringify(r.payload), o.syncRunId, o.now, o.now);
   }
   const rows = await sql<{ inserted: boolean }>(
@@ -42,17 +53,24 @@ export async function upsertSourceRecords(
 }
 
 /** Mark records the provider reports deleted (CDC `status: "Deleted"`); the last stored payload is kept. Returns how many changed. */
-export async function markDeleted(sql: Sql, o: { connectionId: string; entityType: string; sourceIds: string[]; syncRunId: string; now: Date }): Promise<number> {
+export async function markDeleted(
+  sql: Sql,
+  o: { connectionId: string; entityType: string; sourceIds: string[]; syncRunId: string; now: Date },
+): Promise<number> {
   if (o.sourceIds.length === 0) return 0;
   const rows = await sql(
-    `update ledger_source_records set deleted = true, sync_run_id = ?, updated_at = ? where connection_id = ? and entity_type = ? and source_id in (${o.sourceIds.map(() => '?').join(', ')}) and deleted = false returning id`,
+    `update ledger_source_records set deleted = true, sync_run_id = ?, updated_at = ?
+      where connection_id = ? and entity_type = ? and source_id in (${o.sourceIds.map(() => '?').join(', ')}) and deleted = false returning id`,
     [o.syncRunId, o.now, o.connectionId, o.entityType, ...o.sourceIds],
   );
   return rows.length;
 }
 
 /** Note that a reconciling run read these records (one full read of the entity marks the rest deleted). */
-export async function markSeen(sql: Sql, o: { connectionId: string; entityType: string; sourceIds: string[]; syncRunId: string }): Promise<void> {
+export async function markSeen(
+  sql: Sql,
+  o: { connectionId: string; entityType: string; sourceIds: string[]; syncRunId: string },
+): Promise<void> {
   if (o.sourceIds.length === 0) return;
   await sql(
     `update ledger_source_records set seen_by_run_id = ? where connection_id = ? and entity_type = ? and source_id in (${o.sourceIds.map(() => '?').join(', ')})`,
@@ -64,7 +82,10 @@ export async function markSeen(sql: Sql, o: { connectionId: string; entityType: 
  * After a run read every current record of an entity: mark the stored records of
  * that connection it did not see as deleted (payload kept). Returns how many changed.
  */
-export async function markUnseenDeleted(sql: Sql, o: { connectionId: string; entityType: string; syncRunId: string; now: Date }): Promise<number> {
+export async function markUnseenDeleted(
+  sql: Sql,
+  o: { connectionId: string; entityType: string; syncRunId: string; now: Date },
+): Promise<number> {
   const rows = await sql(
     `update ledger_source_records set deleted = true, sync_run_id = ?, updated_at = ?
      where connection_id = ? and entity_type = ? and deleted = false and seen_by_run_id is distinct from ? returning id`,

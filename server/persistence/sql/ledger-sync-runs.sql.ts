@@ -23,7 +23,11 @@ const withRealm = `select r.*, c.realm_id from ledger_sync_runs r join ledger_co
 const runs = withDates<SyncRunRow>(['period_start', 'period_end', 'created_at', 'started_at', 'completed_at']);
 
 export async function activeRun(sql: Sql, connectionId: string): Promise<SyncRunRow | undefined> {
-  return runs(await sql(`${withRealm} where r.connection_id = ? and r.state in ('queued', 'running') order by r.created_at desc limit 1`, [connectionId]))[0];
+  return runs(
+    await sql(`${withRealm} where r.connection_id = ? and r.state in ('queued', 'running') order by r.created_at desc limit 1`, [
+      connectionId,
+    ]),
+  )[0];
 }
 
 export async function latestRun(sql: Sql, connectionId: string): Promise<SyncRunRow | undefined> {
@@ -36,32 +40,78 @@ export async function runById(sql: Sql, id: string, lock = false): Promise<SyncR
 
 export async function insertRun(
   sql: Sql,
-  r: { id: string; scope: TenantScope; connectionId: string; workflowRunId: string; mode: string; fullReconciliation: boolean; periodStart: Date | null; periodEnd: Date; entities: unknown; now: Date },
+  r: {
+    id: string;
+    scope: TenantScope;
+    connectionId: string;
+    workflowRunId: string;
+    mode: string;
+    fullReconciliation: boolean;
+    periodStart: Date | null;
+    periodEnd: Date;
+    entities: unknown;
+    now: Date;
+  },
 ): Promise<void> {
   await sql(
     `insert into ledger_sync_runs (id, organization_id, integration_id, environment, connection_id, workflow_run_id, state, mode, full_reconciliation,
        period_start, period_end, entities, attempts, created_at) values (?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?::jsonb, 0, ?)`,
-    [r.id, r.scope.organizationId, r.scope.integrationId, r.scope.environment, r.connectionId, r.workflowRunId, r.mode, r.fullReconciliation, r.periodStart, r.periodEnd, JSON.stringify(r.entities), r.now],
+    [
+      r.id,
+      r.scope.organizationId,
+      r.scope.integrationId,
+      r.scope.environment,
+      r.connectionId,
+      r.workflowRunId,
+      r.mode,
+      r.fullReconciliation,
+      r.periodStart,
+      r.periodEnd,
+      JSON.stringify(r.entities),
+      r.now,
+    ],
   );
 }
 
 export const startRunAttempt = (sql: Sql, id: string, now: Date) =>
-  sql(`update ledger_sync_runs set state = 'running', started_at = coalesce(started_at, ?), attempts = attempts + 1, error = null where id = ? and state in ('queued', 'running')`, [now, id]);
+  sql(
+    `update ledger_sync_runs set state = 'running', started_at = coalesce(started_at, ?), attempts = attempts + 1, error = null where id = ? and state in ('queued', 'running')`,
+    [now, id],
+  );
 
 /** Progress of a run still in progress only: a run failed meanwhile (operator, reaper) keeps what it showed then. */
 export const saveRunEntities = (sql: Sql, id: string, entities: unknown) =>
   sql(`update ledger_sync_runs set entities = ?::jsonb where id = ? and state in ('queued', 'running')`, [JSON.stringify(entities), id]);
 
-export const recordRunError = (sql: Sql, id: string, error: { code: string; message: string }) => sql(`update ledger_sync_runs set error = ?::jsonb where id = ?`, [JSON.stringify(error), id]);
+export const recordRunError = (sql: Sql, id: string, error: { code: string; message: string }) =>
+  sql(`update ledger_sync_runs set error = ?::jsonb where id = ?`, [JSON.stringify(error), id]);
 
-export const finishRun = (sql: Sql, id: string, state: 'succeeded' | 'failed', error: { code: string; message: string } | null, now: Date) =>
-  sql(`update ledger_sync_runs set state = ?, error = ?::jsonb, completed_at = ? where id = ? and state in ('queued', 'running')`, [state, error ? JSON.stringify(error) : null, now, id]);
+export const finishRun = (
+  sql: Sql,
+  id: string,
+  state: 'succeeded' | 'failed',
+  error: { code: string; message: string } | null,
+  now: Date,
+) =>
+  sql(`update ledger_sync_runs set state = ?, error = ?::jsonb, completed_at = ? where id = ? and state in ('queued', 'running')`, [
+    state,
+    error ? JSON.stringify(error) : null,
+    now,
+    id,
+  ]);
 
 /** Move the checkpoint forward only (never back), in the run's completing transaction. */
 export const advanceCheckpoint = (sql: Sql, connectionId: string, through: Date) =>
-  sql(`update ledger_connections set checked_through = greatest(coalesce(checked_through, ?), ?), updated_at = now() where id = ?`, [through, through, connectionId]);
+  sql(`update ledger_connections set checked_through = greatest(coalesce(checked_through, ?), ?), updated_at = now() where id = ?`, [
+    through,
+    through,
+    connectionId,
+  ]);
 
-export async function listRuns(sql: Sql, f: { connectionId?: string; state?: string; before?: { createdAt: Date; id: string }; limit: number }) {
+export async function listRuns(
+  sql: Sql,
+  f: { connectionId?: string; state?: string; before?: { createdAt: Date; id: string }; limit: number },
+) {
   const where: string[] = [];
   const params: unknown[] = [];
   const filter = (condition: string, ...values: unknown[]) => {
@@ -71,7 +121,12 @@ export async function listRuns(sql: Sql, f: { connectionId?: string; state?: str
   if (f.connectionId) filter('c.realm_id = ?', f.connectionId);
   if (f.state) filter('r.state = ?', f.state);
   if (f.before) filter('(r.created_at, r.id) < (?, ?)', f.before.createdAt, f.before.id);
-  return runs(await sql(`${withRealm} ${where.length ? `where ${where.join(' and ')}` : ''} order by r.created_at desc, r.id desc limit ?`, [...params, f.limit]));
+  return runs(
+    await sql(`${withRealm} ${where.length ? `where ${where.join(' and ')}` : ''} order by r.created_at desc, r.id desc limit ?`, [
+      ...params,
+      f.limit,
+    ]),
+  );
 }
 
 /** The advisory-lock key of a run's lease (server/jobs/run-lease.ts); `?` is the run id. */

@@ -21,7 +21,11 @@ export interface ObservationRow {
   payload: Record<string, unknown>;
 }
 
-export async function findObservationByEvent(sql: Sql, scope: Scope, eventId: string): Promise<{ id: string; payload_hash: string } | undefined> {
+export async function findObservationByEvent(
+  sql: Sql,
+  scope: Scope,
+  eventId: string,
+): Promise<{ id: string; payload_hash: string } | undefined> {
   const rows = await sql<{ id: string; payload_hash: string }>(
     `select id, payload_hash from payment_observations
       where organization_id = ? and integration_id = ? and environment = ? and event_id = ?`,
@@ -84,7 +88,8 @@ export interface ObservationInsert {
 /** Columns of an observation row but its payment, in the order of `observationValues`; `?` casts keep CTE selects typed. */
 const OBSERVATION_COLUMNS = `id, organization_id, integration_id, environment, provider, event_id, payload_hash, payload, attempt_id, status, currency,
   amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, request_id, received_at`;
-const OBSERVATION_PLACEHOLDERS = '?::uuid, ?::uuid, ?::uuid, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?::bigint, ?::bigint, ?::bigint, ?::timestamptz, ?, ?::timestamptz';
+const OBSERVATION_PLACEHOLDERS =
+  '?::uuid, ?::uuid, ?::uuid, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?::bigint, ?::bigint, ?::bigint, ?::timestamptz, ?, ?::timestamptz';
 
 function observationValues(scope: Scope, o: ObservationInsert): unknown[] {
   return [
@@ -109,10 +114,10 @@ function observationValues(scope: Scope, o: ObservationInsert): unknown[] {
 }
 
 export async function insertObservation(sql: Sql, scope: Scope, row: ObservationInsert): Promise<void> {
-  await sql(
-    `insert into payment_observations (${OBSERVATION_COLUMNS}, tracked_payment_id) values (${OBSERVATION_PLACEHOLDERS}, ?::uuid)`,
-    [...observationValues(scope, row), row.paymentId],
-  );
+  await sql(`insert into payment_observations (${OBSERVATION_COLUMNS}, tracked_payment_id) values (${OBSERVATION_PLACEHOLDERS}, ?::uuid)`, [
+    ...observationValues(scope, row),
+    row.paymentId,
+  ]);
 }
 
 export interface ProjectionUpdate {
@@ -171,7 +176,10 @@ function projectionValues(p: ProjectionUpdate): unknown[] {
 }
 
 export async function updateProjection(sql: Sql, paymentId: string, p: ProjectionUpdate): Promise<void> {
-  await sql(`update tracked_payments set ${PROJECTION_COLUMNS.map((c) => `${c} = ?`).join(', ')} where id = ?`, [...projectionValues(p), paymentId]);
+  await sql(`update tracked_payments set ${PROJECTION_COLUMNS.map((c) => `${c} = ?`).join(', ')} where id = ?`, [
+    ...projectionValues(p),
+    paymentId,
+  ]);
 }
 
 export async function insertCorrelationException(
@@ -182,7 +190,17 @@ export async function insertCorrelationException(
   await sql(
     `insert into correlation_exceptions (id, organization_id, integration_id, environment, observation_id, enrichment_request_id, kind, expected, observed, created_at)
      values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [scope.organizationId, scope.integrationId, scope.environment, row.observationId, row.enrichmentRequestId, row.kind, row.expected, row.observed, row.createdAt],
+    [
+      scope.organizationId,
+      scope.integrationId,
+      scope.environment,
+      row.observationId,
+      row.enrichmentRequestId,
+      row.kind,
+      row.expected,
+      row.observed,
+      row.createdAt,
+    ],
   );
 }
 
@@ -196,7 +214,6 @@ export async function findEnrichmentRecord(
   );
   return rows[0];
 }
-
 
 /**
  * One round trip for the two common cases: a retry of a stored eventId

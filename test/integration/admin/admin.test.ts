@@ -28,9 +28,22 @@ describe('admin surface', () => {
     const org = await adminCall<any>(app, 'organizations.create', { name: 'Acme Supplies' });
     expect(Object.keys(org).sort()).toEqual(['createdAt', 'id', 'name', 'status']);
     expect(org.name).toBe('Acme Supplies');
-    const integration = await adminCall<any>(app, 'integrations.create', { organizationId: org.id, provider: 'gwc', environment: 'sandbox' });
-    expect(integration).toEqual({ id: integration.id, organizationId: org.id, provider: 'gwc', environment: 'sandbox', createdAt: integration.createdAt });
-    const issued = await adminCall<any>(app, 'apiKeys.issue', { integrationId: integration.id, scopes: ['enrichment:write', 'payments:write'] });
+    const integration = await adminCall<any>(app, 'integrations.create', {
+      organizationId: org.id,
+      provider: 'gwc',
+      environment: 'sandbox',
+    });
+    expect(integration).toEqual({
+      id: integration.id,
+      organizationId: org.id,
+      provider: 'gwc',
+      environment: 'sandbox',
+      createdAt: integration.createdAt,
+    });
+    const issued = await adminCall<any>(app, 'apiKeys.issue', {
+      integrationId: integration.id,
+      scopes: ['enrichment:write', 'payments:write'],
+    });
     expect(Object.keys(issued).sort()).toEqual(['createdAt', 'id', 'key', 'prefix', 'scopes']);
     expect(issued.key).toMatch(/^svck_sandbox_[0-9a-f]{16}_[0-9a-f]{64}$/);
     expect(issued.key.startsWith(issued.prefix)).toBe(true);
@@ -106,7 +119,11 @@ describe('admin surface', () => {
     expect(cross.body.error.data.issues.map((i: any) => i.code)).toEqual(['organization_mismatch', 'environment_mismatch']);
     const reversed = await app.admin<any>('links.create', { ledgerIntegrationId: gwbA.id, providerIntegrationId: ledgerA.id });
     expect(reversed.body.error.data.issues.map((i: any) => i.code)).toEqual(['not_a_ledger_integration', 'not_a_provider_integration']);
-    const missing = await app.admin<any>('integrations.create', { organizationId: '00000000-0000-4000-8000-000000000000', provider: 'gwa', environment: 'sandbox' });
+    const missing = await app.admin<any>('integrations.create', {
+      organizationId: '00000000-0000-4000-8000-000000000000',
+      provider: 'gwa',
+      environment: 'sandbox',
+    });
     expect(missing.status).toBe(404);
   });
 
@@ -152,8 +169,12 @@ describe('admin surface', () => {
     expect(created.code).toBe(0);
     const org = JSON.parse(created.stdout);
     expect(org.name).toBe('From CLI');
-    const integration = JSON.parse((await run(['integrations.create', JSON.stringify({ organizationId: org.id, provider: 'gwc', environment: 'sandbox' })])).stdout);
-    const key = JSON.parse((await run(['apiKeys.issue', JSON.stringify({ integrationId: integration.id, scopes: ['payments:write'] })])).stdout);
+    const integration = JSON.parse(
+      (await run(['integrations.create', JSON.stringify({ organizationId: org.id, provider: 'gwc', environment: 'sandbox' })])).stdout,
+    );
+    const key = JSON.parse(
+      (await run(['apiKeys.issue', JSON.stringify({ integrationId: integration.id, scopes: ['payments:write'] })])).stdout,
+    );
     const report = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: gwcReport(), key: key.key });
     expect(report.status).toBe(200);
     const listed = await run(['organizations.list']);

@@ -9,8 +9,20 @@ import { happyInvoice } from '../../unit/enrichment/support/invoices.js';
  * The outcome matrix of authentication on every route group. Each route group
  * names its provider, its path, the scopes it needs and a valid body.
  */
-type Group = { name: string; provider: Exclude<Provider, 'ledger'>; path: string; scopes: Scope[]; wrongScope: Scope; body: () => unknown; okStatus: number };
-const ENRICHMENT_PATHS = { gwa: '/api/v1/gwa/transaction-enrichment', gwb: '/api/v1/gwb/order-enrichment', gwc: '/api/v1/gwc/payment-intent-enrichment' };
+type Group = {
+  name: string;
+  provider: Exclude<Provider, 'ledger'>;
+  path: string;
+  scopes: Scope[];
+  wrongScope: Scope;
+  body: () => unknown;
+  okStatus: number;
+};
+const ENRICHMENT_PATHS = {
+  gwa: '/api/v1/gwa/transaction-enrichment',
+  gwb: '/api/v1/gwb/order-enrichment',
+  gwc: '/api/v1/gwc/payment-intent-enrichment',
+};
 const ROUTE_GROUPS: Group[] = (['gwa', 'gwb', 'gwc'] as const).flatMap((provider): Group[] => [
   {
     name: `${provider} payment reports`,
@@ -88,7 +100,13 @@ describe.each(ROUTE_GROUPS)('authentication on $name', (group) => {
     const tenant = await createTenant(app, { provider: group.provider, scopes: group.scopes });
     await app.orm.em.getConnection().execute(`update organizations set status = 'inactive' where id = ?`, [tenant.organizationId]);
     const count = async () =>
-      Number((await app.orm.em.getConnection().execute(`select (select count(*) from payment_observations) + (select count(*) from enrichment_records) as n`))[0]!.n);
+      Number(
+        (
+          await app.orm.em
+            .getConnection()
+            .execute(`select (select count(*) from payment_observations) + (select count(*) from enrichment_records) as n`)
+        )[0]!.n,
+      );
     const before = await count();
     expectError(await post(tenant.key), 404, 'not_found', 'The organization of this API key does not exist or is inactive');
     expect(await count()).toBe(before);

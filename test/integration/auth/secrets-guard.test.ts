@@ -33,8 +33,16 @@ describe('card-data and credential guard over HTTP', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error.issues).toEqual([
-      { code: 'credential_not_allowed', path: 'raw.payment_method.card.cvc', message: 'Credentials, payment-method nonces and card security data must never be sent to this service' },
-      { code: 'credential_not_allowed', path: 'raw.paymentMethodNonce', message: 'Credentials, payment-method nonces and card security data must never be sent to this service' },
+      {
+        code: 'credential_not_allowed',
+        path: 'raw.payment_method.card.cvc',
+        message: 'Credentials, payment-method nonces and card security data must never be sent to this service',
+      },
+      {
+        code: 'credential_not_allowed',
+        path: 'raw.paymentMethodNonce',
+        message: 'Credentials, payment-method nonces and card security data must never be sent to this service',
+      },
     ]);
     expect(res.text).not.toContain('fake-valid-nonce');
     expect(app.logs.text).not.toContain('fake-valid-nonce');
@@ -116,7 +124,9 @@ describe('card numbers in other shapes, credentials by value, deep bodies', () =
       error: {
         type: 'validation_error',
         message: 'The request body nests objects and arrays too deeply',
-        issues: [{ code: 'nesting_too_deep', path: `raw${'[0]'.repeat(63)}`, message: 'Objects and arrays may be nested at most 64 levels deep' }],
+        issues: [
+          { code: 'nesting_too_deep', path: `raw${'[0]'.repeat(63)}`, message: 'Objects and arrays may be nested at most 64 levels deep' },
+        ],
       },
     });
     const logged = app.logs.lines.slice(before);
@@ -134,7 +144,11 @@ describe('tenant isolation', () => {
     const b = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
     const report = gwcReport({ eventId: 'evt_shared', attemptId: 'att_shared' });
     const ra = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: report, key: a.key });
-    const rb = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: { ...report, amountMinor: 2000, capturedAmountMinor: 2000 }, key: b.key });
+    const rb = await app.request('/api/v1/gwc/payment-reports', {
+      method: 'POST',
+      json: { ...report, amountMinor: 2000, capturedAmountMinor: 2000 },
+      key: b.key,
+    });
     expect(ra.status).toBe(200);
     expect(rb.status).toBe(200);
     expect(ra.body.data.duplicate).toBe(false);
@@ -163,7 +177,9 @@ describe('tenant isolation', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error.issues[0].code).toBe('enrichment_reference_not_found');
-    const count = await app.orm.em.getConnection().execute(`select count(*)::int as n from payment_observations where organization_id = '${b.organizationId}'`);
+    const count = await app.orm.em
+      .getConnection()
+      .execute(`select count(*)::int as n from payment_observations where organization_id = '${b.organizationId}'`);
     expect(count).toEqual([{ n: 0 }]);
   });
 });

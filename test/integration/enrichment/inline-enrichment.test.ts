@@ -11,13 +11,14 @@ const ROUTES = {
   gwc: { path: '/api/v1/gwc/payment-intent-enrichment', object: 'gwc.payment_intent_enrichment', enrich: enrichGwc },
 } as const;
 
-const post = (app: TestApp, t: Tenant, json: unknown) => app.request(ROUTES[t.provider as 'gwa'].path, { method: 'POST', json, key: t.key });
+const post = (app: TestApp, t: Tenant, json: unknown) =>
+  app.request(ROUTES[t.provider as 'gwa'].path, { method: 'POST', json, key: t.key });
 
 describe.each(['gwa', 'gwb', 'gwc'] as const)('inline enrichment over HTTP: %s', (provider) => {
   const app = useTestApp();
   const route = ROUTES[provider];
 
-  it('when the invoice is valid, then 200 with the envelope, the core\'s exact data and a stored correlation record', async () => {
+  it("when the invoice is valid, then 200 with the envelope, the core's exact data and a stored correlation record", async () => {
     const t = await createTenant(app, { provider, scopes: ['enrichment:write'] });
     const invoice = happyInvoice();
     const res = await post(app, t, { invoice });
@@ -29,7 +30,9 @@ describe.each(['gwa', 'gwb', 'gwc'] as const)('inline enrichment over HTTP: %s',
     expect(requestId).toMatch(/^req_[0-9a-f]{32}$/);
     const rows = await app.orm.em
       .getConnection()
-      .execute(`select organization_id, integration_id, environment, provider, amount_minor::int as amount, currency, invoice_number from enrichment_records where request_id = '${requestId}'`);
+      .execute(
+        `select organization_id, integration_id, environment, provider, amount_minor::int as amount, currency, invoice_number from enrichment_records where request_id = '${requestId}'`,
+      );
     expect(rows).toEqual([
       {
         organization_id: t.organizationId,
@@ -53,9 +56,16 @@ describe.each(['gwa', 'gwb', 'gwc'] as const)('inline enrichment over HTTP: %s',
     expect(res.status).toBe(400);
     expect(res.body.error.type).toBe('validation_error');
     expect(res.body.error.issues.map((i: any) => `${i.code}@${i.path}`).sort()).toEqual(
-      ['invalid_type@invoice.lineItems[1].quantity', 'unknown_property@invoice.lineItems[0].colour', 'required@invoice.dueAt', 'unknown_property@extra'].sort(),
+      [
+        'invalid_type@invoice.lineItems[1].quantity',
+        'unknown_property@invoice.lineItems[0].colour',
+        'required@invoice.dueAt',
+        'unknown_property@extra',
+      ].sort(),
     );
-    const count = await app.orm.em.getConnection().execute(`select count(*)::int as n from enrichment_records where integration_id = '${t.integrationId}'`);
+    const count = await app.orm.em
+      .getConnection()
+      .execute(`select count(*)::int as n from enrichment_records where integration_id = '${t.integrationId}'`);
     expect(count).toEqual([{ n: 0 }]);
   });
 
@@ -74,7 +84,9 @@ describe.each(['gwa', 'gwb', 'gwc'] as const)('inline enrichment over HTTP: %s',
     expect(codes).toContain('duplicate_sequence');
     if (provider !== 'gwb') expect(codes).toContain('missing_product_code');
     expect(res.headers.get('x-svc-request-id')).toMatch(/^req_/);
-    const count = await app.orm.em.getConnection().execute(`select count(*)::int as n from enrichment_records where integration_id = '${t.integrationId}'`);
+    const count = await app.orm.em
+      .getConnection()
+      .execute(`select count(*)::int as n from enrichment_records where integration_id = '${t.integrationId}'`);
     expect(count).toEqual([{ n: 0 }]);
   });
 
@@ -87,13 +99,19 @@ describe.each(['gwa', 'gwb', 'gwc'] as const)('inline enrichment over HTTP: %s',
     const report = await app.request(`/api/v1/${provider}/payment-reports`, {
       method: 'POST',
       key: enrichKey.key,
-      json: reportFor[provider]({ enrichmentRequestId, amountMinor: invoice.totalAmountMinor + 1, capturedAmountMinor: invoice.totalAmountMinor + 1 }),
+      json: reportFor[provider]({
+        enrichmentRequestId,
+        amountMinor: invoice.totalAmountMinor + 1,
+        capturedAmountMinor: invoice.totalAmountMinor + 1,
+      }),
     });
     expect(report.status).toBe(200);
     const rows = await app.orm.em
       .getConnection()
       .execute(`select kind, expected, observed from correlation_exceptions where enrichment_request_id = '${enrichmentRequestId}'`);
-    expect(rows).toEqual([{ kind: 'amount_mismatch', expected: String(invoice.totalAmountMinor), observed: String(invoice.totalAmountMinor + 1) }]);
+    expect(rows).toEqual([
+      { kind: 'amount_mismatch', expected: String(invoice.totalAmountMinor), observed: String(invoice.totalAmountMinor + 1) },
+    ]);
   });
 
   it('when the same invoice is enriched twice, then each response has its own request id and record', async () => {
@@ -101,7 +119,9 @@ describe.each(['gwa', 'gwb', 'gwc'] as const)('inline enrichment over HTTP: %s',
     const a = await post(app, t, { invoice: happyInvoice() });
     const b = await post(app, t, { invoice: happyInvoice() });
     expect(a.headers.get('x-svc-request-id')).not.toBe(b.headers.get('x-svc-request-id'));
-    const count = await app.orm.em.getConnection().execute(`select count(*)::int as n from enrichment_records where integration_id = '${t.integrationId}'`);
+    const count = await app.orm.em
+      .getConnection()
+      .execute(`select count(*)::int as n from enrichment_records where integration_id = '${t.integrationId}'`);
     expect(count).toEqual([{ n: 2 }]);
   });
 });

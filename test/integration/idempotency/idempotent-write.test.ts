@@ -12,12 +12,17 @@ import { useTestApp } from '../../support/harness.js';
  */
 describe('idempotent write', () => {
   const app = useTestApp();
-  const conflict = { message: 'Key reused with another body', issue: { code: 'idempotency_key_conflict', path: 'idempotencyKey', message: 'Reuse a key only for the same request' } };
+  const conflict = {
+    message: 'Key reused with another body',
+    issue: { code: 'idempotency_key_conflict', path: 'idempotencyKey', message: 'Reuse a key only for the same request' },
+  };
 
   beforeAll(async () => {
-    await app.orm.em.getConnection().execute(
-      'create table idempotency_probe (key text primary key, fingerprint char(64) not null, answer jsonb not null, created_at timestamptz not null default now())',
-    );
+    await app.orm.em
+      .getConnection()
+      .execute(
+        'create table idempotency_probe (key text primary key, fingerprint char(64) not null, answer jsonb not null, created_at timestamptz not null default now())',
+      );
   });
 
   const write = (key: string, body: unknown) => {
@@ -26,7 +31,10 @@ describe('idempotent write', () => {
     return idempotentWrite({
       fingerprint,
       find: async () => {
-        const rows = await sql<{ fingerprint: string; answer: { id: string } }>('select fingerprint, answer from idempotency_probe where key = ?', [key]);
+        const rows = await sql<{ fingerprint: string; answer: { id: string } }>(
+          'select fingerprint, answer from idempotency_probe where key = ?',
+          [key],
+        );
         return rows[0];
       },
       create: async () => {
@@ -39,7 +47,8 @@ describe('idempotent write', () => {
       conflict,
     });
   };
-  const rowsOf = async (key: string) => app.orm.em.getConnection().execute('select key, answer from idempotency_probe where key = ?', [key]);
+  const rowsOf = async (key: string) =>
+    app.orm.em.getConnection().execute('select key, answer from idempotency_probe where key = ?', [key]);
 
   it('when 50 identical first requests arrive together, then exactly one row is stored and every caller gets its answer', async () => {
     const results = await Promise.all(Array.from({ length: 50 }, () => write('k-concurrent', { amountMinor: 1000, currency: 'usd' })));

@@ -84,7 +84,9 @@ describe('admin: connections, sync runs, invitations', () => {
     }
     const [after] = await sql(`select status, access_token_enc, refresh_token_enc from ledger_connections where id = ?`, [row.id]);
     expect(after).toEqual({ status: 'disconnected', access_token_enc: '', refresh_token_enc: '' });
-    const line = app.logs.lines.map((l) => JSON.parse(l)).find((l: any) => l.msg?.startsWith('ledger token revoke failed') && l.connectionId === row.id);
+    const line = app.logs.lines
+      .map((l) => JSON.parse(l))
+      .find((l: any) => l.msg?.startsWith('ledger token revoke failed') && l.connectionId === row.id);
     expect(line).toMatchObject({ level: 40, connectionId: row.id, reason: 'ledger revoke answered 404' });
     expect(app.logs.text).not.toContain(refresh);
     expect(app.logs.text).not.toContain(app.clientSecret);
@@ -117,7 +119,9 @@ describe('admin: connections, sync runs, invitations', () => {
     const email = uniqueEmail();
     const res = await invite(app, tenant, { recipientEmail: email });
     const list = await app.admin<any[]>('invitations.list', { integrationId: tenant.integrationId });
-    expect(list.body).toEqual([expect.objectContaining({ id: res.body.invitation.id, recipientEmail: email, status: 'sent', connectionId: null, consumedAt: null })]);
+    expect(list.body).toEqual([
+      expect.objectContaining({ id: res.body.invitation.id, recipientEmail: email, status: 'sent', connectionId: null, consumedAt: null }),
+    ]);
     const secret = res.body.invitation.connectUrl.split('/').at(-1);
     expect(JSON.stringify(list.body)).not.toContain(secret);
     expect(JSON.stringify(list.body)).not.toMatch(/hash/i);

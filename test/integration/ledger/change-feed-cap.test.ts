@@ -12,7 +12,10 @@ describe('importer: change feed at its 1000-object cap', () => {
     const tenant = await ledgerTenant(app);
     const connectionId = await connect(app, tenant);
     expect((await app.request(syncPath(connectionId), { method: 'POST', key: tenant.key })).status).toBe(202);
-    expect(await waitForRun(app, tenant, connectionId, 60_000)).toMatchObject({ state: 'succeeded', entities: { Invoice: { created: 1001 } } });
+    expect(await waitForRun(app, tenant, connectionId, 60_000)).toMatchObject({
+      state: 'succeeded',
+      entities: { Invoice: { created: 1001 } },
+    });
 
     // 1000 invoices change and one is deleted: the change feed holds 1001 objects, answers 1000, and drops the deletion.
     const company = app.sandbox.companies.get(connectionId)!;

@@ -77,7 +77,9 @@ describe('consent: connect URL and OAuth callback', () => {
   it('when the state has expired, then 410 and nothing is activated', async () => {
     const tenant = await ledgerTenant(app);
     const url = await authorizeUrl(await invitation(tenant));
-    await sql(`update ledger_invitations set state_expires_at = now() - interval '1 second' where integration_id = ?`, [tenant.integrationId]);
+    await sql(`update ledger_invitations set state_expires_at = now() - interval '1 second' where integration_id = ?`, [
+      tenant.integrationId,
+    ]);
     const done = await followConsent(url.toString());
     expect(done.status).toBe(410);
     expect(await sql(`select id from ledger_connections where integration_id = ?`, [tenant.integrationId])).toEqual([]);
@@ -103,7 +105,12 @@ describe('consent: connect URL and OAuth callback', () => {
         method: 'POST',
         redirect: 'manual',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ redirect_uri: url.searchParams.get('redirect_uri')!, state: url.searchParams.get('state')!, realmId: '1', decision: 'deny' }).toString(),
+        body: new URLSearchParams({
+          redirect_uri: url.searchParams.get('redirect_uri')!,
+          state: url.searchParams.get('state')!,
+          realmId: '1',
+          decision: 'deny',
+        }).toString(),
       });
       const page = await fetch(deny.headers.get('location')!);
       expect(page.status).toBe(400);
@@ -149,7 +156,8 @@ describe('consent: connect URL and OAuth callback', () => {
       expect((await app.admin('connections.pause', { id: y.id })).body).toMatchObject({ status: 'paused' });
 
       // A link holder approves company X, then edits the redirect's realmId to Y.
-      const hops = (await followConsent((await authorizeUrl(await invitation(tenant))).toString(), { stopAt: '/ledger/oauth/callback' })).hops;
+      const hops = (await followConsent((await authorizeUrl(await invitation(tenant))).toString(), { stopAt: '/ledger/oauth/callback' }))
+        .hops;
       const callback = new URL(hops.at(-1)!);
       expect(callback.searchParams.get('realmId')).toBe(realmX);
       callback.searchParams.set('realmId', realmY);
@@ -161,7 +169,9 @@ describe('consent: connect URL and OAuth callback', () => {
       expect(rows[0].access_token_enc).toBe(y.access_token_enc);
       expect(rows[0].refresh_token_enc).toBe(y.refresh_token_enc);
       // The invitation is spent and records no realm.
-      const [inv] = await sql(`select realm_id, status from ledger_invitations where integration_id = ? order by created_at desc limit 1`, [tenant.integrationId]);
+      const [inv] = await sql(`select realm_id, status from ledger_invitations where integration_id = ? order by created_at desc limit 1`, [
+        tenant.integrationId,
+      ]);
       expect(inv).toEqual({ realm_id: null, status: 'consumed' });
     } finally {
       app.sandbox.companies.delete(realmY);
@@ -171,20 +181,23 @@ describe('consent: connect URL and OAuth callback', () => {
   it.each([
     ['paused', 'pause', 'paused this connection'],
     ['disconnected', 'disconnect', 'disconnected this company'],
-  ] as const)('when a new consent arrives for a connection the operator %s, then the tokens are stored but its status stays', async (status, action, text) => {
-    const tenant = await ledgerTenant(app);
-    expect((await followConsent((await authorizeUrl(await invitation(tenant))).toString())).status).toBe(200);
-    const [before] = await sql(`select * from ledger_connections where integration_id = ?`, [tenant.integrationId]);
-    expect((await app.admin(`connections.${action}`, { id: before.id })).body).toMatchObject({ status });
-    const done = await followConsent((await authorizeUrl(await invitation(tenant))).toString());
-    expect(done.status).toBe(200);
-    expect(done.text).toContain('Access approved');
-    expect(done.text).toContain(text);
-    const [after] = await sql(`select * from ledger_connections where integration_id = ?`, [tenant.integrationId]);
-    expect(after).toMatchObject({ id: before.id, status });
-    const cipher = createTokenCipher(Buffer.from(app.tokenKey, 'base64'));
-    expect(app.sandbox.tokens.checkAccess(cipher.decrypt(after.access_token_enc, after.id))).toEqual({ realmId: before.realm_id });
-    // The operator, not the consent, makes it active again.
-    expect((await app.admin('connections.resume', { id: before.id })).body).toMatchObject({ status: 'active' });
-  });
+  ] as const)(
+    'when a new consent arrives for a connection the operator %s, then the tokens are stored but its status stays',
+    async (status, action, text) => {
+      const tenant = await ledgerTenant(app);
+      expect((await followConsent((await authorizeUrl(await invitation(tenant))).toString())).status).toBe(200);
+      const [before] = await sql(`select * from ledger_connections where integration_id = ?`, [tenant.integrationId]);
+      expect((await app.admin(`connections.${action}`, { id: before.id })).body).toMatchObject({ status });
+      const done = await followConsent((await authorizeUrl(await invitation(tenant))).toString());
+      expect(done.status).toBe(200);
+      expect(done.text).toContain('Access approved');
+      expect(done.text).toContain(text);
+      const [after] = await sql(`select * from ledger_connections where integration_id = ?`, [tenant.integrationId]);
+      expect(after).toMatchObject({ id: before.id, status });
+      const cipher = createTokenCipher(Buffer.from(app.tokenKey, 'base64'));
+      expect(app.sandbox.tokens.checkAccess(cipher.decrypt(after.access_token_enc, after.id))).toEqual({ realmId: before.realm_id });
+      // The operator, not the consent, makes it active again.
+      expect((await app.admin('connections.resume', { id: before.id })).body).toMatchObject({ status: 'active' });
+    },
+  );
 });

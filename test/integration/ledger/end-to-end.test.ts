@@ -18,7 +18,14 @@ beforeAll(async () => {
   drop = db.drop;
   dataDir = mkdtempSync(path.join(tmpdir(), 'svc-e2e-'));
   // No LEDGER_* and no SMTP: the embedded default (in-process sandbox, outbox folder, generated token key).
-  const config = ConfigSchema.parse({ DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'info' });
+  const config = ConfigSchema.parse({
+    DATABASE_URL: db.url,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SVC_DATA_DIR: dataDir,
+    SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    LOG_LEVEL: 'info',
+  });
   service = await startService(config, { quiet: true, logDestination: logs });
 });
 afterAll(async () => {
@@ -42,7 +49,11 @@ describe('accounting source end to end on the embedded default', () => {
     const { key } = await admin('apiKeys.issue', { integrationId: integration.id, scopes: ['integrations:write', 'integrations:read'] });
     const auth = { authorization: `Bearer ${key}` };
 
-    const invited = await fetch(`${service.url}/api/v1/integrations/ledger/invitations`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ recipientEmail: 'books@acme.test' }) });
+    const invited = await fetch(`${service.url}/api/v1/integrations/ledger/invitations`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ recipientEmail: 'books@acme.test' }),
+    });
     expect(invited.status).toBe(201);
     const { invitation } = (await invited.json()) as any;
     const [eml] = readdirSync(path.join(dataDir, 'outbox'));
@@ -59,7 +70,12 @@ describe('accounting source end to end on the embedded default', () => {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ redirect_uri: field('redirect_uri'), state: field('state'), realmId: field('realmId'), decision: 'approve' }).toString(),
+      body: new URLSearchParams({
+        redirect_uri: field('redirect_uri'),
+        state: field('state'),
+        realmId: field('realmId'),
+        decision: 'approve',
+      }).toString(),
     });
     const callback = await fetch(approved.headers.get('location')!);
     expect(callback.status).toBe(200);

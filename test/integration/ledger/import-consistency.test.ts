@@ -25,7 +25,8 @@ describe('importer: ties at a page boundary and full reconciliation', () => {
     let invoiceQueries = 0;
     app.sandbox.beforeAnswer(({ kind, statement }) => {
       // Before the second invoice page: an invoice of the first page changes (leaves the tie set, still inside the run's period).
-      if (kind === 'query' && / from Invoice /.test(statement) && ++invoiceQueries === 2) touchEntity(changed, new Date(tie.getTime() + 1000));
+      if (kind === 'query' && / from Invoice /.test(statement) && ++invoiceQueries === 2)
+        touchEntity(changed, new Date(tie.getTime() + 1000));
     });
     try {
       const res = await app.request(syncPath(connectionId), { method: 'POST', key: tenant.key });
@@ -36,7 +37,15 @@ describe('importer: ties at a page boundary and full reconciliation', () => {
       expect(stored.map((r) => r.source_id)).toEqual(company.Invoice.map((i) => i.Id).sort());
       expect(stored.find((r) => r.source_id === '1003')).toEqual({ source_id: '1003', sync_token: '1', deleted: false });
       expect(stored.filter((r) => r.source_id !== '1003').every((r) => r.sync_token === '0' && !r.deleted)).toBe(true);
-      expect(run.entities.Invoice).toMatchObject({ state: 'done', pages: 3, fetched: 31, created: 30, updated: 1, unchanged: 0, deleted: 0 });
+      expect(run.entities.Invoice).toMatchObject({
+        state: 'done',
+        pages: 3,
+        fetched: 31,
+        created: 30,
+        updated: 1,
+        unchanged: 0,
+        deleted: 0,
+      });
     } finally {
       app.sandbox.beforeAnswer(undefined);
     }
@@ -66,7 +75,9 @@ describe('importer: ties at a page boundary and full reconciliation', () => {
       }
     });
     try {
-      expect((await app.request(syncPath(connectionId), { method: 'POST', key: tenant.key, json: { fullReconciliation: true } })).status).toBe(202);
+      expect(
+        (await app.request(syncPath(connectionId), { method: 'POST', key: tenant.key, json: { fullReconciliation: true } })).status,
+      ).toBe(202);
       const run = await waitForRun(app, tenant, connectionId);
       expect(run).toMatchObject({ state: 'succeeded', mode: 'full' });
       expect(run.entities.Invoice).toMatchObject({ state: 'done', deleted: 1, created: 0 });

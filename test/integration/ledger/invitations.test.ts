@@ -13,7 +13,12 @@ describe('POST /api/v1/integrations/ledger/invitations', () => {
     const tenant = await ledgerTenant(app);
     const email = uniqueEmail();
     const before = Date.now();
-    const res = await invite(app, tenant, { recipientEmail: email, expiresInHours: 2, organizationId: tenant.organizationId, environment: 'sandbox' });
+    const res = await invite(app, tenant, {
+      recipientEmail: email,
+      expiresInHours: 2,
+      organizationId: tenant.organizationId,
+      environment: 'sandbox',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       object: 'ledger.connection_invitation',
@@ -137,7 +142,12 @@ describe('POST /api/v1/integrations/ledger/invitations', () => {
     const original = app.runtime.mailer;
     const url = new URL(app.smtp.url);
     url.search = '';
-    app.runtime.mailer = createMailer({ smtpUrl: url.toString(), from: 'svc <no-reply@example.test>', outboxDir: '/nonexistent', timeoutMs: 3000 });
+    app.runtime.mailer = createMailer({
+      smtpUrl: url.toString(),
+      from: 'svc <no-reply@example.test>',
+      outboxDir: '/nonexistent',
+      timeoutMs: 3000,
+    });
     try {
       const res = await invite(app, tenant, { recipientEmail: email });
       expect(res.status).toBe(502);
@@ -161,17 +171,24 @@ describe('POST /api/v1/integrations/ledger/invitations', () => {
     const limited = results.filter((r) => r.status === 429);
     expect(limited).toHaveLength(4);
     for (const r of limited) {
-      expect(r.body.error).toMatchObject({ type: 'rate_limited', message: expect.stringMatching(/^This API key created 20 invitations in the last hour; retry in \d+ s$/) });
+      expect(r.body.error).toMatchObject({
+        type: 'rate_limited',
+        message: expect.stringMatching(/^This API key created 20 invitations in the last hour; retry in \d+ s$/),
+      });
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(3500);
       expect(Number(r.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
     }
-    const counted = await app.orm.em.getConnection().execute(`select count(*)::int as n from ledger_invitations where api_key_id = ?`, [tenant.keyId]);
+    const counted = await app.orm.em
+      .getConnection()
+      .execute(`select count(*)::int as n from ledger_invitations where api_key_id = ?`, [tenant.keyId]);
     expect(counted).toEqual([{ n: 20 }]);
     // The limit is per key: another key of the same integration may still invite.
     const other = await issueKey(app, tenant.integrationId, ['integrations:write', 'integrations:read']);
     expect((await invite(app, { ...tenant, key: other.key, keyId: other.id }, { recipientEmail: uniqueEmail() })).status).toBe(201);
     // Once the oldest invitations leave the hour, the key may invite again.
-    await app.orm.em.getConnection().execute(`update ledger_invitations set created_at = created_at - interval '1 hour' where api_key_id = ?`, [tenant.keyId]);
+    await app.orm.em
+      .getConnection()
+      .execute(`update ledger_invitations set created_at = created_at - interval '1 hour' where api_key_id = ?`, [tenant.keyId]);
     expect((await invite(app, tenant, { recipientEmail: uniqueEmail() })).status).toBe(201);
   });
 

@@ -8,7 +8,8 @@ const app = useLedgerApp({ sandbox: { invoices: 12, items: 2 } });
 const sql = (q: string, p: unknown[] = []): Promise<any[]> => app.orm.em.getConnection().execute(q, p);
 const syncPath = (id: string) => `/api/v1/integrations/ledger/${id}/sync`;
 const queue = (t: { key: string }, id: string) => app.request(syncPath(id), { method: 'POST', key: t.key });
-const runRow = async (id: string) => (await sql(`select state, attempts, started_at, completed_at, error from ledger_sync_runs where id = ?`, [id]))[0];
+const runRow = async (id: string) =>
+  (await sql(`select state, attempts, started_at, completed_at, error from ledger_sync_runs where id = ?`, [id]))[0];
 
 async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -33,11 +34,19 @@ describe('sync runs never stay queued or running for good', () => {
   it('when the stored tokens cannot be decrypted, then the run fails at once with a safe summary and the next request queues a new run', async () => {
     const { tenant, connectionId } = await connected();
     // Unreadable ciphertext, as with a wrong SVC_TOKEN_KEY: decryption fails before any provider call.
-    await sql(`update ledger_connections set access_token_enc = 'v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA', refresh_token_enc = 'v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA' where integration_id = ?`, [tenant.integrationId]);
+    await sql(
+      `update ledger_connections set access_token_enc = 'v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA',
+        refresh_token_enc = 'v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA' where integration_id = ?`,
+      [tenant.integrationId],
+    );
     const res = await queue(tenant, connectionId);
     expect(res.status).toBe(202);
     const run = await waitForRun(app, tenant, connectionId, 15_000);
-    expect(run).toMatchObject({ id: res.body.data.syncRunId, state: 'failed', error: { code: 'internal_error', message: 'The import failed unexpectedly; see the service log' } });
+    expect(run).toMatchObject({
+      id: res.body.data.syncRunId,
+      state: 'failed',
+      error: { code: 'internal_error', message: 'The import failed unexpectedly; see the service log' },
+    });
     expect((await runRow(run.id)).attempts).toBe(1);
     const again = await queue(tenant, connectionId);
     expect(again.status).toBe(202);
@@ -45,7 +54,7 @@ describe('sync runs never stay queued or running for good', () => {
     expect(again.body.data.syncRunId).not.toBe(run.id);
   });
 
-  it('when a running run has no job any more, or a queued run\'s job completed, then the next request fails it (job_lost) and queues a new run', async () => {
+  it("when a running run has no job any more, or a queued run's job completed, then the next request fails it (job_lost) and queues a new run", async () => {
     const { tenant, connectionId, connId } = await connected();
     const orphan = await insertRun(connId, 'running');
     const res = await queue(tenant, connectionId);
@@ -58,7 +67,11 @@ describe('sync runs never stay queued or running for good', () => {
     // A job that completed (its handler found no run) left behind by a run row that still says queued.
     const jobId = crypto.randomUUID();
     await app.queue.enqueue(crypto.randomUUID(), jobId);
-    await until('job state', () => app.queue.jobState(jobId), (s) => s === 'completed');
+    await until(
+      'job state',
+      () => app.queue.jobState(jobId),
+      (s) => s === 'completed',
+    );
     const stale = await insertRun(connId, 'queued', jobId);
     const next = await queue(tenant, connectionId);
     expect(next.body.data).toMatchObject({ created: true });
@@ -77,9 +90,17 @@ describe('sync runs never stay queued or running for good', () => {
     const failed = await app.admin<any>('syncRuns.fail', { id });
     gate.open();
     expect(failed.status).toBe(200);
-    expect(failed.body).toMatchObject({ id, state: 'failed', error: { code: 'failed_by_operator', message: 'An operator failed the run' } });
+    expect(failed.body).toMatchObject({
+      id,
+      state: 'failed',
+      error: { code: 'failed_by_operator', message: 'An operator failed the run' },
+    });
     // The attempt in flight finishes its job without touching the run.
-    await until('job state', () => app.queue.jobState(res.body.data.workflowRunId), (s) => s === 'completed');
+    await until(
+      'job state',
+      () => app.queue.jobState(res.body.data.workflowRunId),
+      (s) => s === 'completed',
+    );
     const after = await runRow(id);
     expect(after).toMatchObject({ state: 'failed', error: { code: 'failed_by_operator' } });
     expect(new Date(after.completed_at).toISOString()).toBe(failed.body.completedAt);
@@ -98,7 +119,11 @@ describe('sync runs never stay queued or running for good', () => {
     try {
       await app.queue.enqueue(run.id, run.workflowRunId);
       // The handler could not take the lease and handed the job back for a later retry.
-      await until('job state', () => app.queue.jobState(run.workflowRunId), (s) => s === 'retry');
+      await until(
+        'job state',
+        () => app.queue.jobState(run.workflowRunId),
+        (s) => s === 'retry',
+      );
       expect(await runRow(run.id)).toMatchObject({ state: 'queued', attempts: 0, started_at: null, error: null });
       // A sync request meanwhile returns the run: its lease is held.
       expect((await queue(tenant, connectionId)).body.data).toMatchObject({ syncRunId: run.id, created: false });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { companyInfo, exchangeCode, LedgerHttpError, queryPage, refreshTokens, revokeToken, type LedgerEndpoints } from '../../../server/integrations/ledger/ledger-api.js';
+import {
+  companyInfo,
+  exchangeCode,
+  LedgerHttpError,
+  queryPage,
+  refreshTokens,
+  revokeToken,
+  type LedgerEndpoints,
+} from '../../../server/integrations/ledger/ledger-api.js';
 import { useLedgerSandbox } from '../../support/ledger-sandbox.js';
 import { generateCompany } from '../../../server/ledger-sandbox/demo-company.js';
 import { startLedgerSandbox } from '../../../server/ledger-sandbox/sandbox.js';
@@ -20,7 +28,10 @@ const endpoints = (): LedgerEndpoints => ({
 const realm = () => [...sandbox.companies.keys()][0]!;
 
 async function authorize() {
-  const res = await fetch(`${sandbox.urls.authorize}?client_id=${sandbox.clientId}&response_type=code&scope=com.intuit.quickbooks.accounting&redirect_uri=${encodeURIComponent(REDIRECT)}&state=s1`, { redirect: 'manual' });
+  const res = await fetch(
+    `${sandbox.urls.authorize}?client_id=${sandbox.clientId}&response_type=code&scope=com.intuit.quickbooks.accounting&redirect_uri=${encodeURIComponent(REDIRECT)}&state=s1`,
+    { redirect: 'manual' },
+  );
   expect(res.status).toBe(302);
   const location = new URL(res.headers.get('location')!);
   expect(location.searchParams.get('state')).toBe('s1');
@@ -31,15 +42,23 @@ async function authorize() {
 describe('ledger sandbox', () => {
   it('when CompanyInfo is read, then only the token of that realm is accepted (403 otherwise), and a revoked refresh token no longer refreshes', async () => {
     const tokens = await authorize();
-    expect(await companyInfo(endpoints(), { realmId: realm(), accessToken: tokens.accessToken })).toEqual({ companyName: expect.any(String) });
+    expect(await companyInfo(endpoints(), { realmId: realm(), accessToken: tokens.accessToken })).toEqual({
+      companyName: expect.any(String),
+    });
     const other = '4620816365999002';
     sandbox.companies.set(other, generateCompany({ invoices: 1, items: 1, linesPerInvoice: 1, realmId: other }));
     try {
-      await expect(companyInfo(endpoints(), { realmId: other, accessToken: tokens.accessToken })).rejects.toMatchObject({ kind: 'client', status: 403 });
+      await expect(companyInfo(endpoints(), { realmId: other, accessToken: tokens.accessToken })).rejects.toMatchObject({
+        kind: 'client',
+        status: 403,
+      });
     } finally {
       sandbox.companies.delete(other);
     }
-    await expect(companyInfo(endpoints(), { realmId: realm(), accessToken: 'not-a-token' })).rejects.toMatchObject({ kind: 'unauthorized', status: 401 });
+    await expect(companyInfo(endpoints(), { realmId: realm(), accessToken: 'not-a-token' })).rejects.toMatchObject({
+      kind: 'unauthorized',
+      status: 401,
+    });
     await revokeToken(endpoints(), tokens.refreshToken);
     await expect(refreshTokens(endpoints(), tokens.refreshToken)).rejects.toMatchObject({ kind: 'invalid_grant', status: 400 });
     await expect(companyInfo(endpoints(), { realmId: realm(), accessToken: tokens.accessToken })).rejects.toMatchObject({ status: 401 });
@@ -51,20 +70,44 @@ describe('ledger sandbox', () => {
     const statement = (start: number) => `select * from Invoice orderby MetaData.LastUpdatedTime startposition ${start} maxresults 10`;
     const pages = [];
     for (let start = 1; ; start += 10) {
-      const page = await queryPage(endpoints(), { realmId: realm(), accessToken: tokens.accessToken, entity: 'Invoice', statement: statement(start) });
+      const page = await queryPage(endpoints(), {
+        realmId: realm(),
+        accessToken: tokens.accessToken,
+        entity: 'Invoice',
+        statement: statement(start),
+      });
       pages.push(page);
       if (page.rows.length < 10) break;
     }
-    expect(pages.map((p) => [p.startPosition, p.rows.length])).toEqual([[1, 10], [11, 10], [21, 5]]);
-    expect(pages[0]!.rows[0]).toMatchObject({ Id: expect.any(String), SyncToken: '0', DocNumber: expect.stringMatching(/^INV-/), MetaData: { LastUpdatedTime: expect.any(String) } });
+    expect(pages.map((p) => [p.startPosition, p.rows.length])).toEqual([
+      [1, 10],
+      [11, 10],
+      [21, 5],
+    ]);
+    expect(pages[0]!.rows[0]).toMatchObject({
+      Id: expect.any(String),
+      SyncToken: '0',
+      DocNumber: expect.stringMatching(/^INV-/),
+      MetaData: { LastUpdatedTime: expect.any(String) },
+    });
   });
 
   it('when a code is reused or the client secret is wrong, then the token endpoint refuses the grant', async () => {
-    const res = await fetch(`${sandbox.urls.authorize}?client_id=${sandbox.clientId}&response_type=code&scope=com.intuit.quickbooks.accounting&redirect_uri=${encodeURIComponent(REDIRECT)}&state=s2`, { redirect: 'manual' });
+    const res = await fetch(
+      `${sandbox.urls.authorize}?client_id=${sandbox.clientId}&response_type=code&scope=com.intuit.quickbooks.accounting&redirect_uri=${encodeURIComponent(REDIRECT)}&state=s2`,
+      { redirect: 'manual' },
+    );
     const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
     await exchangeCode(endpoints(), code);
     await expect(exchangeCode(endpoints(), code)).rejects.toMatchObject({ kind: 'invalid_grant', status: 400 });
-    const bad = await fetch(sandbox.urls.token, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${sandbox.clientId}:nope`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=refresh_token&refresh_token=x' });
+    const bad = await fetch(sandbox.urls.token, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${sandbox.clientId}:nope`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=refresh_token&refresh_token=x',
+    });
     expect(bad.status).toBe(401);
     expect(await bad.json()).toEqual({ error: 'invalid_client' });
   });
@@ -81,7 +124,11 @@ describe('ledger sandbox', () => {
     const tokens = await authorize();
     const q = { realmId: realm(), accessToken: tokens.accessToken, entity: 'Item', statement: 'select * from Item' };
     sandbox.injectFault({ target: 'api', kind: 'throttle', count: 1 });
-    await expect(queryPage(endpoints(), q)).rejects.toMatchObject({ kind: 'throttled', status: 429, summary: 'ledger query answered 429 (fault 3001)' });
+    await expect(queryPage(endpoints(), q)).rejects.toMatchObject({
+      kind: 'throttled',
+      status: 429,
+      summary: 'ledger query answered 429 (fault 3001)',
+    });
     sandbox.injectFault({ target: 'api', kind: 'server_error', count: 1 });
     await expect(queryPage(endpoints(), q)).rejects.toMatchObject({ kind: 'server', status: 500 });
     sandbox.injectFault({ target: 'api', kind: 'expired_token', count: 1 });
@@ -89,7 +136,10 @@ describe('ledger sandbox', () => {
     expect(err).toBeInstanceOf(LedgerHttpError);
     expect(err).toMatchObject({ kind: 'unauthorized', status: 401, summary: 'ledger query answered 401 (fault 3200)' });
     expect((await queryPage(endpoints(), q)).rows).toHaveLength(6);
-    const parse = await fetch(`${sandbox.url}/v3/company/${realm()}/query?query=${encodeURIComponent('select * from Invoice where a = 1 or b = 2')}`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+    const parse = await fetch(
+      `${sandbox.url}/v3/company/${realm()}/query?query=${encodeURIComponent('select * from Invoice where a = 1 or b = 2')}`,
+      { headers: { authorization: `Bearer ${tokens.accessToken}` } },
+    );
     expect(parse.status).toBe(400);
     expect(((await parse.json()) as any).Fault).toMatchObject({ type: 'ValidationFault', Error: [{ code: '4000' }] });
   });
@@ -99,7 +149,9 @@ describe('ledger sandbox', () => {
     const company = sandbox.companies.get(realm())!;
     company.deleted.push({ entity: 'Item', Id: '999', at: new Date().toISOString() });
     const since = new Date(Date.now() - 25 * 86_400_000).toISOString();
-    const res = await fetch(`${sandbox.url}/v3/company/${realm()}/cdc?entities=Invoice,Item&changedSince=${since}`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+    const res = await fetch(`${sandbox.url}/v3/company/${realm()}/cdc?entities=Invoice,Item&changedSince=${since}`, {
+      headers: { authorization: `Bearer ${tokens.accessToken}` },
+    });
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
     const [items, invoices] = body.CDCResponse[0].QueryResponse;
@@ -108,11 +160,24 @@ describe('ledger sandbox', () => {
   });
 
   it('when a realm exceeds its requests per minute, then 429 with the throttle Fault', async () => {
-    const limited = await startLedgerSandbox({ companies: [generateCompany({ invoices: 1, items: 1, linesPerInvoice: 1, realmId: '42' })], autoApprove: true, rateLimitPerMinute: 2 });
+    const limited = await startLedgerSandbox({
+      companies: [generateCompany({ invoices: 1, items: 1, linesPerInvoice: 1, realmId: '42' })],
+      autoApprove: true,
+      rateLimitPerMinute: 2,
+    });
     try {
-      const auth = await fetch(`${limited.urls.authorize}?client_id=${limited.clientId}&response_type=code&scope=com.intuit.quickbooks.accounting&redirect_uri=${encodeURIComponent(REDIRECT)}&state=s`, { redirect: 'manual' });
+      const auth = await fetch(
+        `${limited.urls.authorize}?client_id=${limited.clientId}&response_type=code&scope=com.intuit.quickbooks.accounting&redirect_uri=${encodeURIComponent(REDIRECT)}&state=s`,
+        { redirect: 'manual' },
+      );
       const code = new URL(auth.headers.get('location')!).searchParams.get('code')!;
-      const ep = { ...endpoints(), tokenUrl: limited.urls.token, apiBaseUrl: limited.urls.api, clientId: limited.clientId, clientSecret: limited.clientSecret };
+      const ep = {
+        ...endpoints(),
+        tokenUrl: limited.urls.token,
+        apiBaseUrl: limited.urls.api,
+        clientId: limited.clientId,
+        clientSecret: limited.clientSecret,
+      };
       const tokens = await exchangeCode(ep, code);
       const q = { realmId: '42', accessToken: tokens.accessToken, entity: 'Item', statement: 'select * from Item' };
       await queryPage(ep, q);

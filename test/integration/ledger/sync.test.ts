@@ -20,16 +20,27 @@ async function connected() {
   const connectionId = await connect(app, tenant);
   return { tenant, connectionId };
 }
-const queue = (t: { key: string }, id: string, json?: unknown) => app.request(syncPath(id), { method: 'POST', key: t.key, ...(json === undefined ? {} : { json }) });
+const queue = (t: { key: string }, id: string, json?: unknown) =>
+  app.request(syncPath(id), { method: 'POST', key: t.key, ...(json === undefined ? {} : { json }) });
 const recordCount = async (integrationId: string) =>
-  Number((await sql(`select count(*)::int as n from ledger_source_records s join ledger_connections c on c.id = s.connection_id where c.integration_id = ?`, [integrationId]))[0].n);
+  Number(
+    (
+      await sql(
+        `select count(*)::int as n from ledger_source_records s join ledger_connections c on c.id = s.connection_id where c.integration_id = ?`,
+        [integrationId],
+      )
+    )[0].n,
+  );
 
 describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
   it('when a sync is queued on a new connection, then 202 and the run imports Preferences, Items and Invoices to completion', async () => {
     const { tenant, connectionId } = await connected();
     const res = await queue(tenant, connectionId);
     expect(res.status).toBe(202);
-    expect(res.body).toEqual({ object: 'ledger.sync_run', data: { syncRunId: expect.any(String), workflowRunId: expect.any(String), created: true } });
+    expect(res.body).toEqual({
+      object: 'ledger.sync_run',
+      data: { syncRunId: expect.any(String), workflowRunId: expect.any(String), created: true },
+    });
     const run = await waitForRun(app, tenant, connectionId);
     expect(run).toMatchObject({
       id: res.body.data.syncRunId,
@@ -43,13 +54,23 @@ describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
     });
     expect(run.entities.Preferences).toMatchObject({ state: 'done', fetched: 1, created: 1 });
     expect(run.entities.Item).toMatchObject({ state: 'done', pages: 1, fetched: 6, created: 6 });
-    expect(run.entities.Invoice).toMatchObject({ state: 'done', pages: 4, fetched: 30, created: 30, updated: 0, cursor: { lastUpdatedTime: expect.any(String) } });
-    for (const k of ['sourcePeriodStart', 'sourcePeriodEnd', 'createdAt', 'startedAt', 'completedAt']) expect(Date.parse(run[k])).not.toBeNaN();
+    expect(run.entities.Invoice).toMatchObject({
+      state: 'done',
+      pages: 4,
+      fetched: 30,
+      created: 30,
+      updated: 0,
+      cursor: { lastUpdatedTime: expect.any(String) },
+    });
+    for (const k of ['sourcePeriodStart', 'sourcePeriodEnd', 'createdAt', 'startedAt', 'completedAt'])
+      expect(Date.parse(run[k])).not.toBeNaN();
     expect(Date.parse(run.sourcePeriodEnd) - Date.parse(run.sourcePeriodStart)).toBe(365 * 86_400_000);
     const [conn] = await sql(`select checked_through from ledger_connections where integration_id = ?`, [tenant.integrationId]);
     expect(new Date(conn.checked_through).toISOString()).toBe(run.sourcePeriodEnd);
     expect(await recordCount(tenant.integrationId)).toBe(37);
-    const [inv] = await sql(`select entity_type, source_id, sync_token, last_updated_at, deleted from ledger_source_records where entity_type = 'Invoice' order by source_id limit 1`);
+    const [inv] = await sql(
+      `select entity_type, source_id, sync_token, last_updated_at, deleted from ledger_source_records where entity_type = 'Invoice' order by source_id limit 1`,
+    );
     expect(inv).toMatchObject({ entity_type: 'Invoice', source_id: '1001', sync_token: '0', deleted: false });
 
     // An invoice changes and another is deleted at the source: the next (incremental) run updates and marks only those.
@@ -66,7 +87,10 @@ describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
       expect(second).toMatchObject({ state: 'succeeded', mode: 'incremental' });
       expect(second.entities.Invoice).toMatchObject({ updated: 1, created: 0, deleted: 1 });
       expect(await recordCount(tenant.integrationId)).toBe(37);
-      const [gone] = await sql(`select s.deleted, s.sync_token from ledger_source_records s join ledger_connections c on c.id = s.connection_id where c.integration_id = ? and s.source_id = ?`, [tenant.integrationId, removed]);
+      const [gone] = await sql(
+        `select s.deleted, s.sync_token from ledger_source_records s join ledger_connections c on c.id = s.connection_id where c.integration_id = ? and s.source_id = ?`,
+        [tenant.integrationId, removed],
+      );
       expect(gone).toEqual({ deleted: true, sync_token: '0' });
     } finally {
       company.deleted = [];
@@ -84,8 +108,15 @@ describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
   it('when fullReconciliation is true or the checkpoint is stale, then the run is a full reconciliation', async () => {
     const { tenant, connectionId } = await connected();
     expect((await queue(tenant, connectionId, { fullReconciliation: true })).status).toBe(202);
-    expect(await waitForRun(app, tenant, connectionId)).toMatchObject({ mode: 'full', fullReconciliation: true, sourcePeriodStart: null, state: 'succeeded' });
-    await sql(`update ledger_connections set checked_through = now() - interval '40 days' where integration_id = ?`, [tenant.integrationId]);
+    expect(await waitForRun(app, tenant, connectionId)).toMatchObject({
+      mode: 'full',
+      fullReconciliation: true,
+      sourcePeriodStart: null,
+      state: 'succeeded',
+    });
+    await sql(`update ledger_connections set checked_through = now() - interval '40 days' where integration_id = ?`, [
+      tenant.integrationId,
+    ]);
     expect((await queue(tenant, connectionId)).status).toBe(202);
     expect(await waitForRun(app, tenant, connectionId)).toMatchObject({ mode: 'full', fullReconciliation: true, state: 'succeeded' });
   });
@@ -114,7 +145,10 @@ describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
     expect(new Set(results.map((r) => r.body.data.syncRunId)).size).toBe(1);
     expect(new Set(results.map((r) => r.body.data.workflowRunId)).size).toBe(1);
     await waitForRun(app, tenant, connectionId);
-    const runs = await sql(`select r.id from ledger_sync_runs r join ledger_connections c on c.id = r.connection_id where c.integration_id = ?`, [tenant.integrationId]);
+    const runs = await sql(
+      `select r.id from ledger_sync_runs r join ledger_connections c on c.id = r.connection_id where c.integration_id = ?`,
+      [tenant.integrationId],
+    );
     expect(runs).toHaveLength(1);
   });
 
@@ -197,7 +231,10 @@ describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
     await sql(`update ledger_connections set status = 'paused' where integration_id = ?`, [tenant.integrationId]);
     gate.open();
     const run = await waitForRun(app, tenant, connectionId);
-    expect(run).toMatchObject({ state: 'failed', error: { code: 'connection_not_active', message: 'The connection became paused during the run' } });
+    expect(run).toMatchObject({
+      state: 'failed',
+      error: { code: 'connection_not_active', message: 'The connection became paused during the run' },
+    });
     expect(run.entities.Invoice.fetched).toBe(0);
   });
 
@@ -218,15 +255,23 @@ describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
     expect((await queue(tenant, connectionId)).status).toBe(202);
     // The operator's disconnect (status and erased tokens) lands while the refresh is held at the provider.
     await gate.reached;
-    await sql(`update ledger_connections set status = 'disconnected', access_token_enc = '', refresh_token_enc = '' where integration_id = ?`, [tenant.integrationId]);
+    await sql(
+      `update ledger_connections set status = 'disconnected', access_token_enc = '', refresh_token_enc = '' where integration_id = ?`,
+      [tenant.integrationId],
+    );
     gate.open();
     const run = await waitForRun(app, tenant, connectionId);
     expect(run).toMatchObject({
       state: 'failed',
-      error: { code: 'connection_not_active', message: 'The connection stopped being active during the run; refreshed tokens were not stored' },
+      error: {
+        code: 'connection_not_active',
+        message: 'The connection stopped being active during the run; refreshed tokens were not stored',
+      },
     });
     expect(run.entities.Preferences).toMatchObject({ state: 'failed', fetched: 0 });
-    const [conn] = await sql(`select status, access_token_enc, refresh_token_enc from ledger_connections where integration_id = ?`, [tenant.integrationId]);
+    const [conn] = await sql(`select status, access_token_enc, refresh_token_enc from ledger_connections where integration_id = ?`, [
+      tenant.integrationId,
+    ]);
     expect(conn).toEqual({ status: 'disconnected', access_token_enc: '', refresh_token_enc: '' });
   });
 
@@ -245,19 +290,30 @@ describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
       const data = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
       return ['v1', iv, c.getAuthTag(), data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
     };
-    await sql(`update ledger_connections set access_token_enc = ?, refresh_token_enc = ? where id = ?`, [legacy(access), legacy(refresh), rowA.id]);
+    await sql(`update ledger_connections set access_token_enc = ?, refresh_token_enc = ? where id = ?`, [
+      legacy(access),
+      legacy(refresh),
+      rowA.id,
+    ]);
     expect(await rebindLegacyTokens(app.orm.em.fork(), app.runtime.cipher)).toBe(1);
     expect(await rebindLegacyTokens(app.orm.em.fork(), app.runtime.cipher)).toBe(0);
     const [rebound] = await sql(`select * from ledger_connections where id = ?`, [rowA.id]);
     expect(rebound.access_token_enc).toMatch(/^v2\./);
     expect(rebound.refresh_token_enc).toMatch(/^v2\./);
-    expect([cipher.decrypt(rebound.access_token_enc, rowA.id), cipher.decrypt(rebound.refresh_token_enc, rowA.id)]).toEqual([access, refresh]);
+    expect([cipher.decrypt(rebound.access_token_enc, rowA.id), cipher.decrypt(rebound.refresh_token_enc, rowA.id)]).toEqual([
+      access,
+      refresh,
+    ]);
     expect((await queue(a.tenant, a.connectionId)).status).toBe(202);
     expect(await waitForRun(app, a.tenant, a.connectionId)).toMatchObject({ state: 'succeeded' });
 
     // A's (bound) ciphertexts copied into B's row: a session for B cannot read them.
     const [current] = await sql(`select * from ledger_connections where id = ?`, [rowA.id]);
-    await sql(`update ledger_connections set access_token_enc = ?, refresh_token_enc = ? where id = ?`, [current.access_token_enc, current.refresh_token_enc, rowB.id]);
+    await sql(`update ledger_connections set access_token_enc = ?, refresh_token_enc = ? where id = ?`, [
+      current.access_token_enc,
+      current.refresh_token_enc,
+      rowB.id,
+    ]);
     const db = sqlOf(app.orm.em.fork());
     const copied = (await connectionById(db, rowB.id))!;
     expect(() => new LedgerSession(db, app.runtime, copied)).toThrow('Unsupported state or unable to authenticate data');

@@ -3,13 +3,19 @@ import { useTestApp } from '../../support/harness.js';
 import { createTenant } from '../../support/tenants.js';
 import { gwcReport } from '../../support/reports.js';
 
-const REPORT_LIMIT = { error: { type: 'payload_too_large', message: 'The request body exceeds the limit of 16384 bytes for this endpoint', issues: [] } };
+const REPORT_LIMIT = {
+  error: { type: 'payload_too_large', message: 'The request body exceeds the limit of 16384 bytes for this endpoint', issues: [] },
+};
 
 describe('request bodies are read after authentication, within the route limit', () => {
   const app = useTestApp();
 
   it('when invalid JSON arrives without a key, then 401: the body is never parsed', async () => {
-    const res = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"eventId": ' });
+    const res = await app.request('/api/v1/gwc/payment-reports', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"eventId": ',
+    });
     expect(res.status).toBe(401);
     expect(res.body.error.type).toBe('authentication_error');
   });
@@ -41,7 +47,12 @@ describe('request bodies are read after authentication, within the route limit',
     const base = JSON.stringify({ ...gwcReport(), padding: '' });
     const body = base.replace('"padding":""', `"padding":"${'z'.repeat(16 * 1024 - base.length)}"`);
     expect(Buffer.byteLength(body)).toBe(16 * 1024);
-    const res = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', headers: { 'content-type': 'application/json' }, body, key: tenant.key });
+    const res = await app.request('/api/v1/gwc/payment-reports', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      key: tenant.key,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.issues).toEqual([expect.objectContaining({ code: 'unknown_property', path: 'padding' })]);
   });

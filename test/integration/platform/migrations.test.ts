@@ -29,7 +29,9 @@ describe('migrations', () => {
     try {
       const conn = orm.em.getConnection();
       await expect(conn.execute(`update payment_observations set status = 'failed'`)).resolves.toBeDefined();
-      await conn.execute(`insert into organizations (id, name, status, created_at) values ('00000000-0000-4000-8000-000000000001', 'o', 'active', now())`);
+      await conn.execute(
+        `insert into organizations (id, name, status, created_at) values ('00000000-0000-4000-8000-000000000001', 'o', 'active', now())`,
+      );
       await conn.execute(
         `insert into integrations (id, organization_id, provider, environment, created_at) values ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'gwc', 'sandbox', now())`,
       );
@@ -57,7 +59,10 @@ describe('migrations', () => {
       const conn = orm.em.getConnection();
       const [org, integration, connection, run] = ['a1', 'a2', 'a3', 'a4'].map((n) => `00000000-0000-4000-8000-0000000000${n}`);
       await conn.execute(`insert into organizations (id, name, status, created_at) values (?, 'o', 'active', now())`, [org]);
-      await conn.execute(`insert into integrations (id, organization_id, provider, environment, created_at) values (?, ?, 'ledger', 'production', now())`, [integration, org]);
+      await conn.execute(
+        `insert into integrations (id, organization_id, provider, environment, created_at) values (?, ?, 'ledger', 'production', now())`,
+        [integration, org],
+      );
       await conn.execute(
         `insert into ledger_connections (id, organization_id, integration_id, environment, realm_id, status, access_token_enc, refresh_token_enc, access_token_expires_at, created_at, updated_at)
          values (?, ?, ?, 'production', '9130', 'active', '', '', now(), now(), now())`,

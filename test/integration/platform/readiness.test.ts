@@ -12,7 +12,11 @@ describe('/readyz', () => {
     const db = await createTestDatabase({ migrated: false });
     const orm = await openOrm(db.url);
     const config = ConfigSchema.parse({ DATABASE_URL: db.url, SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN });
-    const server = await listen(createApp({ orm, config, logger: createLogger('info', new LogCapture()), adminToken: TEST_ADMIN_TOKEN }), 0, '127.0.0.1');
+    const server = await listen(
+      createApp({ orm, config, logger: createLogger('info', new LogCapture()), adminToken: TEST_ADMIN_TOKEN }),
+      0,
+      '127.0.0.1',
+    );
     const url = `http://127.0.0.1:${server.port}`;
     try {
       const pending = await fetch(`${url}/readyz`);

@@ -13,7 +13,9 @@ describe('token key: generated file and the separate worker', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'svc-key-'));
     try {
       const startAt = String(Date.now() + 2500);
-      const keys = await Promise.all(Array.from({ length: 6 }, () => run(tsx, ['test/support/token-key-child.ts', dir, startAt]).then((r) => r.stdout)));
+      const keys = await Promise.all(
+        Array.from({ length: 6 }, () => run(tsx, ['test/support/token-key-child.ts', dir, startAt]).then((r) => r.stdout)),
+      );
       const file = readFileSync(path.join(dir, 'token-key'), 'utf8').trim();
       expect(Buffer.from(file, 'base64')).toHaveLength(32);
       expect(keys).toEqual(Array(6).fill(file));

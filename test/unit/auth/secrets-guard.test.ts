@@ -106,12 +106,19 @@ describe('secret-bearing property names', () => {
     expect(isSecretName(name)).toBe(true);
   });
 
-  it.each(['invoiceNumber', 'productCode', 'idempotencyKey', 'eventId', 'transactionId', 'customerReference', 'description', 'quantity', 'keywords'])(
-    'when a property is named %s, then it passes',
-    (name) => {
-      expect(isSecretName(name)).toBe(false);
-    },
-  );
+  it.each([
+    'invoiceNumber',
+    'productCode',
+    'idempotencyKey',
+    'eventId',
+    'transactionId',
+    'customerReference',
+    'description',
+    'quantity',
+    'keywords',
+  ])('when a property is named %s, then it passes', (name) => {
+    expect(isSecretName(name)).toBe(false);
+  });
 });
 
 describe('secret-shaped values', () => {
@@ -169,7 +176,11 @@ describe('findSecrets', () => {
     };
     const issues = findSecrets(body);
     expect(issues).toEqual([
-      { code: 'card_data_not_allowed', path: 'invoice.lineItems[1].description', message: 'Card numbers must never be sent to this service' },
+      {
+        code: 'card_data_not_allowed',
+        path: 'invoice.lineItems[1].description',
+        message: 'Card numbers must never be sent to this service',
+      },
       {
         code: 'credential_not_allowed',
         path: 'options.nested.deeper[0].client_secret',
@@ -187,18 +198,30 @@ describe('findSecrets', () => {
 
   it('when a secret-shaped value sits in a free-text field, then its path is named', () => {
     expect(findSecrets({ note: 'use sk_live_4eC39HqLyjWDarjtT1zdp7dc' })).toEqual([
-      { code: 'credential_not_allowed', path: 'note', message: 'Credentials, payment-method nonces and card security data must never be sent to this service' },
+      {
+        code: 'credential_not_allowed',
+        path: 'note',
+        message: 'Credentials, payment-method nonces and card security data must never be sent to this service',
+      },
     ]);
   });
 
   it('when a body nests 10,000 levels deep, then one issue names where the limit was hit, without exhausting the stack', () => {
     const deep = JSON.parse('['.repeat(10_000) + ']'.repeat(10_000));
     expect(findSecrets(deep)).toEqual([
-      { code: 'nesting_too_deep', path: '[0]'.repeat(MAX_NESTING_DEPTH), message: 'Objects and arrays may be nested at most 64 levels deep' },
+      {
+        code: 'nesting_too_deep',
+        path: '[0]'.repeat(MAX_NESTING_DEPTH),
+        message: 'Objects and arrays may be nested at most 64 levels deep',
+      },
     ]);
     const objects = JSON.parse(`${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`);
     expect(findSecrets(objects)).toEqual([
-      { code: 'nesting_too_deep', path: Array(MAX_NESTING_DEPTH).fill('a').join('.'), message: 'Objects and arrays may be nested at most 64 levels deep' },
+      {
+        code: 'nesting_too_deep',
+        path: Array(MAX_NESTING_DEPTH).fill('a').join('.'),
+        message: 'Objects and arrays may be nested at most 64 levels deep',
+      },
     ]);
   });
 

@@ -43,7 +43,17 @@ describe('enrichment request contract', () => {
   });
 
   it.each([
-    ['every option', { orderReference: 'O', customerReference: 'C', taxRepresentation: 'line_item', discountRepresentation: 'transaction', shipping: { fromPostalCode: '94107', toPostalCode: null } }, true],
+    [
+      'every option',
+      {
+        orderReference: 'O',
+        customerReference: 'C',
+        taxRepresentation: 'line_item',
+        discountRepresentation: 'transaction',
+        shipping: { fromPostalCode: '94107', toPostalCode: null },
+      },
+      true,
+    ],
     ['a null customer reference', { customerReference: null }, true],
     ["gwb's `order` value", { taxRepresentation: 'order' }, false],
     ['an unknown shipping key', { shipping: { amount: 5 } }, false],

@@ -102,7 +102,10 @@ describe('gwa transaction enrichment', () => {
   it.each([
     ['a 17-character PO', { purchaseOrderReference: 'P'.repeat(17) }],
     ['249 lines', { lineItems: manyLines(249) }],
-    ['12-character identifiers', { lineItems: [line({ productCode: 'C'.repeat(12), commodityCode: 'D'.repeat(12), unitOfMeasure: 'U'.repeat(12) })] }],
+    [
+      '12-character identifiers',
+      { lineItems: [line({ productCode: 'C'.repeat(12), commodityCode: 'D'.repeat(12), unitOfMeasure: 'U'.repeat(12) })] },
+    ],
     ['a quantity with 4 fraction digits', { lineItems: [line({ quantity: '0.0001', unitAmountMinor: 10000 })] }],
     ['a blank commodity code', { lineItems: [line({ commodityCode: '   ' })] }],
   ] as [string, Partial<CanonicalInvoice>][])('when the invoice has %s, then it is accepted', (_, overrides) => {
@@ -110,23 +113,71 @@ describe('gwa transaction enrichment', () => {
   });
 
   const refusals: [string, GwaTransactionEnrichmentRequest, CodeAndPath[]][] = [
-    ['the currency is not USD', { invoice: makeInvoice({ currency: 'eur' }) }, [{ code: 'unsupported_currency', path: 'invoice.currency' }]],
-    ['there are 250 lines', { invoice: makeInvoice({ lineItems: manyLines(250) }) }, [{ code: 'too_many_line_items', path: 'invoice.lineItems' }]],
-    ['the buyer PO is missing', { invoice: makeInvoice({ purchaseOrderReference: null }) }, [{ code: 'missing_purchase_order_number', path: 'invoice.purchaseOrderReference' }]],
-    ['the buyer PO is blank', { invoice: makeInvoice({ purchaseOrderReference: '  ' }) }, [{ code: 'missing_purchase_order_number', path: 'invoice.purchaseOrderReference' }]],
-    ['the buyer PO has 18 characters', { invoice: makeInvoice({ purchaseOrderReference: 'P'.repeat(18) }) }, [{ code: 'purchase_order_number_too_long', path: 'invoice.purchaseOrderReference' }]],
-    ['the buyer PO is not ASCII', { invoice: makeInvoice({ purchaseOrderReference: 'PO-Ünï' }) }, [{ code: 'purchase_order_number_invalid', path: 'invoice.purchaseOrderReference' }]],
+    [
+      'the currency is not USD',
+      { invoice: makeInvoice({ currency: 'eur' }) },
+      [{ code: 'unsupported_currency', path: 'invoice.currency' }],
+    ],
+    [
+      'there are 250 lines',
+      { invoice: makeInvoice({ lineItems: manyLines(250) }) },
+      [{ code: 'too_many_line_items', path: 'invoice.lineItems' }],
+    ],
+    [
+      'the buyer PO is missing',
+      { invoice: makeInvoice({ purchaseOrderReference: null }) },
+      [{ code: 'missing_purchase_order_number', path: 'invoice.purchaseOrderReference' }],
+    ],
+    [
+      'the buyer PO is blank',
+      { invoice: makeInvoice({ purchaseOrderReference: '  ' }) },
+      [{ code: 'missing_purchase_order_number', path: 'invoice.purchaseOrderReference' }],
+    ],
+    [
+      'the buyer PO has 18 characters',
+      { invoice: makeInvoice({ purchaseOrderReference: 'P'.repeat(18) }) },
+      [{ code: 'purchase_order_number_too_long', path: 'invoice.purchaseOrderReference' }],
+    ],
+    [
+      'the buyer PO is not ASCII',
+      { invoice: makeInvoice({ purchaseOrderReference: 'PO-Ünï' }) },
+      [{ code: 'purchase_order_number_invalid', path: 'invoice.purchaseOrderReference' }],
+    ],
     [
       'the invoice number stands in for the PO and is too long',
       { invoice: makeInvoice({ invoiceNumber: 'INV-2025-000000012' }), options: { purchaseOrderNumberSource: 'invoice_number' } },
       [{ code: 'purchase_order_number_too_long', path: 'invoice.invoiceNumber' }],
     ],
-    ['a line has no product code', { invoice: makeInvoice({ lineItems: [line({ productCode: null })] }) }, [{ code: 'missing_product_code', path: 'invoice.lineItems[0].productCode' }]],
-    ['a line has no unit', { invoice: makeInvoice({ lineItems: [line({ unitOfMeasure: ' ' })] }) }, [{ code: 'missing_unit_of_measure', path: 'invoice.lineItems[0].unitOfMeasure' }]],
-    ['a product code has 13 characters', { invoice: makeInvoice({ lineItems: [line({ productCode: 'C'.repeat(13) })] }) }, [{ code: 'identifier_too_long', path: 'invoice.lineItems[0].productCode' }]],
-    ['a commodity code has 13 characters', { invoice: makeInvoice({ lineItems: [line({ commodityCode: '4'.repeat(13) })] }) }, [{ code: 'identifier_too_long', path: 'invoice.lineItems[0].commodityCode' }]],
-    ['a unit has 13 characters', { invoice: makeInvoice({ lineItems: [line({ unitOfMeasure: 'U'.repeat(13) })] }) }, [{ code: 'identifier_too_long', path: 'invoice.lineItems[0].unitOfMeasure' }]],
-    ['a unit is not ASCII', { invoice: makeInvoice({ lineItems: [line({ unitOfMeasure: 'ÉA' })] }) }, [{ code: 'identifier_invalid', path: 'invoice.lineItems[0].unitOfMeasure' }]],
+    [
+      'a line has no product code',
+      { invoice: makeInvoice({ lineItems: [line({ productCode: null })] }) },
+      [{ code: 'missing_product_code', path: 'invoice.lineItems[0].productCode' }],
+    ],
+    [
+      'a line has no unit',
+      { invoice: makeInvoice({ lineItems: [line({ unitOfMeasure: ' ' })] }) },
+      [{ code: 'missing_unit_of_measure', path: 'invoice.lineItems[0].unitOfMeasure' }],
+    ],
+    [
+      'a product code has 13 characters',
+      { invoice: makeInvoice({ lineItems: [line({ productCode: 'C'.repeat(13) })] }) },
+      [{ code: 'identifier_too_long', path: 'invoice.lineItems[0].productCode' }],
+    ],
+    [
+      'a commodity code has 13 characters',
+      { invoice: makeInvoice({ lineItems: [line({ commodityCode: '4'.repeat(13) })] }) },
+      [{ code: 'identifier_too_long', path: 'invoice.lineItems[0].commodityCode' }],
+    ],
+    [
+      'a unit has 13 characters',
+      { invoice: makeInvoice({ lineItems: [line({ unitOfMeasure: 'U'.repeat(13) })] }) },
+      [{ code: 'identifier_too_long', path: 'invoice.lineItems[0].unitOfMeasure' }],
+    ],
+    [
+      'a unit is not ASCII',
+      { invoice: makeInvoice({ lineItems: [line({ unitOfMeasure: 'ÉA' })] }) },
+      [{ code: 'identifier_invalid', path: 'invoice.lineItems[0].unitOfMeasure' }],
+    ],
     [
       'a product code is long and not ASCII',
       { invoice: makeInvoice({ lineItems: [line({ productCode: 'Ü'.repeat(13) })] }) },
@@ -154,10 +205,7 @@ describe('gwa transaction enrichment', () => {
   it('when several lines and the PO are wrong, then every issue is reported with the request index', () => {
     const invoice = makeInvoice({
       purchaseOrderReference: null,
-      lineItems: [
-        line({ sequence: 5, productCode: null }),
-        line({ sequence: 0, unitOfMeasure: null, commodityCode: 'X'.repeat(20) }),
-      ],
+      lineItems: [line({ sequence: 5, productCode: null }), line({ sequence: 0, unitOfMeasure: null, commodityCode: 'X'.repeat(20) })],
     });
     expect(issuesOf(runGwa({ invoice }))).toStrictEqual([
       { code: 'missing_product_code', path: 'invoice.lineItems[0].productCode' },

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { findPercentage, taxOn, type TaxConstraint } from '../../../server/domain/enrichment/gwb/percentage.js';
 
 const summed = (bases: bigint[], target: bigint): TaxConstraint => ({
-  taxAt: (units, scale) => taxOn(bases.reduce((a, b) => a + b, 0n), units, scale),
+  taxAt: (units, scale) =>
+    taxOn(
+      bases.reduce((a, b) => a + b, 0n),
+      units,
+      scale,
+    ),
   target,
 });
 const perLine = (bases: bigint[], target: bigint): TaxConstraint => ({

@@ -31,12 +31,8 @@ describe('gwb order enrichment', () => {
         { uid: 'line-2', name: 'Industrial widget, blue, stainless steel housing', quantity: '2', base_price_money: usd(2500) },
       ],
       taxes: [{ uid: 'tax-order', name: 'Sales tax', type: 'ADDITIVE', percentage: '9', scope: 'ORDER' }],
-      discounts: [
-        { uid: 'discount-order', name: 'Invoice discount', type: 'FIXED_AMOUNT', amount_money: usd(1000), scope: 'ORDER' },
-      ],
-      service_charges: [
-        { uid: 'shipping', name: 'Shipping', amount_money: usd(1500), calculation_phase: 'TOTAL_PHASE', taxable: false },
-      ],
+      discounts: [{ uid: 'discount-order', name: 'Invoice discount', type: 'FIXED_AMOUNT', amount_money: usd(1000), scope: 'ORDER' }],
+      service_charges: [{ uid: 'shipping', name: 'Shipping', amount_money: usd(1500), calculation_phase: 'TOTAL_PHASE', taxable: false }],
       metadata: { invoice_number: 'INV-1001', purchase_order_reference: 'PO-7781' },
     });
     expect(new Set(gwbTotalsUnderEveryModel(data))).toStrictEqual(new Set([BigInt(invoice.totalAmountMinor)]));
@@ -63,12 +59,8 @@ describe('gwb order enrichment', () => {
         { uid: 'tax-line-2', name: 'Tax on line 2', type: 'ADDITIVE', percentage: '8.86', scope: 'LINE_ITEM' },
         { uid: 'tax-line-3', name: 'Tax on line 3', type: 'ADDITIVE', percentage: '5', scope: 'LINE_ITEM' },
       ],
-      discounts: [
-        { uid: 'discount-line-2', name: 'Discount on line 2', type: 'FIXED_AMOUNT', amount_money: usd(500), scope: 'LINE_ITEM' },
-      ],
-      service_charges: [
-        { uid: 'shipping', name: 'Shipping', amount_money: usd(700), calculation_phase: 'TOTAL_PHASE', taxable: false },
-      ],
+      discounts: [{ uid: 'discount-line-2', name: 'Discount on line 2', type: 'FIXED_AMOUNT', amount_money: usd(500), scope: 'LINE_ITEM' }],
+      service_charges: [{ uid: 'shipping', name: 'Shipping', amount_money: usd(700), calculation_phase: 'TOTAL_PHASE', taxable: false }],
       metadata: { invoice_number: 'INV-1001' },
     });
     expect(new Set(gwbTotalsUnderEveryModel(data))).toStrictEqual(new Set([BigInt(invoice.totalAmountMinor)]));
@@ -95,15 +87,31 @@ describe('gwb order enrichment', () => {
   });
 
   const refusals: [string, GwbOrderEnrichmentRequest, CodeAndPath[]][] = [
-    ['the currency is unknown to gwb', { invoice: makeInvoice({ currency: 'xyz' }) }, [{ code: 'unsupported_currency', path: 'invoice.currency' }]],
-    ['orderReference has 41 characters', { invoice: makeInvoice(), orderReference: 'R'.repeat(41) }, [{ code: 'order_reference_too_long', path: 'orderReference' }]],
-    ['the buyer PO has 41 characters', { invoice: makeInvoice({ purchaseOrderReference: 'P'.repeat(41) }) }, [{ code: 'order_reference_too_long', path: 'invoice.purchaseOrderReference' }]],
+    [
+      'the currency is unknown to gwb',
+      { invoice: makeInvoice({ currency: 'xyz' }) },
+      [{ code: 'unsupported_currency', path: 'invoice.currency' }],
+    ],
+    [
+      'orderReference has 41 characters',
+      { invoice: makeInvoice(), orderReference: 'R'.repeat(41) },
+      [{ code: 'order_reference_too_long', path: 'orderReference' }],
+    ],
+    [
+      'the buyer PO has 41 characters',
+      { invoice: makeInvoice({ purchaseOrderReference: 'P'.repeat(41) }) },
+      [{ code: 'order_reference_too_long', path: 'invoice.purchaseOrderReference' }],
+    ],
     [
       'the invoice number has 41 characters and there is no PO',
       { invoice: makeInvoice({ purchaseOrderReference: null, invoiceNumber: 'I'.repeat(41) }) },
       [{ code: 'order_reference_too_long', path: 'invoice.invoiceNumber' }],
     ],
-    ['a name has 513 characters', { invoice: makeInvoice({ lineItems: [line({ productName: 'n'.repeat(513) })] }) }, [{ code: 'product_name_too_long', path: 'invoice.lineItems[0].productName' }]],
+    [
+      'a name has 513 characters',
+      { invoice: makeInvoice({ lineItems: [line({ productName: 'n'.repeat(513) })] }) },
+      [{ code: 'product_name_too_long', path: 'invoice.lineItems[0].productName' }],
+    ],
     [
       'a quantity is fractional',
       { invoice: makeInvoice({ lineItems: [line({ quantity: '1.5' })] }) },
@@ -149,7 +157,10 @@ describe('gwb order enrichment', () => {
     ],
     [
       'a line discount exceeds its line (it also covers the line tax)',
-      { invoice: makeInvoice({ lineItems: [line({ taxAmountMinor: 500, discountAmountMinor: 1200 })] }), discountRepresentation: 'line_item' },
+      {
+        invoice: makeInvoice({ lineItems: [line({ taxAmountMinor: 500, discountAmountMinor: 1200 })] }),
+        discountRepresentation: 'line_item',
+      },
       [{ code: 'discount_not_representable', path: 'invoice.lineItems[0].discountAmountMinor' }],
     ],
   ];

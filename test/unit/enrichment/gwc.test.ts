@@ -111,17 +111,53 @@ describe('gwc payment intent enrichment', () => {
   });
 
   const refusals: [string, GwcPaymentIntentEnrichmentRequest, CodeAndPath[]][] = [
-    ['there are 201 lines', { invoice: makeInvoice({ lineItems: manyLines(201) }) }, [{ code: 'too_many_line_items', path: 'invoice.lineItems' }]],
-    ['a name has 1,025 characters', { invoice: makeInvoice({ lineItems: [line({ productName: 'n'.repeat(1025) })] }) }, [{ code: 'product_name_too_long', path: 'invoice.lineItems[0].productName' }]],
-    ['a line has no product code', { invoice: makeInvoice({ lineItems: [line({ productCode: null })] }) }, [{ code: 'missing_product_code', path: 'invoice.lineItems[0].productCode' }]],
-    ['a line has no unit', { invoice: makeInvoice({ lineItems: [line({ unitOfMeasure: null })] }) }, [{ code: 'missing_unit_of_measure', path: 'invoice.lineItems[0].unitOfMeasure' }]],
-    ['a product code has 13 characters', { invoice: makeInvoice({ lineItems: [line({ productCode: 'C'.repeat(13) })] }) }, [{ code: 'identifier_too_long', path: 'invoice.lineItems[0].productCode' }]],
-    ['a commodity code has 13 characters', { invoice: makeInvoice({ lineItems: [line({ commodityCode: '4'.repeat(13) })] }) }, [{ code: 'identifier_too_long', path: 'invoice.lineItems[0].commodityCode' }]],
-    ['a unit has 13 characters', { invoice: makeInvoice({ lineItems: [line({ unitOfMeasure: 'U'.repeat(13) })] }) }, [{ code: 'identifier_too_long', path: 'invoice.lineItems[0].unitOfMeasure' }]],
-    ['a quantity is fractional', { invoice: makeInvoice({ lineItems: [line({ quantity: '0.5' })] }) }, [{ code: 'invalid_quantity', path: 'invoice.lineItems[0].quantity' }]],
+    [
+      'there are 201 lines',
+      { invoice: makeInvoice({ lineItems: manyLines(201) }) },
+      [{ code: 'too_many_line_items', path: 'invoice.lineItems' }],
+    ],
+    [
+      'a name has 1,025 characters',
+      { invoice: makeInvoice({ lineItems: [line({ productName: 'n'.repeat(1025) })] }) },
+      [{ code: 'product_name_too_long', path: 'invoice.lineItems[0].productName' }],
+    ],
+    [
+      'a line has no product code',
+      { invoice: makeInvoice({ lineItems: [line({ productCode: null })] }) },
+      [{ code: 'missing_product_code', path: 'invoice.lineItems[0].productCode' }],
+    ],
+    [
+      'a line has no unit',
+      { invoice: makeInvoice({ lineItems: [line({ unitOfMeasure: null })] }) },
+      [{ code: 'missing_unit_of_measure', path: 'invoice.lineItems[0].unitOfMeasure' }],
+    ],
+    [
+      'a product code has 13 characters',
+      { invoice: makeInvoice({ lineItems: [line({ productCode: 'C'.repeat(13) })] }) },
+      [{ code: 'identifier_too_long', path: 'invoice.lineItems[0].productCode' }],
+    ],
+    [
+      'a commodity code has 13 characters',
+      { invoice: makeInvoice({ lineItems: [line({ commodityCode: '4'.repeat(13) })] }) },
+      [{ code: 'identifier_too_long', path: 'invoice.lineItems[0].commodityCode' }],
+    ],
+    [
+      'a unit has 13 characters',
+      { invoice: makeInvoice({ lineItems: [line({ unitOfMeasure: 'U'.repeat(13) })] }) },
+      [{ code: 'identifier_too_long', path: 'invoice.lineItems[0].unitOfMeasure' }],
+    ],
+    [
+      'a quantity is fractional',
+      { invoice: makeInvoice({ lineItems: [line({ quantity: '0.5' })] }) },
+      [{ code: 'invalid_quantity', path: 'invoice.lineItems[0].quantity' }],
+    ],
     [
       'a quantity exceeds the safe integers',
-      { invoice: makeInvoice({ lineItems: [line({ sequence: 1 }), line({ sequence: 2, quantity: '9007199254740992', unitAmountMinor: 0 })] }) },
+      {
+        invoice: makeInvoice({
+          lineItems: [line({ sequence: 1 }), line({ sequence: 2, quantity: '9007199254740992', unitAmountMinor: 0 })],
+        }),
+      },
       [{ code: 'invalid_quantity', path: 'invoice.lineItems[1].quantity' }],
     ],
     [

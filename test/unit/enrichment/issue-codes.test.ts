@@ -35,24 +35,39 @@ const scenarios: Record<ProducibleCode, Scenario> = {
     path: 'invoice.totalAmountMinor',
   },
   duplicate_sequence: { invoice: makeInvoice({ lineItems: [line(), line()] }), path: 'invoice.lineItems[1].sequence' },
-  invalid_quantity: { invoice: makeInvoice({ lineItems: [line(), line({ sequence: 2, quantity: '0' })] }), path: 'invoice.lineItems[1].quantity' },
+  invalid_quantity: {
+    invoice: makeInvoice({ lineItems: [line(), line({ sequence: 2, quantity: '0' })] }),
+    path: 'invoice.lineItems[1].quantity',
+  },
   unsupported_currency: { invoice: makeInvoice({ currency: 'xyz' }), path: 'invoice.currency' },
   too_many_line_items: {
     invoice: makeInvoice({ lineItems: Array.from({ length: 250 }, (_, i) => line({ sequence: i })) }),
     path: 'invoice.lineItems',
   },
   missing_purchase_order_number: { invoice: makeInvoice({ purchaseOrderReference: null }), path: 'invoice.purchaseOrderReference' },
-  purchase_order_number_too_long: { invoice: makeInvoice({ purchaseOrderReference: 'P'.repeat(18) }), path: 'invoice.purchaseOrderReference' },
+  purchase_order_number_too_long: {
+    invoice: makeInvoice({ purchaseOrderReference: 'P'.repeat(18) }),
+    path: 'invoice.purchaseOrderReference',
+  },
   purchase_order_number_invalid: { invoice: makeInvoice({ purchaseOrderReference: 'PO—1' }), path: 'invoice.purchaseOrderReference' },
   missing_product_code: { invoice: makeInvoice({ lineItems: [line({ productCode: null })] }), path: 'invoice.lineItems[0].productCode' },
-  missing_unit_of_measure: { invoice: makeInvoice({ lineItems: [line({ unitOfMeasure: null })] }), path: 'invoice.lineItems[0].unitOfMeasure' },
-  identifier_too_long: { invoice: makeInvoice({ lineItems: [line({ commodityCode: '1'.repeat(13) })] }), path: 'invoice.lineItems[0].commodityCode' },
+  missing_unit_of_measure: {
+    invoice: makeInvoice({ lineItems: [line({ unitOfMeasure: null })] }),
+    path: 'invoice.lineItems[0].unitOfMeasure',
+  },
+  identifier_too_long: {
+    invoice: makeInvoice({ lineItems: [line({ commodityCode: '1'.repeat(13) })] }),
+    path: 'invoice.lineItems[0].commodityCode',
+  },
   identifier_invalid: { invoice: makeInvoice({ lineItems: [line({ productCode: 'SKU•1' })] }), path: 'invoice.lineItems[0].productCode' },
   zero_amount_line: {
     invoice: makeInvoice({ lineItems: [line(), line({ sequence: 2, unitAmountMinor: 0 })] }),
     path: 'invoice.lineItems[1].unitAmountMinor',
   },
-  product_name_too_long: { invoice: makeInvoice({ lineItems: [line({ productName: 'n'.repeat(1025) })] }), path: 'invoice.lineItems[0].productName' },
+  product_name_too_long: {
+    invoice: makeInvoice({ lineItems: [line({ productName: 'n'.repeat(1025) })] }),
+    path: 'invoice.lineItems[0].productName',
+  },
   order_reference_too_long: { invoice: makeInvoice({ purchaseOrderReference: 'P'.repeat(41) }), path: 'invoice.purchaseOrderReference' },
   line_tax_not_allocated: {
     invoice: makeInvoice({ taxAmountMinor: 80 }),
@@ -96,16 +111,19 @@ describe('issue codes', () => {
     PROVIDERS.map((provider) => ({ code, provider, produces: (ISSUE_CODES[code].producedBy as readonly Provider[]).includes(provider) })),
   );
 
-  it.each(cases)('when the $code scenario is enriched for $provider, then the code appears exactly where the registry says', ({ code, provider, produces }) => {
-    const scenario = scenarios[code];
-    const found = issuesOf(enrichInline(provider, requestFor(provider, scenario)));
-    if (produces) {
-      const path = typeof scenario.path === 'string' ? scenario.path : scenario.path[provider];
-      expect(found).toContainEqual({ code, path });
-    } else {
-      expect(found.map((i) => i.code)).not.toContain(code);
-    }
-  });
+  it.each(cases)(
+    'when the $code scenario is enriched for $provider, then the code appears exactly where the registry says',
+    ({ code, provider, produces }) => {
+      const scenario = scenarios[code];
+      const found = issuesOf(enrichInline(provider, requestFor(provider, scenario)));
+      if (produces) {
+        const path = typeof scenario.path === 'string' ? scenario.path : scenario.path[provider];
+        expect(found).toContainEqual({ code, path });
+      } else {
+        expect(found.map((i) => i.code)).not.toContain(code);
+      }
+    },
+  );
 
   it('when docs/issue-codes.md is read, then it lists every code with the providers that produce it', () => {
     const markdown = readFileSync(new URL('../../../docs/issue-codes.md', import.meta.url), 'utf8');

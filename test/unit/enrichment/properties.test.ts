@@ -24,8 +24,7 @@ const wholeShape = (taxLevel: InvoiceShape['taxLevel'], discountLevel: InvoiceSh
   discountLevel,
   freeLines: true,
 });
-const anyShape = (make: typeof gwaShape) =>
-  fc.tuple(levels, levels).chain(([tax, discount]) => invoiceArbitrary(make(tax, discount)));
+const anyShape = (make: typeof gwaShape) => fc.tuple(levels, levels).chain(([tax, discount]) => invoiceArbitrary(make(tax, discount)));
 
 describe('enrichment properties', () => {
   it('when any reconciled invoice is mapped for gwa, then line totals + tax + shipping − discount equal amount exactly', () => {
@@ -50,19 +49,21 @@ describe('enrichment properties', () => {
     let mapped = 0;
     fc.assert(
       fc.property(
-        fc.constantFrom(
-          ['order', 'order', 'transaction', 'transaction'] as const,
-          ['order', 'order', 'line', 'line'] as const,
-          ['order', 'line_item', 'transaction', 'line'] as const,
-          ['line_item', 'line_item', 'line', 'line'] as const,
-          ['line_item', 'order', 'line', 'transaction'] as const,
-        ).chain(([taxRepresentation, discountRepresentation, taxLevel, discountLevel]) =>
-          fc.record({
-            invoice: invoiceArbitrary(wholeShape(taxLevel, discountLevel)),
-            taxRepresentation: fc.constant(taxRepresentation),
-            discountRepresentation: fc.constant(discountRepresentation),
-          }),
-        ),
+        fc
+          .constantFrom(
+            ['order', 'order', 'transaction', 'transaction'] as const,
+            ['order', 'order', 'line', 'line'] as const,
+            ['order', 'line_item', 'transaction', 'line'] as const,
+            ['line_item', 'line_item', 'line', 'line'] as const,
+            ['line_item', 'order', 'line', 'transaction'] as const,
+          )
+          .chain(([taxRepresentation, discountRepresentation, taxLevel, discountLevel]) =>
+            fc.record({
+              invoice: invoiceArbitrary(wholeShape(taxLevel, discountLevel)),
+              taxRepresentation: fc.constant(taxRepresentation),
+              discountRepresentation: fc.constant(discountRepresentation),
+            }),
+          ),
         (request) => {
           const result = runGwb(request);
           if (!result.ok) {
@@ -121,21 +122,18 @@ describe('enrichment properties', () => {
     },
   );
 
-  it.each(['gwa', 'gwb', 'gwc'] as const)(
-    'when the balance of a valid invoice moves by one minor unit, then %s refuses it',
-    (provider) => {
-      fc.assert(
-        fc.property(anyShape(shapes[provider]), fc.constantFrom<1 | -1>(1, -1), (invoice, delta) => {
-          const broken = { ...invoice, balanceAmountMinor: invoice.balanceAmountMinor + delta };
-          const result = enrichInline(provider, { invoice: broken });
-          const expected = delta > 0 ? 'arithmetic_mismatch' : 'invoice_balance_not_full';
-          const issues = (result.ok ? [] : result.issues).map(({ code, path }) => ({ code, path }));
-          expect(issues).toContainEqual({ code: expected, path: 'invoice.balanceAmountMinor' });
-          // Besides, gwb may find the (still reconciled) tax unrepresentable; nothing else may appear.
-          const others = issues.filter((i) => i.path !== 'invoice.balanceAmountMinor').map((i) => i.code);
-          expect(others.every((code) => code === 'tax_not_representable')).toBe(true);
-        }),
-      );
-    },
-  );
+  it.each(['gwa', 'gwb', 'gwc'] as const)('when the balance of a valid invoice moves by one minor unit, then %s refuses it', (provider) => {
+    fc.assert(
+      fc.property(anyShape(shapes[provider]), fc.constantFrom<1 | -1>(1, -1), (invoice, delta) => {
+        const broken = { ...invoice, balanceAmountMinor: invoice.balanceAmountMinor + delta };
+        const result = enrichInline(provider, { invoice: broken });
+        const expected = delta > 0 ? 'arithmetic_mismatch' : 'invoice_balance_not_full';
+        const issues = (result.ok ? [] : result.issues).map(({ code, path }) => ({ code, path }));
+        expect(issues).toContainEqual({ code: expected, path: 'invoice.balanceAmountMinor' });
+        // Besides, gwb may find the (still reconciled) tax unrepresentable; nothing else may appear.
+        const others = issues.filter((i) => i.path !== 'invoice.balanceAmountMinor').map((i) => i.code);
+        expect(others.every((code) => code === 'tax_not_representable')).toBe(true);
+      }),
+    );
+  });
 });

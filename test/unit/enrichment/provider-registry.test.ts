@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ENRICHMENT_OBJECTS, inlineEnrichmentRoutes } from '../../../contract/inline-enrichment.js';
-import { enrichGwa, enrichGwb, enrichGwc, enrichInline, enrichmentAdapters, type Provider } from '../../../server/domain/enrichment/index.js';
+import {
+  enrichGwa,
+  enrichGwb,
+  enrichGwc,
+  enrichInline,
+  enrichmentAdapters,
+  type Provider,
+} from '../../../server/domain/enrichment/index.js';
 import { happyInvoice, makeInvoice } from './support/invoices.js';
 
 const PROVIDERS: Provider[] = ['gwa', 'gwb', 'gwc'];

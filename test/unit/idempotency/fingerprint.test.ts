@@ -27,7 +27,10 @@ describe('request fingerprint', () => {
 });
 
 describe('replay or conflict', () => {
-  const conflict = { message: 'Key reused', issue: { code: 'idempotency_key_conflict', path: 'idempotencyKey', message: 'Reuse a key only for the same request' } };
+  const conflict = {
+    message: 'Key reused',
+    issue: { code: 'idempotency_key_conflict', path: 'idempotencyKey', message: 'Reuse a key only for the same request' },
+  };
 
   it('when the fingerprint matches, then the stored answer is returned', () => {
     expect(replayOrConflict({ fingerprint: 'f1' }, 'f1', () => 'stored', conflict)).toBe('stored');

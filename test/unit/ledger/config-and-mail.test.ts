@@ -29,7 +29,13 @@ describe('ledger configuration', () => {
   it('when only part of the provider settings is set, or values are bad, then each variable is named (never its value)', () => {
     let error: unknown;
     try {
-      loadConfig({ LEDGER_BASE_URL: 'https://api.example.test', LEDGER_CLIENT_SECRET: 'shh-secret', LEDGER_PAGE_SIZE: '5000', SVC_TOKEN_KEY: 'short', SMTP_URL: 'http://mail' });
+      loadConfig({
+        LEDGER_BASE_URL: 'https://api.example.test',
+        LEDGER_CLIENT_SECRET: 'shh-secret',
+        LEDGER_PAGE_SIZE: '5000',
+        SVC_TOKEN_KEY: 'short',
+        SMTP_URL: 'http://mail',
+      });
     } catch (err) {
       error = err;
     }
@@ -46,7 +52,14 @@ describe('ledger configuration', () => {
   });
 
   it('when provider settings are complete, then no sandbox is embedded', () => {
-    const c = loadConfig({ LEDGER_BASE_URL: 'https://a.test', LEDGER_AUTH_URL: 'https://a.test/auth', LEDGER_TOKEN_URL: 'https://a.test/token', LEDGER_CLIENT_ID: 'id', LEDGER_CLIENT_SECRET: 's', SVC_PUBLIC_URL: 'https://svc.test/' });
+    const c = loadConfig({
+      LEDGER_BASE_URL: 'https://a.test',
+      LEDGER_AUTH_URL: 'https://a.test/auth',
+      LEDGER_TOKEN_URL: 'https://a.test/token',
+      LEDGER_CLIENT_ID: 'id',
+      LEDGER_CLIENT_SECRET: 's',
+      SVC_PUBLIC_URL: 'https://svc.test/',
+    });
     expect(ledgerSettings(c)).toMatchObject({ embeddedSandbox: false, publicUrl: 'https://svc.test' });
   });
 });
@@ -72,7 +85,13 @@ describe('outbox mailer and fixtures', () => {
     const company = loadCompanyFile(new URL('../../../server/ledger-sandbox/fixtures/small-company.json', import.meta.url).pathname);
     expect(company).toMatchObject({ realmId: '9130350000000001', companyName: 'Small Fixture Co', deleted: [] });
     expect(company.Invoice).toHaveLength(4);
-    expect(company.Invoice[0]).toMatchObject({ Id: '1001', SyncToken: '0', Line: expect.any(Array), TotalAmt: expect.any(Number), MetaData: { LastUpdatedTime: expect.any(String) } });
+    expect(company.Invoice[0]).toMatchObject({
+      Id: '1001',
+      SyncToken: '0',
+      Line: expect.any(Array),
+      TotalAmt: expect.any(Number),
+      MetaData: { LastUpdatedTime: expect.any(String) },
+    });
     expect(company.Preferences).toMatchObject({ CurrencyPrefs: { HomeCurrency: { value: 'USD' } } });
   });
 });

@@ -5,7 +5,9 @@ const rows = [3, 1, 2, 4].map((n) => ({ Id: String(n), MetaData: { LastUpdatedTi
 
 describe('sandbox query grammar', () => {
   it('when a full statement is given, then entity, conditions, order and page are parsed', () => {
-    const q = parseQuery("SELECT * FROM Invoice WHERE MetaData.LastUpdatedTime >= '2026-01-02T00:00:00Z' AND Id > '1' ORDERBY MetaData.LastUpdatedTime STARTPOSITION 2 MAXRESULTS 10");
+    const q = parseQuery(
+      "SELECT * FROM Invoice WHERE MetaData.LastUpdatedTime >= '2026-01-02T00:00:00Z' AND Id > '1' ORDERBY MetaData.LastUpdatedTime STARTPOSITION 2 MAXRESULTS 10",
+    );
     expect(q).toEqual({
       entity: 'Invoice',
       count: false,
@@ -26,7 +28,9 @@ describe('sandbox query grammar', () => {
   });
 
   it('when run, then rows are filtered by time, ordered and paged from a 1-based start position', () => {
-    const q = parseQuery("select * from Item where MetaData.LastUpdatedTime >= '2026-01-02T00:00:00Z' orderby MetaData.LastUpdatedTime startposition 2 maxresults 1");
+    const q = parseQuery(
+      "select * from Item where MetaData.LastUpdatedTime >= '2026-01-02T00:00:00Z' orderby MetaData.LastUpdatedTime startposition 2 maxresults 1",
+    );
     expect(runQuery(rows, q)).toEqual({ rows: [rows[0]], total: 3 });
     expect(runQuery(rows, parseQuery('select count(*) from Item')).total).toBe(4);
   });

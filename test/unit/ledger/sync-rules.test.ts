@@ -1,13 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelayMs } from '../../../server/integrations/ledger/backoff.js';
-import { canMove, cdcAnswerCapped, CHECKPOINT_OVERLAP_MS, deletionStrategy, nextPage, pageStatement, pageWindow, planSync, reapDecision } from '../../../server/domain/ledger/sync-rules.js';
+import {
+  canMove,
+  cdcAnswerCapped,
+  CHECKPOINT_OVERLAP_MS,
+  deletionStrategy,
+  nextPage,
+  pageStatement,
+  pageWindow,
+  planSync,
+  reapDecision,
+} from '../../../server/domain/ledger/sync-rules.js';
 import { checkInvitation, cooldownRemainingSeconds } from '../../../server/domain/ledger/invitation-rules.js';
 import { createTokenCipher } from '../../../server/crypto/token-cipher.js';
 import { randomBytes } from 'node:crypto';
 
 const now = new Date('2026-06-01T00:00:00Z');
 const day = 86_400_000;
-const plan = (checkedThrough: Date | null, fullReconciliation = false) => planSync({ checkedThrough, fullReconciliation, now, historyDays: 90, reconcileAfterDays: 30 });
+const plan = (checkedThrough: Date | null, fullReconciliation = false) =>
+  planSync({ checkedThrough, fullReconciliation, now, historyDays: 90, reconcileAfterDays: 30 });
 const row = (t: string, id = t) => ({ Id: id, MetaData: { LastUpdatedTime: t } });
 
 describe('sync plan (checkpoint rules)', () => {
@@ -41,7 +52,13 @@ describe('page cursor', () => {
     const first = nextPage(null, pageWindow(null, 3), [row('a', '1'), row('b', '2'), row('b', '3')]);
     expect(first).toMatchObject({ last: false, cursor: { lastUpdatedTime: 'b', startPosition: 3, seenIds: ['2', '3'] } });
     expect(ids(first.fresh as { Id: string }[])).toEqual(['1', '2', '3']);
-    const next = nextPage(first.cursor, pageWindow(first.cursor, 3), [row('b', '2'), row('b', '3'), row('b', '4'), row('c', '5'), row('c', '6')]);
+    const next = nextPage(first.cursor, pageWindow(first.cursor, 3), [
+      row('b', '2'),
+      row('b', '3'),
+      row('b', '4'),
+      row('c', '5'),
+      row('c', '6'),
+    ]);
     expect(next).toMatchObject({ last: false, cursor: { lastUpdatedTime: 'c', startPosition: 3, seenIds: ['5', '6'] } });
     expect(ids(next.fresh as { Id: string }[])).toEqual(['4', '5', '6']);
     expect(nextPage(first.cursor, pageWindow(first.cursor, 3), [])).toEqual({ fresh: [], last: true, cursor: first.cursor });
@@ -64,17 +81,41 @@ describe('page cursor', () => {
     expect(pageWindow({ lastUpdatedTime: 'b', startPosition: 4 }, 10)).toEqual({ startPosition: 4, maxResults: 10 });
     const many = Array.from({ length: 995 }, (_, i) => String(i));
     expect(pageWindow({ lastUpdatedTime: 'b', startPosition: 996, seenIds: many }, 10)).toEqual({ startPosition: 996, maxResults: 10 });
-    const next = nextPage({ lastUpdatedTime: 'b', startPosition: 996, seenIds: many }, { startPosition: 996, maxResults: 10 }, [row('b', 'x'), row('b', 'y')]);
+    const next = nextPage({ lastUpdatedTime: 'b', startPosition: 996, seenIds: many }, { startPosition: 996, maxResults: 10 }, [
+      row('b', 'x'),
+      row('b', 'y'),
+    ]);
     expect(next.cursor).toMatchObject({ lastUpdatedTime: 'b', startPosition: 998 });
   });
   it('when building a statement, then it filters the period, orders by LastUpdatedTime and pages; reconciling drops the period', () => {
-    const s = pageStatement({ entity: 'Invoice', periodStart: new Date('2026-01-01T00:00:00Z'), periodEnd: now, cursor: null, pageSize: 100 });
-    expect(s).toBe("select * from Invoice where MetaData.LastUpdatedTime >= '2026-01-01T00:00:00.000Z' and MetaData.LastUpdatedTime <= '2026-06-01T00:00:00.000Z' orderby MetaData.LastUpdatedTime startposition 1 maxresults 100");
-    expect(pageStatement({ entity: 'Item', periodStart: null, periodEnd: now, cursor: { lastUpdatedTime: 'T', startPosition: 4, seenIds: ['1', '2', '3'] }, pageSize: 10 })).toBe(
+    const s = pageStatement({
+      entity: 'Invoice',
+      periodStart: new Date('2026-01-01T00:00:00Z'),
+      periodEnd: now,
+      cursor: null,
+      pageSize: 100,
+    });
+    expect(s).toBe(
+      "select * from Invoice where MetaData.LastUpdatedTime >= '2026-01-01T00:00:00.000Z' and MetaData.LastUpdatedTime <= '2026-06-01T00:00:00.000Z' " +
+        'orderby MetaData.LastUpdatedTime startposition 1 maxresults 100',
+    );
+    expect(
+      pageStatement({
+        entity: 'Item',
+        periodStart: null,
+        periodEnd: now,
+        cursor: { lastUpdatedTime: 'T', startPosition: 4, seenIds: ['1', '2', '3'] },
+        pageSize: 10,
+      }),
+    ).toBe(
       "select * from Item where MetaData.LastUpdatedTime >= 'T' and MetaData.LastUpdatedTime <= '2026-06-01T00:00:00.000Z' orderby MetaData.LastUpdatedTime startposition 1 maxresults 13",
     );
-    expect(pageStatement({ entity: 'Item', periodStart: null, periodEnd: now, cursor: null, pageSize: 10, reconcile: true })).toBe('select * from Item orderby MetaData.LastUpdatedTime startposition 1 maxresults 10');
-    expect(pageStatement({ entity: 'Preferences', periodStart: null, periodEnd: now, cursor: null, pageSize: 10 })).toBe('select * from Preferences');
+    expect(pageStatement({ entity: 'Item', periodStart: null, periodEnd: now, cursor: null, pageSize: 10, reconcile: true })).toBe(
+      'select * from Item orderby MetaData.LastUpdatedTime startposition 1 maxresults 10',
+    );
+    expect(pageStatement({ entity: 'Preferences', periodStart: null, periodEnd: now, cursor: null, pageSize: 10 })).toBe(
+      'select * from Preferences',
+    );
   });
 });
 
@@ -134,9 +175,11 @@ describe('token cipher', () => {
 describe('reaping runs whose job is gone', () => {
   it('when a run is found active, then it is kept while leased or its job can run, re-sent if never sent, else failed', () => {
     expect(reapDecision({ state: 'running', jobState: 'completed', leaseHeld: true })).toBe('keep');
-    for (const jobState of ['created', 'retry', 'active']) expect(reapDecision({ state: 'running', jobState, leaseHeld: false })).toBe('keep');
+    for (const jobState of ['created', 'retry', 'active'])
+      expect(reapDecision({ state: 'running', jobState, leaseHeld: false })).toBe('keep');
     expect(reapDecision({ state: 'queued', jobState: null, leaseHeld: false })).toBe('resend');
     expect(reapDecision({ state: 'running', jobState: null, leaseHeld: false })).toBe('fail');
-    for (const jobState of ['completed', 'failed', 'cancelled']) expect(reapDecision({ state: 'queued', jobState, leaseHeld: false })).toBe('fail');
+    for (const jobState of ['completed', 'failed', 'cancelled'])
+      expect(reapDecision({ state: 'queued', jobState, leaseHeld: false })).toBe('fail');
   });
 });

@@ -1,8 +1,4 @@
-import type {
-  GwaLineItem,
-  GwaTransactionEnrichmentData,
-  GwaTransactionEnrichmentRequest,
-} from '../../../../contract/enrichment.js';
+import type { GwaLineItem, GwaTransactionEnrichmentData, GwaTransactionEnrichmentRequest } from '../../../../contract/enrichment.js';
 import type { Issue } from '../../../../contract/common/index.js';
 import { checkCanonicalInvoice, linePath, type OrderedLine } from '../canonical-checks.js';
 import { formatMinor, parseMinor, sum } from '../decimal.js';
@@ -97,10 +93,7 @@ function money(minor: number): string {
 function checkOutputReconciles(data: GwaTransactionEnrichmentData): Issue[] {
   const read = (text: string) => parseMinor(text, limits.GWA_AMOUNT_FRACTION_DIGITS) ?? -1n;
   const computed =
-    sum(data.lineItems.map((l) => read(l.totalAmount))) +
-    read(data.taxAmount) +
-    read(data.shippingAmount) -
-    read(data.discountAmount);
+    sum(data.lineItems.map((l) => read(l.totalAmount))) + read(data.taxAmount) + read(data.shippingAmount) - read(data.discountAmount);
   return computed === read(data.amount)
     ? []
     : [issue('arithmetic_mismatch', 'invoice.totalAmountMinor', `The gwa fields add up to ${computed}.`)];

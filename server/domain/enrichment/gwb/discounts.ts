@@ -80,12 +80,6 @@ export function planDiscounts(
   return plan();
 }
 
-function fixedAmount(
-  uid: string,
-  name: string,
-  amount: bigint,
-  scope: GwbDiscount['scope'],
-  currency: string,
-): GwbDiscount {
+function fixedAmount(uid: string, name: string, amount: bigint, scope: GwbDiscount['scope'], currency: string): GwbDiscount {
   return { uid, name, type: 'FIXED_AMOUNT', amount_money: { amount: Number(amount), currency }, scope };
 }

@@ -1,10 +1,5 @@
 import type { Issue } from '../../../../contract/common/index.js';
-import type {
-  GwbLineItem,
-  GwbOrderEnrichmentData,
-  GwbOrderEnrichmentRequest,
-  GwbServiceCharge,
-} from '../../../../contract/enrichment.js';
+import type { GwbLineItem, GwbOrderEnrichmentData, GwbOrderEnrichmentRequest, GwbServiceCharge } from '../../../../contract/enrichment.js';
 import { checkCanonicalInvoice, linePath } from '../canonical-checks.js';
 import { issue } from '../issue-codes.js';
 import { checkNameLength, checkWholeQuantity } from '../line-rules.js';

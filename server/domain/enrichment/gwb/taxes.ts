@@ -35,9 +35,7 @@ export function planTaxes(
   if (tax === 0n) return plan;
 
   if (representation === 'order') {
-    const percentage = findPercentage([
-      { taxAt: (units, scale) => taxOn(discounts.taxableTotal, units, scale), target: tax },
-    ]);
+    const percentage = findPercentage([{ taxAt: (units, scale) => taxOn(discounts.taxableTotal, units, scale), target: tax }]);
     if (percentage === null) plan.issues.push(issue('tax_not_representable', 'invoice.taxAmountMinor'));
     else plan.taxes.push({ uid: 'tax-order', name: 'Sales tax', type: 'ADDITIVE', percentage, scope: 'ORDER' });
     return plan;
@@ -63,4 +61,3 @@ export function planTaxes(
   });
   return plan;
 }
-

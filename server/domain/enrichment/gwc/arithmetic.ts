@@ -9,15 +9,8 @@ export function amountDetailsTotal(details: GwcPaymentIntentEnrichmentData['amou
   const lines = sum(
     details.line_items.map(
       (line) =>
-        BigInt(line.unit_cost) * BigInt(line.quantity) -
-        BigInt(line.discount_amount ?? 0) +
-        BigInt(line.tax?.total_tax_amount ?? 0),
+        BigInt(line.unit_cost) * BigInt(line.quantity) - BigInt(line.discount_amount ?? 0) + BigInt(line.tax?.total_tax_amount ?? 0),
     ),
   );
-  return (
-    lines -
-    BigInt(details.discount_amount ?? 0) +
-    BigInt(details.tax?.total_tax_amount ?? 0) +
-    BigInt(details.shipping?.amount ?? 0)
-  );
+  return lines - BigInt(details.discount_amount ?? 0) + BigInt(details.tax?.total_tax_amount ?? 0) + BigInt(details.shipping?.amount ?? 0);
 }

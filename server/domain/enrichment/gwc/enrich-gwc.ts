@@ -1,9 +1,5 @@
 import type { Issue } from '../../../../contract/common/index.js';
-import type {
-  GwcLineItem,
-  GwcPaymentIntentEnrichmentData,
-  GwcPaymentIntentEnrichmentRequest,
-} from '../../../../contract/enrichment.js';
+import type { GwcLineItem, GwcPaymentIntentEnrichmentData, GwcPaymentIntentEnrichmentRequest } from '../../../../contract/enrichment.js';
 import { checkCanonicalInvoice, linePath, type InvoiceFacts, type OrderedLine } from '../canonical-checks.js';
 import { issue } from '../issue-codes.js';
 import { checkIdentifier, checkLineCount, checkNameLength, checkWholeQuantity, type IdentifierRule } from '../line-rules.js';
@@ -19,9 +15,7 @@ const identifier: IdentifierRule = { maxLength: limits.GWC_MAX_IDENTIFIER, print
  * PaymentIntent `payment_details` and `amount_details` for gwc (spec: endpoint 10)
  * that pass gwc's arithmetic validation against the invoice total.
  */
-export function enrichGwc(
-  request: GwcPaymentIntentEnrichmentRequest,
-): EnrichmentResult<GwcPaymentIntentEnrichmentData> {
+export function enrichGwc(request: GwcPaymentIntentEnrichmentRequest): EnrichmentResult<GwcPaymentIntentEnrichmentData> {
   const { invoice } = request;
   const options = request.options ?? {};
   const taxAt: Representation = options.taxRepresentation ?? 'transaction';
@@ -37,8 +31,7 @@ export function enrichGwc(
   }
   if (issues.length > 0) return { ok: false, issues };
 
-  const orderReference =
-    presentText(options.orderReference) ?? presentText(invoice.purchaseOrderReference) ?? invoice.invoiceNumber;
+  const orderReference = presentText(options.orderReference) ?? presentText(invoice.purchaseOrderReference) ?? invoice.invoiceNumber;
   const customerReference = presentText(options.customerReference);
   const { fromPostalCode = null, toPostalCode = null } = options.shipping ?? {};
   const shipping = {
@@ -55,9 +48,7 @@ export function enrichGwc(
       enforce_arithmetic_validation: true,
       line_items: lineItems,
       ...(taxAt === 'transaction' ? { tax: { total_tax_amount: invoice.taxAmountMinor } } : {}),
-      ...(discountAt === 'transaction' && invoice.discountAmountMinor > 0
-        ? { discount_amount: invoice.discountAmountMinor }
-        : {}),
+      ...(discountAt === 'transaction' && invoice.discountAmountMinor > 0 ? { discount_amount: invoice.discountAmountMinor } : {}),
       ...(Object.keys(shipping).length > 0 ? { shipping } : {}),
     },
   };
@@ -87,8 +78,7 @@ function checkRepresentations(
   if (discountAt === 'line_item' && invoice.discountAmountMinor > 0 && facts.discountLevel === 'transaction') {
     issues.push(issue('line_discount_not_allocated', 'options.discountRepresentation'));
   }
-  const adjustments =
-    BigInt(invoice.taxAmountMinor) + BigInt(invoice.shippingAmountMinor) + BigInt(invoice.discountAmountMinor);
+  const adjustments = BigInt(invoice.taxAmountMinor) + BigInt(invoice.shippingAmountMinor) + BigInt(invoice.discountAmountMinor);
   if (adjustments > BigInt(invoice.totalAmountMinor)) {
     issues.push(issue('tax_shipping_discount_exceed_amount', 'invoice.totalAmountMinor'));
   }

@@ -38,12 +38,16 @@ const quantityAndUnit = (shape: InvoiceShape) =>
   shape.quantity === 'whole'
     ? fc.record({ quantity: fc.integer({ min: 1, max: 40 }).map(String), unit: fc.integer({ min: shape.freeLines ? 0 : 1, max: 250_000 }) })
     : fc
-        .record({ units: fc.integer({ min: 1, max: 200_000 }), scale: fc.integer({ min: 0, max: 4 }), k: fc.integer({ min: 1, max: 3_000 }) })
+        .record({
+          units: fc.integer({ min: 1, max: 200_000 }),
+          scale: fc.integer({ min: 0, max: 4 }),
+          k: fc.integer({ min: 1, max: 3_000 }),
+        })
         .map(({ units, scale, k }) => {
           const power = 10n ** BigInt(scale);
           // Choose the unit price so quantity × unit is a whole number of minor units.
           const unit = Number(BigInt(k) * (power / gcd(BigInt(units), power)));
-          const text = (BigInt(units) * 10n ** 4n / power).toString().padStart(5, '0');
+          const text = ((BigInt(units) * 10n ** 4n) / power).toString().padStart(5, '0');
           const quantity = `${text.slice(0, -4)}.${text.slice(-4)}`.replace(/\.?0+$/, '');
           return { quantity, unit };
         });
@@ -94,8 +98,7 @@ export function invoiceArbitrary(shape: InvoiceShape): fc.Arbitrary<CanonicalInv
           shape.discountLevel === 'line'
             ? lines.reduce((t, l) => t + l.discountAmountMinor, 0)
             : Math.floor((subtotal * discountShare) / 100);
-        const tax =
-          shape.taxLevel === 'line' ? lines.reduce((t, l) => t + l.taxAmountMinor, 0) : taxAt(rate, subtotal - discount);
+        const tax = shape.taxLevel === 'line' ? lines.reduce((t, l) => t + l.taxAmountMinor, 0) : taxAt(rate, subtotal - discount);
         const total = subtotal + tax + shipping - discount;
         return {
           invoiceNumber: 'INV-PROP-1',
@@ -122,8 +125,15 @@ export const levels = fc.constantFrom<'line' | 'transaction'>('line', 'transacti
 
 /** An amount of the invoice or of one line, to move by one minor unit. */
 export type AmountField =
-  | { where: 'invoice'; field: 'subtotalAmountMinor' | 'taxAmountMinor' | 'shippingAmountMinor' | 'discountAmountMinor' | 'totalAmountMinor' }
-  | { where: 'line'; field: 'unitAmountMinor' | 'subtotalAmountMinor' | 'taxAmountMinor' | 'discountAmountMinor' | 'totalAmountMinor'; index: number };
+  | {
+      where: 'invoice';
+      field: 'subtotalAmountMinor' | 'taxAmountMinor' | 'shippingAmountMinor' | 'discountAmountMinor' | 'totalAmountMinor';
+    }
+  | {
+      where: 'line';
+      field: 'unitAmountMinor' | 'subtotalAmountMinor' | 'taxAmountMinor' | 'discountAmountMinor' | 'totalAmountMinor';
+      index: number;
+    };
 
 export const amountFieldArbitrary: fc.Arbitrary<Omit<AmountField, 'index'> & { index?: number }> = fc.oneof(
   fc.record({

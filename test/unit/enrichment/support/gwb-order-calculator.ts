@@ -32,7 +32,11 @@ export function gwbOrderTotal(order: GwbOrderEnrichmentData, allocation: Allocat
       target!.discounted += taken;
       discountTotal += taken;
     } else {
-      const shares = spread(amount, lines.map((l) => l.gross - l.discounted), allocation);
+      const shares = spread(
+        amount,
+        lines.map((l) => l.gross - l.discounted),
+        allocation,
+      );
       lines.forEach((l, i) => {
         l.discounted += shares[i]!;
       });

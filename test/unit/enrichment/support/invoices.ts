@@ -38,8 +38,7 @@ export function makeInvoice(overrides: Partial<CanonicalInvoice> = {}): Canonica
   const taxAmountMinor = overrides.taxAmountMinor ?? add((l) => l.taxAmountMinor);
   const shippingAmountMinor = overrides.shippingAmountMinor ?? 0;
   const discountAmountMinor = overrides.discountAmountMinor ?? add((l) => l.discountAmountMinor);
-  const totalAmountMinor =
-    overrides.totalAmountMinor ?? subtotalAmountMinor + taxAmountMinor + shippingAmountMinor - discountAmountMinor;
+  const totalAmountMinor = overrides.totalAmountMinor ?? subtotalAmountMinor + taxAmountMinor + shippingAmountMinor - discountAmountMinor;
   return {
     invoiceNumber: 'INV-1001',
     purchaseOrderReference: 'PO-7781',

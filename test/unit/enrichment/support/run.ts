@@ -40,9 +40,7 @@ export function issuesOf<Data>(result: EnrichmentResult<Data>): CodeAndPath[] {
 
 export function sortIssues(issues: readonly (Issue | CodeAndPath)[]): CodeAndPath[] {
   for (const found of issues) if ('message' in found) expect(found.message).not.toBe('');
-  return issues
-    .map(({ code, path }) => ({ code, path }))
-    .sort((a, b) => a.path.localeCompare(b.path) || a.code.localeCompare(b.code));
+  return issues.map(({ code, path }) => ({ code, path })).sort((a, b) => a.path.localeCompare(b.path) || a.code.localeCompare(b.code));
 }
 
 export function dataOf<Data>(result: EnrichmentResult<Data>): Data {
