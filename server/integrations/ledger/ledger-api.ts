@@ -163,15 +163,11 @@ export async function companyInfo(
   ep: LedgerEndpoints,
   options: { realmId: string; accessToken: string },
 ): Promise<{ companyName: string | null }> {
-  const realm = encodeURIComponent(options.realmId);
-  const url = new URL(`/v3/company/${realm}/companyinfo/${realm}`, ep.apiBaseUrl);
-  url.searchParams.set('minorversion', String(ep.minorVersion));
-  const body = (await send(
-    ep,
-    url.toString(),
-    { headers: { authorization: `Bearer ${options.accessToken}`, accept: 'application/json' } },
-    'companyinfo',
-  )) as {
+  const body = (await companyGet(ep, {
+    ...options,
+    path: `companyinfo/${encodeURIComponent(options.realmId)}`,
+    operation: 'companyinfo',
+  })) as {
     CompanyInfo?: { CompanyName?: unknown };
   };
   const name = body?.CompanyInfo?.CompanyName;
@@ -184,20 +180,26 @@ export interface QueryPage {
   maxResults: number;
 }
 
+/**
+ * `GET /v3/company/{realmId}/<path>` with the bearer token and the minor version
+ * (docs/provider-facts.md §4.6); the parsed JSON body.
+ */
+export function companyGet(
+  ep: LedgerEndpoints,
+  o: { realmId: string; accessToken: string; path: string; params?: Record<string, string>; operation: string },
+): Promise<unknown> {
+  const url = new URL(`/v3/company/${encodeURIComponent(o.realmId)}/${o.path}`, ep.apiBaseUrl);
+  for (const [name, value] of Object.entries(o.params ?? {})) url.searchParams.set(name, value);
+  url.searchParams.set('minorversion', String(ep.minorVersion));
+  return send(ep, url.toString(), { headers: { authorization: `Bearer ${o.accessToken}`, accept: 'application/json' } }, o.operation);
+}
+
 /** One page of `GET /v3/company/{realmId}/query` (`QueryResponse {<Entity>[], startPosition, maxResults}`). */
 export async function queryPage(
   ep: LedgerEndpoints,
   options: { realmId: string; accessToken: string; entity: string; statement: string },
 ): Promise<QueryPage> {
-  const url = new URL(`/v3/company/${encodeURIComponent(options.realmId)}/query`, ep.apiBaseUrl);
-  url.searchParams.set('query', options.statement);
-  url.searchParams.set('minorversion', String(ep.minorVersion));
-  const body = (await send(
-    ep,
-    url.toString(),
-    { headers: { authorization: `Bearer ${options.accessToken}`, accept: 'application/json' } },
-    'query',
-  )) as {
+  const body = (await companyGet(ep, { ...options, path: 'query', params: { query: options.statement }, operation: 'query' })) as {
     QueryResponse?: Record<string, unknown>;
   };
   const qr = body?.QueryResponse ?? {};

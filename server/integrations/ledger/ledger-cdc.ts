@@ -1,4 +1,4 @@
-import { send, type LedgerEndpoints } from './ledger-api.js';
+import { companyGet, type LedgerEndpoints } from './ledger-api.js';
 
 /**
  * Change data capture: `GET /v3/company/{realmId}/cdc?entities=…&changedSince=…`
@@ -9,16 +9,8 @@ export async function changesSince(
   ep: LedgerEndpoints,
   o: { realmId: string; accessToken: string; entities: string[]; changedSince: Date },
 ): Promise<Record<string, Record<string, unknown>[]>> {
-  const url = new URL(`/v3/company/${encodeURIComponent(o.realmId)}/cdc`, ep.apiBaseUrl);
-  url.searchParams.set('entities', o.entities.join(','));
-  url.searchParams.set('changedSince', o.changedSince.toISOString());
-  url.searchParams.set('minorversion', String(ep.minorVersion));
-  const body = (await send(
-    ep,
-    url.toString(),
-    { headers: { authorization: `Bearer ${o.accessToken}`, accept: 'application/json' } },
-    'cdc',
-  )) as {
+  const params = { entities: o.entities.join(','), changedSince: o.changedSince.toISOString() };
+  const body = (await companyGet(ep, { ...o, path: 'cdc', params, operation: 'cdc' })) as {
     CDCResponse?: { QueryResponse?: Record<string, unknown>[] }[];
   };
   const out: Record<string, Record<string, unknown>[]> = {};
