@@ -53,7 +53,7 @@ async function main(argv: string[]): Promise<number> {
   const url = `${(process.env.SVC_URL || 'http://localhost:3000').replace(/\/$/, '')}/admin/trpc`;
   const client = createTRPCClient<AdminRouter>({ links: [httpLink({ url, headers: { authorization: `Bearer ${token}` } })] });
   // Walk `organizations.create` to client.organizations.create, then .query/.mutate by the procedure's kind.
-  // biome-ignore lint/suspicious/noExplicitAny: the procedure is chosen at run time from the catalog
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the procedure is chosen at run time from the catalog
   const target = name.split('.').reduce<any>((node, part) => node[part], client);
   const result = procedure.type === 'query' ? await target.query(input) : await target.mutate(input);
   console.log(JSON.stringify(result, null, 2));

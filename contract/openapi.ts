@@ -41,7 +41,7 @@ const REQUEST_ID_HEADER = {
   schema: { type: 'string', pattern: '^req_[0-9a-f]{32}$' },
 };
 
-// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is edited as untyped JSON
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the OpenAPI document is edited as untyped JSON
 type Json = Record<string, any>;
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Characters that may never appear in a reference: C0 controls, DEL and C1 controls. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/;
 
 /** Nonnegative safe integer in the currency's minor unit (spec: Common conventions). */

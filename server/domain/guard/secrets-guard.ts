@@ -36,8 +36,7 @@ function stringIssue(text: string): Omit<Issue, 'path'> | undefined {
 
 /** A value still to inspect, or an issue of a property name kept on the stack so issues stay in document order. */
 type Pending =
-  | { value: unknown; path: string /** Nesting level of the value if it is an object or array. */; depth: number }
-  | { issue: Issue };
+  { value: unknown; path: string /** Nesting level of the value if it is an object or array. */; depth: number } | { issue: Issue };
 
 /**
  * Find card data and credentials anywhere in a parsed JSON body, and objects or
