@@ -1,6 +1,7 @@
 import { correlationExceptionsRouter, paymentsRouter } from './procedures/payments.js';
 import { apiKeysRouter, integrationsRouter, linksRouter, organizationsRouter } from './procedures/tenancy.js';
 import { connectionsRouter, invitationsRouter, syncRunsRouter } from './procedures/ledger.js';
+import { itemMappingsRouter } from './procedures/invoices.js';
 import { createCallerFactory, router } from './trpc.js';
 
 /** The operator surface, mounted at /admin/trpc. Procedure names and shapes are a public interface. */
@@ -14,6 +15,7 @@ export const adminRouter = router({
   connections: connectionsRouter,
   syncRuns: syncRunsRouter,
   invitations: invitationsRouter,
+  itemMappings: itemMappingsRouter,
 });
 export type AdminRouter = typeof adminRouter;
 

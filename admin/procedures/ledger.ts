@@ -1,5 +1,6 @@
 import {
   changeConnection,
+  configureConnectionSettings,
   failSyncRun,
   getSyncRunView,
   listConnectionViews,
@@ -15,8 +16,9 @@ import {
   SyncRunGetInput,
   SyncRunsListInput,
 } from './ledger.schema.js';
+import { ConnectionConfigureInput } from './invoices.schema.js';
 
-/** Accounting-source connections: list, pause, resume, disconnect (revokes the tokens at the provider; tokens are never shown). */
+/** Accounting-source connections: list, configure (PO field), pause, resume, disconnect (revokes the tokens at the provider; tokens are never shown). */
 export const connectionsRouter = router({
   list: operatorProcedure.input(ConnectionsListInput).query(({ ctx, input }) => listConnectionViews(ctx.orm.em.fork(), input ?? {})),
   pause: operatorProcedure
@@ -25,6 +27,9 @@ export const connectionsRouter = router({
   resume: operatorProcedure
     .input(ConnectionIdInput)
     .mutation(({ ctx, input }) => changeConnection(ctx.orm.em.fork(), { ...input, action: 'resume' })),
+  configure: operatorProcedure
+    .input(ConnectionConfigureInput)
+    .mutation(({ ctx, input }) => configureConnectionSettings(ctx.orm.em.fork(), input)),
   disconnect: operatorProcedure
     .input(ConnectionIdInput)
     .mutation(({ ctx, input }) =>

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
+  configureConnection,
   connectionById,
   disconnectConnection,
   listConnections,
@@ -26,6 +27,8 @@ export const toConnectionView = (c: ConnectionRow) => ({
   environment: c.environment,
   status: c.status,
   checkedThrough: isoTimestamp(c.checked_through),
+  purchaseOrderField: c.purchase_order_field,
+  settingsVersion: c.settings_version,
   createdAt: isoTimestamp(c.created_at),
   updatedAt: isoTimestamp(c.updated_at),
 });
@@ -156,4 +159,16 @@ export async function listInvitationViews(em: EntityManager, input: { integratio
     sentAt: isoTimestamp(r.sent_at),
     consumedAt: isoTimestamp(r.consumed_at),
   }));
+}
+
+/**
+ * Operator settings of a connection: `purchaseOrderField` names the invoice custom
+ * field (by its label) that holds the buyer's PO; null reads no PO at all (a PO is
+ * never guessed from other fields).
+ */
+export async function configureConnectionSettings(em: EntityManager, input: { id: string; purchaseOrderField: string | null }) {
+  const sql = sqlOf(em);
+  if (!(await connectionById(sql, input.id))) throw new DomainError('not_found', 'No such connection');
+  await configureConnection(sql, input.id, { purchaseOrderField: input.purchaseOrderField });
+  return toConnectionView((await connectionById(sql, input.id))!);
 }

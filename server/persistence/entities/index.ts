@@ -7,11 +7,12 @@ import { LedgerInvitation } from './ledger-invitation.entity.js';
 import { LedgerSourceRecord } from './ledger-source-record.entity.js';
 import { LedgerSyncRun } from './ledger-sync-run.entity.js';
 import { Integration } from './integration.entity.js';
+import { ItemMapping } from './item-mapping.entity.js';
 import { Organization } from './organization.entity.js';
 import { PaymentObservation } from './payment-observation.entity.js';
 import { TrackedPayment } from './tracked-payment.entity.js';
 
-export { LedgerConnection, LedgerInvitation, LedgerSourceRecord, LedgerSyncRun };
+export { ItemMapping, LedgerConnection, LedgerInvitation, LedgerSourceRecord, LedgerSyncRun };
 export { ApiKey, CorrelationException, EnrichmentRecord, Integration, IntegrationLink, Organization, PaymentObservation, TrackedPayment };
 export { ENVIRONMENTS, PROVIDERS, type Environment, type Provider } from './integration.entity.js';
 
@@ -29,4 +30,5 @@ export const entities = [
   LedgerConnection,
   LedgerSyncRun,
   LedgerSourceRecord,
+  ItemMapping,
 ];

@@ -24,6 +24,10 @@ export const LedgerConnection = defineEntity({
     accessTokenExpiresAt: p.datetime(),
     refreshTokenExpiresAt: p.datetime().nullable(),
     checkedThrough: p.datetime().nullable(),
+    /** Label of the invoice custom field that holds the buyer's PO (operator setting); null: no PO is read. */
+    purchaseOrderField: p.string().length(100).nullable(),
+    /** Bumped by every settings change, so invoice revisions change with the settings they were mapped under. */
+    settingsVersion: p.integer().default(1),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()),
   },

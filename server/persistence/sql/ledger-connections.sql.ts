@@ -13,6 +13,8 @@ export interface ConnectionRow {
   access_token_expires_at: Date;
   refresh_token_expires_at: Date | null;
   checked_through: Date | null;
+  purchase_order_field: string | null;
+  settings_version: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -122,6 +124,16 @@ export const listConnections = async (sql: Sql, filter: { integrationId?: string
       filter.integrationId ? [filter.integrationId, filter.limit] : [filter.limit],
     ),
   );
+
+/** Set the connection's settings; the settings version moves only when a value changes. */
+export async function configureConnection(sql: Sql, id: string, s: { purchaseOrderField: string | null }): Promise<boolean> {
+  const rows = await sql(
+    `update ledger_connections set purchase_order_field = ?, settings_version = settings_version + 1, updated_at = now()
+     where id = ? and purchase_order_field is distinct from ? returning id`,
+    [s.purchaseOrderField, id, s.purchaseOrderField],
+  );
+  return rows.length > 0;
+}
 
 /** An operator's disconnect: the tokens are erased with it, so only a new consent reconnects. */
 export const disconnectConnection = (sql: Sql, id: string) =>

@@ -30,6 +30,8 @@ describe('admin: connections, sync runs, invitations', () => {
         environment: 'sandbox',
         status: 'active',
         checkedThrough: null,
+        purchaseOrderField: null,
+        settingsVersion: 1,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       },

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { MAPPED_IDENTIFIER_MAX } from '../../server/domain/invoices/item-mappings.js';
+
+const id = z.string().uuid();
+
+/** Printable ASCII without leading or trailing spaces, up to the strictest provider limit (spec Limits). */
+const identifier = z
+  .string()
+  .min(1)
+  .max(MAPPED_IDENTIFIER_MAX)
+  .regex(/^[\x21-\x7E](?:[\x20-\x7E]*[\x21-\x7E])?$/, 'Printable ASCII only, without leading or trailing spaces');
+
+export const ItemMappingConfirmInput = z
+  .object({
+    connectionId: id,
+    sourceItemId: z.string().min(1).max(64),
+    productCode: identifier,
+    unitOfMeasure: identifier,
+    commodityCode: identifier.nullable().optional(),
+    evidence: z.string().trim().min(1).max(2000),
+    approvedBy: z.string().trim().min(1).max(200),
+  })
+  .strict();
+export const ItemMappingListInput = z.object({ connectionId: id, sourceItemId: z.string().min(1).max(64).optional() }).strict();
+export const ItemMappingRevokeInput = z.object({ id }).strict();
+export const ConnectionConfigureInput = z.object({ id, purchaseOrderField: z.string().trim().min(1).max(100).nullable() }).strict();

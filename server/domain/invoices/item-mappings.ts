@@ -1,0 +1,104 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
+import {
+  insertNextMappingVersion,
+  listMappings,
+  mappingById,
+  revokeMapping,
+  type ItemMappingRow,
+} from '../../persistence/sql/item-mappings.sql.js';
+import { scopeOfRow, sqlOf } from '../../persistence/sql/sql.js';
+import { GWA_MAX_IDENTIFIER } from '../enrichment/gwa/limits.js';
+import { GWC_MAX_IDENTIFIER } from '../enrichment/gwc/limits.js';
+import { DomainError } from '../errors.js';
+import { isoTimestamp } from '../timestamps.js';
+
+/** A confirmed identifier must fit every provider it may be sent to: the strictest limit (spec Limits). */
+export const MAPPED_IDENTIFIER_MAX = Math.min(GWA_MAX_IDENTIFIER, GWC_MAX_IDENTIFIER);
+
+export interface ItemMappingView {
+  id: string;
+  connectionId: string;
+  sourceItemId: string;
+  productCode: string;
+  unitOfMeasure: string;
+  commodityCode: string | null;
+  version: number;
+  evidence: string;
+  approvedBy: string;
+  approvedAt: string;
+}
+
+/** Listed and revoked mappings also say whether (and when) they were revoked. */
+export type ItemMappingListView = ItemMappingView & { revokedAt: string | null };
+
+export const toItemMappingView = (m: ItemMappingRow): ItemMappingView => ({
+  id: m.id,
+  connectionId: m.connection_id,
+  sourceItemId: m.source_item_id,
+  productCode: m.product_code,
+  unitOfMeasure: m.unit_of_measure,
+  commodityCode: m.commodity_code,
+  version: m.version,
+  evidence: m.evidence,
+  approvedBy: m.approved_by,
+  approvedAt: isoTimestamp(m.approved_at),
+});
+
+const toListView = (m: ItemMappingRow): ItemMappingListView => ({ ...toItemMappingView(m), revokedAt: isoTimestamp(m.revoked_at) });
+
+const noConnection = () => new DomainError('not_found', 'No such connection');
+
+/**
+ * Confirm an item's mapping: the next version (version + 1; earlier versions stay
+ * as evidence). `connectionId` is the connection's row id as `connections.list`
+ * shows it. The tenant columns are the connection's.
+ */
+export async function confirmItemMapping(
+  em: EntityManager,
+  input: {
+    connectionId: string;
+    sourceItemId: string;
+    productCode: string;
+    unitOfMeasure: string;
+    commodityCode?: string | null | undefined;
+    evidence: string;
+    approvedBy: string;
+  },
+  now = new Date(),
+): Promise<ItemMappingView> {
+  // Confirmations of one connection are serialised on its row, so each gets the next version; the unique
+  // (connection, item, version) constraint still guards it.
+  const row = await em.transactional(async (tem) => {
+    const sql = sqlOf(tem);
+    const connection = await connectionById(sql, input.connectionId, true);
+    if (!connection) throw noConnection();
+    return insertNextMappingVersion(sql, {
+      scope: scopeOfRow(connection),
+      connectionId: connection.id,
+      sourceItemId: input.sourceItemId,
+      productCode: input.productCode,
+      unitOfMeasure: input.unitOfMeasure,
+      commodityCode: input.commodityCode ?? null,
+      evidence: input.evidence,
+      approvedBy: input.approvedBy,
+      now,
+    });
+  });
+  return toItemMappingView(row);
+}
+
+export async function listItemMappings(em: EntityManager, input: { connectionId: string; sourceItemId?: string | undefined }) {
+  const sql = sqlOf(em);
+  if (!(await connectionById(sql, input.connectionId))) throw noConnection();
+  const filter = input.sourceItemId === undefined ? { connectionId: input.connectionId } : { ...input, sourceItemId: input.sourceItemId };
+  return (await listMappings(sql, filter)).map(toListView);
+}
+
+/** Revoke one version: the item counts as unmapped (a mapping issue) until it is confirmed again. */
+export async function revokeItemMapping(em: EntityManager, input: { id: string }, now = new Date()): Promise<ItemMappingListView> {
+  const sql = sqlOf(em);
+  if (!(await mappingById(sql, input.id))) throw new DomainError('not_found', 'No such item mapping');
+  if (!(await revokeMapping(sql, input.id, now))) throw new DomainError('conflict', 'This item mapping is already revoked');
+  return toListView((await mappingById(sql, input.id))!);
+}
