@@ -7,12 +7,14 @@ import { LedgerInvitation } from './ledger-invitation.entity.js';
 import { LedgerSourceRecord } from './ledger-source-record.entity.js';
 import { LedgerSyncRun } from './ledger-sync-run.entity.js';
 import { Integration } from './integration.entity.js';
+import { InvoiceSnapshot } from './invoice-snapshot.entity.js';
 import { ItemMapping } from './item-mapping.entity.js';
+import { StoredInvoice } from './stored-invoice.entity.js';
 import { Organization } from './organization.entity.js';
 import { PaymentObservation } from './payment-observation.entity.js';
 import { TrackedPayment } from './tracked-payment.entity.js';
 
-export { ItemMapping, LedgerConnection, LedgerInvitation, LedgerSourceRecord, LedgerSyncRun };
+export { InvoiceSnapshot, ItemMapping, StoredInvoice, LedgerConnection, LedgerInvitation, LedgerSourceRecord, LedgerSyncRun };
 export { ApiKey, CorrelationException, EnrichmentRecord, Integration, IntegrationLink, Organization, PaymentObservation, TrackedPayment };
 export { ENVIRONMENTS, PROVIDERS, type Environment, type Provider } from './integration.entity.js';
 
@@ -31,4 +33,6 @@ export const entities = [
   LedgerSyncRun,
   LedgerSourceRecord,
   ItemMapping,
+  StoredInvoice,
+  InvoiceSnapshot,
 ];

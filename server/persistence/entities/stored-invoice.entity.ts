@@ -1,0 +1,35 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { LedgerConnection } from './ledger-connection.entity.js';
+import { LedgerSourceRecord } from './ledger-source-record.entity.js';
+import { tenantScope } from './tenant-scope.js';
+
+/**
+ * One invoice of the accounting source, as the service knows it: a stable UUID
+ * per (connection, source invoice id), the summary columns of its current
+ * snapshot (for filters and pages), and a pointer to that snapshot. The tenant
+ * columns are the connection's ledger integration's. docs/invoices.md.
+ */
+export const StoredInvoice = defineEntity({
+  name: 'StoredInvoice',
+  tableName: 'stored_invoices',
+  properties: {
+    ...tenantScope(),
+    connection: () => p.manyToOne(LedgerConnection),
+    sourceRecord: () => p.manyToOne(LedgerSourceRecord),
+    ledgerInvoiceId: p.string().length(64),
+    invoiceNumber: p.string().length(64).nullable(),
+    status: p.string().length(32),
+    currency: p.string().length(3).nullable(),
+    totalAmountMinor: p.bigint().nullable(),
+    sourceVersion: p.string().length(32).nullable(),
+    revision: p.string().length(64).nullable(),
+    currentSnapshotId: p.uuid().nullable(),
+    /** Deleted at the source: kept with its last snapshot, never ready. */
+    deleted: p.boolean().default(false),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()),
+  },
+  uniques: [{ properties: ['connection', 'ledgerInvoiceId'] }],
+  indexes: [{ properties: ['connection', 'createdAt', 'id'] }, { properties: ['connection', 'invoiceNumber'] }],
+});
+export type StoredInvoice = InferEntity<typeof StoredInvoice>;
