@@ -30,6 +30,11 @@ export const StoredInvoice = defineEntity({
     updatedAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['connection', 'ledgerInvoiceId'] }],
-  indexes: [{ properties: ['connection', 'createdAt', 'id'] }, { properties: ['connection', 'invoiceNumber'] }],
+  // Lists page by (createdAt, id) within the integrations a key may see; filters look up by number or source id.
+  indexes: [
+    { properties: ['integration', 'createdAt', 'id'] },
+    { properties: ['integration', 'invoiceNumber'] },
+    { properties: ['integration', 'ledgerInvoiceId'] },
+  ],
 });
 export type StoredInvoice = InferEntity<typeof StoredInvoice>;

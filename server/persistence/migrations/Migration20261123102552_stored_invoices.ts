@@ -4,8 +4,9 @@ export class Migration20261123102552_stored_invoices extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`create table "stored_invoices" ("id" uuid not null, "organization_id" uuid not null, "integration_id" uuid not null, "environment" text check ("environment" in ('sandbox', 'production')) not null, "connection_id" uuid not null, "source_record_id" uuid not null, "ledger_invoice_id" varchar(64) not null, "invoice_number" varchar(64) null, "status" varchar(32) not null, "currency" varchar(3) null, "total_amount_minor" bigint null, "source_version" varchar(32) null, "revision" varchar(64) null, "current_snapshot_id" uuid null, "deleted" boolean not null default false, "created_at" timestamptz not null, "updated_at" timestamptz not null, constraint "stored_invoices_pkey" primary key ("id"));`);
-    this.addSql(`create index "stored_invoices_connection_id_created_at_id_index" on "stored_invoices" ("connection_id", "created_at", "id");`);
-    this.addSql(`create index "stored_invoices_connection_id_invoice_number_index" on "stored_invoices" ("connection_id", "invoice_number");`);
+    this.addSql(`create index "stored_invoices_integration_id_created_at_id_index" on "stored_invoices" ("integration_id", "created_at", "id");`);
+    this.addSql(`create index "stored_invoices_integration_id_invoice_number_index" on "stored_invoices" ("integration_id", "invoice_number");`);
+    this.addSql(`create index "stored_invoices_integration_id_ledger_invoice_id_index" on "stored_invoices" ("integration_id", "ledger_invoice_id");`);
     this.addSql(`alter table "stored_invoices" add constraint "stored_invoices_connection_id_ledger_invoice_id_unique" unique ("connection_id", "ledger_invoice_id");`);
 
     this.addSql(`create table "invoice_snapshots" ("id" uuid not null, "organization_id" uuid not null, "integration_id" uuid not null, "environment" text check ("environment" in ('sandbox', 'production')) not null, "stored_invoice_id" uuid not null, "revision" varchar(64) not null, "mapper_version" varchar(16) not null, "source_version" varchar(32) null, "content" jsonb not null, "issues" jsonb not null, "dependencies" jsonb not null, "mappings" jsonb not null, "created_at" timestamptz not null, constraint "invoice_snapshots_pkey" primary key ("id"));`);
