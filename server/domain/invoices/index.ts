@@ -14,5 +14,12 @@ export {
 } from './readiness.js';
 export { revisionOf, type RevisionInput } from './revision.js';
 export { currencyExponent, exactDecimalText, toMinorUnits } from './source-money.js';
-export { INVOICE_ISSUE_CODES, ENRICHMENT_CODE_CATEGORIES, categoryOf, categorize, invoiceIssue, type InvoiceIssueCode } from './issue-categories.js';
+export {
+  INVOICE_ISSUE_CODES,
+  ENRICHMENT_CODE_CATEGORIES,
+  categoryOf,
+  categorize,
+  invoiceIssue,
+  type InvoiceIssueCode,
+} from './issue-categories.js';
 export type { ConnectionSettings, ItemMapping, MappedInvoice, MapperInput, UsedDependency } from './types.js';

@@ -50,7 +50,10 @@ export function mapInvoice(input: MapperInput): MappedInvoice {
     purchaseOrderReference: purchaseOrder.value,
     status,
     currency,
-    subtotalAmountMinor: subtotalOf(lines.lines.map((l) => l.subtotalAmountMinor), context),
+    subtotalAmountMinor: subtotalOf(
+      lines.lines.map((l) => l.subtotalAmountMinor),
+      context,
+    ),
     taxAmountMinor,
     shippingAmountMinor: lines.shippingMinor,
     discountAmountMinor: lines.discountMinor,
@@ -86,17 +89,29 @@ export function mapInvoice(input: MapperInput): MappedInvoice {
     mappingVersions,
     dependencyVersions: dependencies.filter((d) => d.objectType !== 'Invoice'),
   });
-  const mappings = lines.mappingsUsed.map(({ id, sourceItemId, productCode, unitOfMeasure, version, evidence, approvedBy, approvedAt }) => ({
-    id,
-    sourceItemId,
-    productCode,
-    unitOfMeasure,
-    version,
-    evidence,
-    approvedBy,
-    approvedAt,
-  }));
-  return { mapperVersion: MAPPER_VERSION, ledgerInvoiceId, sourceVersion, revision, deleted: input.deleted, invoice, dependencies, mappings, issues };
+  const mappings = lines.mappingsUsed.map(
+    ({ id, sourceItemId, productCode, unitOfMeasure, version, evidence, approvedBy, approvedAt }) => ({
+      id,
+      sourceItemId,
+      productCode,
+      unitOfMeasure,
+      version,
+      evidence,
+      approvedBy,
+      approvedAt,
+    }),
+  );
+  return {
+    mapperVersion: MAPPER_VERSION,
+    ledgerInvoiceId,
+    sourceVersion,
+    revision,
+    deleted: input.deleted,
+    invoice,
+    dependencies,
+    mappings,
+    issues,
+  };
 }
 
 /** The invoice's currency, else the company's home currency (single-currency companies omit CurrencyRef). */

@@ -23,7 +23,10 @@ export function purchaseOrderOf(
   const fields = records(invoice.CustomField);
   const definitions = definitionIdsFor(preferences, wanted);
   if (definitions.length > 1) {
-    return { value: null, issues: [invoiceIssue('purchase_order_field_ambiguous', 'source.CustomField', `DefinitionIds ${definitions.join(', ')}.`)] };
+    return {
+      value: null,
+      issues: [invoiceIssue('purchase_order_field_ambiguous', 'source.CustomField', `DefinitionIds ${definitions.join(', ')}.`)],
+    };
   }
   const matches =
     definitions.length === 1

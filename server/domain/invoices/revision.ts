@@ -9,7 +9,11 @@ export interface RevisionInput {
   /** The mapping in effect (or revoked) per referenced item. */
   readonly mappingVersions: readonly { readonly id: string; readonly version: number; readonly revoked: boolean }[];
   /** SyncTokens of the Items and Preferences the mapping read: a renamed Item changes the stored lines. */
-  readonly dependencyVersions: readonly { readonly objectType: SourceObjectType; readonly externalId: string; readonly version: string | null }[];
+  readonly dependencyVersions: readonly {
+    readonly objectType: SourceObjectType;
+    readonly externalId: string;
+    readonly version: string | null;
+  }[];
 }
 
 /**

@@ -8,10 +8,32 @@ import { formatDecimal, parseDecimal } from '../enrichment/decimal.js';
 
 /** ISO 4217 currencies whose minor unit is not 2 digits; every other code has 2. */
 const EXPONENTS: Readonly<Record<string, number>> = {
-  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, UYI: 0, VND: 0, VUV: 0,
-  XAF: 0, XOF: 0, XPF: 0,
-  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3,
-  CLF: 4, UYW: 4,
+  BIF: 0,
+  CLP: 0,
+  DJF: 0,
+  GNF: 0,
+  ISK: 0,
+  JPY: 0,
+  KMF: 0,
+  KRW: 0,
+  PYG: 0,
+  RWF: 0,
+  UGX: 0,
+  UYI: 0,
+  VND: 0,
+  VUV: 0,
+  XAF: 0,
+  XOF: 0,
+  XPF: 0,
+  BHD: 3,
+  IQD: 3,
+  JOD: 3,
+  KWD: 3,
+  LYD: 3,
+  OMR: 3,
+  TND: 3,
+  CLF: 4,
+  UYW: 4,
 };
 
 /** Fraction digits of a currency's minor unit (case-insensitive code). */
@@ -54,7 +76,8 @@ export type MinorResult = { ok: true; minor: number } | { ok: false; reason: str
 export function toMinorUnits(value: unknown, exponent: number): MinorResult {
   if (value === undefined || value === null) return { ok: false, reason: 'The value is absent.' };
   const text = exactDecimalText(value);
-  if (text === null) return { ok: false, reason: `${typeof value === 'string' ? JSON.stringify(value) : String(value)} is not an exact decimal.` };
+  if (text === null)
+    return { ok: false, reason: `${typeof value === 'string' ? JSON.stringify(value) : String(value)} is not an exact decimal.` };
   const decimal = parseDecimal(text);
   if (decimal === null) return { ok: false, reason: `${text} is not an exact decimal.` };
   if (decimal.scale > exponent) {

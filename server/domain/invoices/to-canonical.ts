@@ -6,7 +6,13 @@ import { categorize, invoiceIssue } from './issue-categories.js';
 
 export type CanonicalResult = { ok: true; invoice: CanonicalInvoice } | { ok: false; issues: CategorizedIssue[] };
 
-type Amount = 'subtotalAmountMinor' | 'taxAmountMinor' | 'shippingAmountMinor' | 'discountAmountMinor' | 'totalAmountMinor' | 'balanceAmountMinor';
+type Amount =
+  | 'subtotalAmountMinor'
+  | 'taxAmountMinor'
+  | 'shippingAmountMinor'
+  | 'discountAmountMinor'
+  | 'totalAmountMinor'
+  | 'balanceAmountMinor';
 const AMOUNTS: readonly Amount[] = [
   'subtotalAmountMinor',
   'taxAmountMinor',
@@ -67,7 +73,12 @@ function canonicalLine(
   issues: CategorizedIssue[],
 ): CanonicalLine | null {
   const path = `invoice.lineItems[${index}]`;
-  const required = { productName: line.productName, quantity: line.quantity, unitAmountMinor: line.unitAmountMinor, subtotalAmountMinor: line.subtotalAmountMinor };
+  const required = {
+    productName: line.productName,
+    quantity: line.quantity,
+    unitAmountMinor: line.unitAmountMinor,
+    subtotalAmountMinor: line.subtotalAmountMinor,
+  };
   for (const [field, value] of Object.entries(required)) if (value === null) issues.push(unavailable(`${path}.${field}`));
   if (taxAllocated && line.taxAmountMinor === null) issues.push(categorize(issue('missing_line_tax', `${path}.taxAmountMinor`)));
   if (discountAllocated && line.discountAmountMinor === null) {
@@ -109,5 +120,7 @@ export function arithmeticIssues(stored: StoredInvoice): CategorizedIssue[] {
   // Number and currency do not enter the arithmetic; stand-ins let an invoice without them be checked.
   const checkable = toCanonicalInvoice({ ...stored, invoiceNumber: stored.invoiceNumber ?? '-', currency: stored.currency ?? 'xxx' });
   if (!checkable.ok) return [];
-  return checkCanonicalInvoice(checkable.invoice).issues.filter((i) => ARITHMETIC_CODES.has(i.code)).map(categorize);
+  return checkCanonicalInvoice(checkable.invoice)
+    .issues.filter((i) => ARITHMETIC_CODES.has(i.code))
+    .map(categorize);
 }

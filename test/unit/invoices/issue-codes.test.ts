@@ -6,7 +6,11 @@ import { ISSUE_CODES } from '../../../server/domain/enrichment/index.js';
 const document = readFileSync(new URL('../../../docs/issue-codes.md', import.meta.url), 'utf8');
 const split = document.indexOf('## Stored invoice codes');
 const rows = (markdown: string) =>
-  [...markdown.matchAll(/^\| `([a-z_]+)` \| .+ \| ([a-z]+) \| ([^|]+) \|$/gm)].map(([, code, category, providers]) => [code, category, providers?.trim()]);
+  [...markdown.matchAll(/^\| `([a-z_]+)` \| .+ \| ([a-z]+) \| ([^|]+) \|$/gm)].map(([, code, category, providers]) => [
+    code,
+    category,
+    providers?.trim(),
+  ]);
 
 describe('stored invoice issue codes', () => {
   it('when docs/issue-codes.md is read, then the stored-invoice table lists every code with its category and providers', () => {

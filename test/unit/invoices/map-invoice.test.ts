@@ -2,7 +2,19 @@ import { describe, expect, it } from 'vitest';
 import type { IssueCategory } from '../../../contract/common/index.js';
 import { StoredInvoiceSchema, type StoredInvoice } from '../../../contract/invoices.js';
 import { MAPPER_VERSION, mapInvoice, type MapperInput } from '../../../server/domain/invoices/index.js';
-import { discountLine, input, item, mapping, preferences, salesLine, shippingLine, sourceInvoice, stored, storedLine, subtotalLine } from './support/source.js';
+import {
+  discountLine,
+  input,
+  item,
+  mapping,
+  preferences,
+  salesLine,
+  shippingLine,
+  sourceInvoice,
+  stored,
+  storedLine,
+  subtotalLine,
+} from './support/source.js';
 
 const issue = (code: string, path: string, category: IssueCategory) => ({ code, path, category, message: expect.any(String) });
 
@@ -13,7 +25,12 @@ interface Case {
   issues?: ReturnType<typeof issue>[];
 }
 
-const lines = (...extra: Record<string, unknown>[]) => [salesLine('1', '11', 2, 12.5, 25), salesLine('2', '12', 1, 10, 10), subtotalLine(35), ...extra];
+const lines = (...extra: Record<string, unknown>[]) => [
+  salesLine('1', '11', 2, 12.5, 25),
+  salesLine('2', '12', 1, 10, 10),
+  subtotalLine(35),
+  ...extra,
+];
 
 const cases: Case[] = [
   { name: 'a provider invoice is open with balance = total, then it is open with exact minor units', input: input(), invoice: stored() },
@@ -45,13 +62,21 @@ const cases: Case[] = [
       totalAmountMinor: 0,
       balanceAmountMinor: 0,
       voidedAt: '2026-11-02T18:30:00.000Z',
-      lineItems: [storedLine(1, { quantity: '0', unitAmountMinor: 0, subtotalAmountMinor: 0 }), storedLine(2, { quantity: '0', unitAmountMinor: 0, subtotalAmountMinor: 0 })],
+      lineItems: [
+        storedLine(1, { quantity: '0', unitAmountMinor: 0, subtotalAmountMinor: 0 }),
+        storedLine(2, { quantity: '0', unitAmountMinor: 0, subtotalAmountMinor: 0 }),
+      ],
     }),
   },
   {
     name: 'the total is zero without a void, then the status is unknown',
     input: input({
-      invoice: sourceInvoice({ Line: [salesLine('1', '11', 1, 0, 0), subtotalLine(0)], TxnTaxDetail: { TotalTax: 0 }, TotalAmt: 0, Balance: 0 }),
+      invoice: sourceInvoice({
+        Line: [salesLine('1', '11', 1, 0, 0), subtotalLine(0)],
+        TxnTaxDetail: { TotalTax: 0 },
+        TotalAmt: 0,
+        Balance: 0,
+      }),
     }),
     invoice: stored({
       status: 'unknown',
@@ -72,7 +97,10 @@ const cases: Case[] = [
     name: 'an amount has more fraction digits than the currency, then it is null and an issue, never rounded',
     input: input({ invoice: sourceInvoice({ TotalAmt: 37.805, Balance: 37.805 }) }),
     invoice: stored({ status: 'unknown', totalAmountMinor: null, balanceAmountMinor: null }),
-    issues: [issue('amount_not_exact', 'invoice.totalAmountMinor', 'validation'), issue('amount_not_exact', 'invoice.balanceAmountMinor', 'validation')],
+    issues: [
+      issue('amount_not_exact', 'invoice.totalAmountMinor', 'validation'),
+      issue('amount_not_exact', 'invoice.balanceAmountMinor', 'validation'),
+    ],
   },
   {
     name: 'a unit price has sub-cent precision, then the line unit amount is null with an issue',
@@ -84,7 +112,10 @@ const cases: Case[] = [
     name: 'a number is a float artefact (0.1 + 0.2) or needs exponent notation, then it is not exact',
     input: input({ invoice: sourceInvoice({ TotalAmt: 0.1 + 0.2, Balance: 1e21 }) }),
     invoice: stored({ status: 'unknown', totalAmountMinor: null, balanceAmountMinor: null }),
-    issues: [issue('amount_not_exact', 'invoice.totalAmountMinor', 'validation'), issue('amount_not_exact', 'invoice.balanceAmountMinor', 'validation')],
+    issues: [
+      issue('amount_not_exact', 'invoice.totalAmountMinor', 'validation'),
+      issue('amount_not_exact', 'invoice.balanceAmountMinor', 'validation'),
+    ],
   },
   {
     name: 'amounts arrive as decimal strings, then they are read exactly',
@@ -106,7 +137,10 @@ const cases: Case[] = [
   },
   {
     name: 'the invoice has no CurrencyRef, then the company home currency is used',
-    input: input({ invoice: sourceInvoice({ CurrencyRef: undefined }), preferences: preferences({ CurrencyPrefs: { HomeCurrency: { value: 'CAD' } } }) }),
+    input: input({
+      invoice: sourceInvoice({ CurrencyRef: undefined }),
+      preferences: preferences({ CurrencyPrefs: { HomeCurrency: { value: 'CAD' } } }),
+    }),
     invoice: stored({ currency: 'cad' }),
   },
   {
@@ -121,13 +155,19 @@ const cases: Case[] = [
       discountAmountMinor: null,
       totalAmountMinor: null,
       balanceAmountMinor: null,
-      lineItems: [storedLine(1, { unitAmountMinor: null, subtotalAmountMinor: null }), storedLine(2, { unitAmountMinor: null, subtotalAmountMinor: null })],
+      lineItems: [
+        storedLine(1, { unitAmountMinor: null, subtotalAmountMinor: null }),
+        storedLine(2, { unitAmountMinor: null, subtotalAmountMinor: null }),
+      ],
     }),
     issues: [issue('missing_currency', 'invoice.currency', 'validation')],
   },
   {
     name: 'a confirmed mapping exists, then it gives product code, unit and commodity code; else the SKU as is and no unit',
-    input: input({ items: [item('11'), item('12', { Sku: 'a very long SKU of the source, not truncated' })], mappings: [mapping('11', { commodityCode: '44121600' })] }),
+    input: input({
+      items: [item('11'), item('12', { Sku: 'a very long SKU of the source, not truncated' })],
+      mappings: [mapping('11', { commodityCode: '44121600' })],
+    }),
     invoice: stored({
       lineItems: [
         storedLine(1, { productCode: 'PC-11', unitOfMeasure: 'EA', commodityCode: '44121600' }),
@@ -159,12 +199,18 @@ const cases: Case[] = [
   },
   {
     name: 'subtotal and description-only lines exist, then they are skipped',
-    input: input({ invoice: sourceInvoice({ Line: lines({ DetailType: 'DescriptionOnly', Description: 'Thank you', DescriptionLineDetail: {} }) }) }),
+    input: input({
+      invoice: sourceInvoice({ Line: lines({ DetailType: 'DescriptionOnly', Description: 'Thank you', DescriptionLineDetail: {} }) }),
+    }),
     invoice: stored(),
   },
   {
     name: 'a group line exists, then it is an issue and not a stored line',
-    input: input({ invoice: sourceInvoice({ Line: lines({ Id: '9', DetailType: 'GroupLineDetail', GroupLineDetail: { GroupItemRef: { value: '40' }, Quantity: 1, Line: [] } }) }) }),
+    input: input({
+      invoice: sourceInvoice({
+        Line: lines({ Id: '9', DetailType: 'GroupLineDetail', GroupLineDetail: { GroupItemRef: { value: '40' }, Quantity: 1, Line: [] } }),
+      }),
+    }),
     invoice: stored(),
     issues: [issue('group_line_unsupported', 'source.Line[3]', 'validation')],
   },
@@ -187,13 +233,18 @@ const cases: Case[] = [
   },
   {
     name: 'a sales line has no item reference, then it is an issue and not stored',
-    input: input({ invoice: sourceInvoice({ Line: lines({ Id: '5', Amount: 3, DetailType: 'SalesItemLineDetail', SalesItemLineDetail: { Qty: 1 } }) }) }),
+    input: input({
+      invoice: sourceInvoice({ Line: lines({ Id: '5', Amount: 3, DetailType: 'SalesItemLineDetail', SalesItemLineDetail: { Qty: 1 } }) }),
+    }),
     invoice: stored(),
     issues: [issue('missing_item_reference', 'source.Line[3].SalesItemLineDetail.ItemRef', 'mapping')],
   },
   {
     name: 'there is no tax detail and the company does not use sales tax, then tax is 0',
-    input: input({ invoice: sourceInvoice({ TxnTaxDetail: undefined, TotalAmt: 35, Balance: 35 }), preferences: preferences({ TaxPrefs: { UsingSalesTax: false } }) }),
+    input: input({
+      invoice: sourceInvoice({ TxnTaxDetail: undefined, TotalAmt: 35, Balance: 35 }),
+      preferences: preferences({ TaxPrefs: { UsingSalesTax: false } }),
+    }),
     invoice: stored({ taxAmountMinor: 0, totalAmountMinor: 3500, balanceAmountMinor: 3500 }),
   },
   {
@@ -209,17 +260,28 @@ const cases: Case[] = [
   },
   {
     name: 'the configured label is found in Preferences, then the invoice field with its DefinitionId is read even if renamed',
-    input: input({ invoice: sourceInvoice({ CustomField: [{ DefinitionId: '3', Name: 'PO (old label)', Type: 'StringType', StringValue: ' PO-9 ' }] }) }),
+    input: input({
+      invoice: sourceInvoice({ CustomField: [{ DefinitionId: '3', Name: 'PO (old label)', Type: 'StringType', StringValue: ' PO-9 ' }] }),
+    }),
     invoice: stored({ purchaseOrderReference: 'PO-9' }),
   },
   {
     name: 'the configured field is empty on the invoice, then the PO is null (never the memo or the number)',
-    input: input({ invoice: sourceInvoice({ CustomField: [{ DefinitionId: '3', Name: 'Purchase Order', Type: 'StringType' }], CustomerMemo: { value: 'PO 55' } }) }),
+    input: input({
+      invoice: sourceInvoice({
+        CustomField: [{ DefinitionId: '3', Name: 'Purchase Order', Type: 'StringType' }],
+        CustomerMemo: { value: 'PO 55' },
+      }),
+    }),
     invoice: stored({ purchaseOrderReference: null }),
   },
   {
     name: 'the label is not in Preferences, then the invoice field is matched by its Name',
-    input: input({ settings: { purchaseOrderField: 'crew #', version: 1 }, preferences: preferences({ SalesFormsPrefs: {} }), invoice: sourceInvoice({ CustomField: [{ DefinitionId: '1', Name: 'Crew #', Type: 'StringType', StringValue: 'C-1' }] }) }),
+    input: input({
+      settings: { purchaseOrderField: 'crew #', version: 1 },
+      preferences: preferences({ SalesFormsPrefs: {} }),
+      invoice: sourceInvoice({ CustomField: [{ DefinitionId: '1', Name: 'Crew #', Type: 'StringType', StringValue: 'C-1' }] }),
+    }),
     invoice: stored({ purchaseOrderReference: 'C-1' }),
   },
   {
@@ -232,7 +294,10 @@ const cases: Case[] = [
     name: 'a line amount is not quantity × unit price, then the shared arithmetic check reports the line',
     input: input({ invoice: sourceInvoice({ Line: lines().map((l, i) => (i === 1 ? salesLine('2', '12', 1, 10, 11) : l)) }) }),
     invoice: stored({ subtotalAmountMinor: 3600, lineItems: [storedLine(1), storedLine(2, { subtotalAmountMinor: 1100 })] }),
-    issues: [issue('arithmetic_mismatch', 'invoice.lineItems[1].subtotalAmountMinor', 'validation'), issue('arithmetic_mismatch', 'invoice.totalAmountMinor', 'validation')],
+    issues: [
+      issue('arithmetic_mismatch', 'invoice.lineItems[1].subtotalAmountMinor', 'validation'),
+      issue('arithmetic_mismatch', 'invoice.totalAmountMinor', 'validation'),
+    ],
   },
   {
     name: 'the invoice has no DocNumber, then the number is null with an issue',
@@ -291,7 +356,8 @@ describe('mapInvoice', () => {
         code: 'amount_not_exact',
         path: 'invoice.totalAmountMinor',
         category: 'validation',
-        message: 'A source amount is not an exact nonnegative whole number of minor units; it is never rounded. 37.805 has more than 2 fraction digits.',
+        message:
+          'A source amount is not an exact nonnegative whole number of minor units; it is never rounded. 37.805 has more than 2 fraction digits.',
       },
     ]);
   });

@@ -35,13 +35,26 @@ function ready(provider: PaymentProvider, overrides: Partial<ReadinessInput> = {
 describe('readinessOf', () => {
   it('when a mapped open invoice has confirmed mappings and a fresh active source, then it is ready for every provider', () => {
     for (const provider of ['gwa', 'gwb', 'gwc'] as const) {
-      expect(ready(provider)).toStrictEqual({ ready: true, issues: [], checkedThrough: '2026-11-20T12:00:00.000Z', canonical: expect.any(Object) });
+      expect(ready(provider)).toStrictEqual({
+        ready: true,
+        issues: [],
+        checkedThrough: '2026-11-20T12:00:00.000Z',
+        canonical: expect.any(Object),
+      });
     }
   });
 
   it('when the same invoice lacks units and a PO, then gwa and gwc are not ready and gwb is', () => {
     const mapped = mapInvoice(input({ settings: { purchaseOrderField: null, version: 1 } }));
-    const base = { invoice: mapped.invoice, mapperIssues: mapped.issues, deleted: false, connectionStatus: 'active' as const, checkedThrough, syncActive: false, now };
+    const base = {
+      invoice: mapped.invoice,
+      mapperIssues: mapped.issues,
+      deleted: false,
+      connectionStatus: 'active' as const,
+      checkedThrough,
+      syncActive: false,
+      now,
+    };
     expect(readinessOf({ ...base, provider: 'gwa' }).issues).toStrictEqual([
       issue('missing_purchase_order_number', 'invoice.purchaseOrderReference', 'mapping'),
       issue('missing_unit_of_measure', 'invoice.lineItems[0].unitOfMeasure', 'mapping'),
@@ -55,19 +68,34 @@ describe('readinessOf', () => {
   });
 
   it('when a SKU is longer than 12 characters or not ASCII, then gwa and gwc report it, gwb (no SKU field) does not', () => {
-    const invoice = stored({ lineItems: [storedLine(1, { productCode: 'SKU-1234567890', unitOfMeasure: 'EA' }), storedLine(2, { productCode: 'Ünit', unitOfMeasure: 'EA' })] });
+    const invoice = stored({
+      lineItems: [
+        storedLine(1, { productCode: 'SKU-1234567890', unitOfMeasure: 'EA' }),
+        storedLine(2, { productCode: 'Ünit', unitOfMeasure: 'EA' }),
+      ],
+    });
     const base = { invoice, mapperIssues: [], deleted: false, connectionStatus: 'active' as const, checkedThrough, syncActive: false, now };
     expect(readinessOf({ ...base, provider: 'gwa' }).issues).toStrictEqual([
       issue('identifier_too_long', 'invoice.lineItems[0].productCode', 'validation'),
       issue('identifier_invalid', 'invoice.lineItems[1].productCode', 'validation'),
     ]);
-    expect(readinessOf({ ...base, provider: 'gwc' }).issues).toStrictEqual([issue('identifier_too_long', 'invoice.lineItems[0].productCode', 'validation')]);
+    expect(readinessOf({ ...base, provider: 'gwc' }).issues).toStrictEqual([
+      issue('identifier_too_long', 'invoice.lineItems[0].productCode', 'validation'),
+    ]);
     expect(readinessOf({ ...base, provider: 'gwb' }).ready).toBe(true);
   });
 
   it('when a revoked mapping is reported by the mapper, then it blocks gwa and gwc only', () => {
     const mapped = mapInvoice(input({ mappings: [mapping('11', { revoked: true }), mapping('12')] }));
-    const base = { invoice: mapped.invoice, mapperIssues: mapped.issues, deleted: false, connectionStatus: 'active' as const, checkedThrough, syncActive: false, now };
+    const base = {
+      invoice: mapped.invoice,
+      mapperIssues: mapped.issues,
+      deleted: false,
+      connectionStatus: 'active' as const,
+      checkedThrough,
+      syncActive: false,
+      now,
+    };
     expect(readinessOf({ ...base, provider: 'gwb' }).ready).toBe(true);
     expect(readinessOf({ ...base, provider: 'gwc' }).issues).toStrictEqual([
       issue('item_mapping_revoked', 'invoice.lineItems[0].sourceItemId', 'mapping'),
@@ -103,7 +131,15 @@ describe('readinessOf', () => {
   it('when the invoice is partly paid, then payment blocks it for every provider', () => {
     const mapped = mapInvoice(input({ invoice: sourceInvoice({ Balance: 10 }), mappings: [mapping('11'), mapping('12')] }));
     for (const provider of ['gwa', 'gwb', 'gwc'] as const) {
-      const base = { invoice: mapped.invoice, mapperIssues: mapped.issues, deleted: false, connectionStatus: 'active' as const, checkedThrough, syncActive: false, now };
+      const base = {
+        invoice: mapped.invoice,
+        mapperIssues: mapped.issues,
+        deleted: false,
+        connectionStatus: 'active' as const,
+        checkedThrough,
+        syncActive: false,
+        now,
+      };
       expect(readinessOf({ ...base, provider }).issues).toStrictEqual([
         issue('invoice_not_open', 'invoice.status', 'payment'),
         issue('invoice_balance_not_full', 'invoice.balanceAmountMinor', 'payment'),
@@ -114,7 +150,12 @@ describe('readinessOf', () => {
   it('when an amount is unavailable, then the mapper reason is reported once and no provider rule runs', () => {
     const mapped = mapInvoice(input({ invoice: sourceInvoice({ TotalAmt: 37.805 }), mappings: [mapping('11'), mapping('12')] }));
     const result = ready('gwa', { invoice: mapped.invoice, mapperIssues: mapped.issues });
-    expect(result).toStrictEqual({ ready: false, issues: [issue('amount_not_exact', 'invoice.totalAmountMinor', 'validation')], checkedThrough: checkedThrough.toISOString(), canonical: null });
+    expect(result).toStrictEqual({
+      ready: false,
+      issues: [issue('amount_not_exact', 'invoice.totalAmountMinor', 'validation')],
+      checkedThrough: checkedThrough.toISOString(),
+      canonical: null,
+    });
   });
 
   it('when the arithmetic fails, then the mapper and the provider rules report it once', () => {

@@ -15,7 +15,12 @@ export function salesLine(id: string, itemId: string, qty: unknown, unitPrice: u
     Description: `Line ${id}`,
     Amount: amount,
     DetailType: 'SalesItemLineDetail',
-    SalesItemLineDetail: { ItemRef: { value: itemId, name: `Item ref ${itemId}` }, Qty: qty, UnitPrice: unitPrice, TaxCodeRef: { value: 'TAX' } },
+    SalesItemLineDetail: {
+      ItemRef: { value: itemId, name: `Item ref ${itemId}` },
+      Qty: qty,
+      UnitPrice: unitPrice,
+      TaxCodeRef: { value: 'TAX' },
+    },
     ...extra,
   };
 }
@@ -58,7 +63,16 @@ export function sourceInvoice(overrides: Json = {}): Json {
 }
 
 export function item(id: string, overrides: Json = {}): Json {
-  return { Id: id, SyncToken: '0', Name: `Product ${id}`, Sku: `SKU-${id}`, Type: 'NonInventory', UnitPrice: 1, Active: true, ...overrides };
+  return {
+    Id: id,
+    SyncToken: '0',
+    Name: `Product ${id}`,
+    Sku: `SKU-${id}`,
+    Type: 'NonInventory',
+    UnitPrice: 1,
+    Active: true,
+    ...overrides,
+  };
 }
 
 export function preferences(overrides: Json = {}): Json {
@@ -116,8 +130,38 @@ export function input(overrides: Partial<MapperInput> = {}): MapperInput {
 export function storedLine(index: 1 | 2, overrides: Partial<StoredLine> = {}): StoredLine {
   const base: StoredLine =
     index === 1
-      ? { sourceLineId: '1', sourceItemId: '11', sequence: 1, productName: 'Product 11', description: 'Line 1', productCode: 'SKU-11', unitOfMeasure: null, commodityCode: null, quantity: '2', unitAmountMinor: 1250, subtotalAmountMinor: 2500, taxAmountMinor: null, discountAmountMinor: null, totalAmountMinor: null }
-      : { sourceLineId: '2', sourceItemId: '12', sequence: 2, productName: 'Product 12', description: 'Line 2', productCode: 'SKU-12', unitOfMeasure: null, commodityCode: null, quantity: '1', unitAmountMinor: 1000, subtotalAmountMinor: 1000, taxAmountMinor: null, discountAmountMinor: null, totalAmountMinor: null };
+      ? {
+          sourceLineId: '1',
+          sourceItemId: '11',
+          sequence: 1,
+          productName: 'Product 11',
+          description: 'Line 1',
+          productCode: 'SKU-11',
+          unitOfMeasure: null,
+          commodityCode: null,
+          quantity: '2',
+          unitAmountMinor: 1250,
+          subtotalAmountMinor: 2500,
+          taxAmountMinor: null,
+          discountAmountMinor: null,
+          totalAmountMinor: null,
+        }
+      : {
+          sourceLineId: '2',
+          sourceItemId: '12',
+          sequence: 2,
+          productName: 'Product 12',
+          description: 'Line 2',
+          productCode: 'SKU-12',
+          unitOfMeasure: null,
+          commodityCode: null,
+          quantity: '1',
+          unitAmountMinor: 1000,
+          subtotalAmountMinor: 1000,
+          taxAmountMinor: null,
+          discountAmountMinor: null,
+          totalAmountMinor: null,
+        };
   return { ...base, ...overrides };
 }
 
