@@ -13,6 +13,7 @@ const nullableReference = ReferenceSchema.nullable();
 const nullableText = z.string().max(MAX_TEXT, `Must be at most ${MAX_TEXT} characters`).nullable();
 
 export const InvoiceStatusSchema = z.enum(['draft', 'open', 'partially_paid', 'paid', 'void', 'uncollectible', 'unknown']);
+export type InvoiceStatus = z.infer<typeof InvoiceStatusSchema>;
 
 /** One line of a CanonicalInvoice (spec: CanonicalLine). Strict: every property required, nullable ones `null`. */
 export const CanonicalLineSchema = z

@@ -15,6 +15,10 @@ export type Provider = z.infer<typeof ProviderSchema>;
 export const SyncStateSchema = z.enum(['queued', 'running', 'succeeded', 'failed']);
 export type SyncState = z.infer<typeof SyncStateSchema>;
 
+/** States of an accounting-source connection; preparation needs `active` (spec: Sync queueing). */
+export const ConnectionStatusSchema = z.enum(['active', 'paused', 'disconnected', 'reauthorization_required']);
+export type ConnectionStatus = z.infer<typeof ConnectionStatusSchema>;
+
 export const EnvironmentSchema = z.enum(['sandbox', 'production']);
 export type Environment = z.infer<typeof EnvironmentSchema>;
 

@@ -40,6 +40,19 @@ export const IssueSchema = z
   .strict();
 export type Issue = z.infer<typeof IssueSchema>;
 
+/**
+ * Kind of problem behind an issue of a stored invoice (spec: StoredInvoice, Issue.category):
+ * `source` (deleted, missing dependency), `mapping` (product code, unit, revoked mapping),
+ * `validation` (identifiers, quantities, arithmetic), `payment` (not open, not fully unpaid),
+ * `freshness` (stale source, sync pending), `access` (connection paused, disconnected, reauthorization).
+ */
+export const IssueCategorySchema = z.enum(['source', 'mapping', 'validation', 'payment', 'freshness', 'access']);
+export type IssueCategory = z.infer<typeof IssueCategorySchema>;
+
+/** An issue with its category: invoice readiness and gwc `optimizationIssues` (docs/issue-codes.md). */
+export const CategorizedIssueSchema = IssueSchema.extend({ category: IssueCategorySchema }).strict();
+export type CategorizedIssue = z.infer<typeof CategorizedIssueSchema>;
+
 /** The error envelope of payment, enrichment and invoice endpoints (spec: Errors). */
 export const ErrorEnvelopeSchema = z
   .object({

@@ -1,8 +1,10 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { tenantScope } from './tenant-scope.js';
 
-export const CONNECTION_STATUSES = ['active', 'paused', 'disconnected', 'reauthorization_required'] as const;
-export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+import { ConnectionStatusSchema, type ConnectionStatus } from '../../../contract/common/index.js';
+
+export const CONNECTION_STATUSES = ConnectionStatusSchema.options;
+export type { ConnectionStatus };
 
 /**
  * An authorized company at the accounting source for one ledger integration.

@@ -1,0 +1,120 @@
+import type { CanonicalInvoice } from '../../../contract/canonical-invoice.js';
+import type { CategorizedIssue, ConnectionStatus, PaymentProvider } from '../../../contract/common/index.js';
+import type { StoredInvoice } from '../../../contract/invoices.js';
+import { enrichInline, type EnrichmentRequest } from '../enrichment/index.js';
+import { appliesTo, categorize, invoiceIssue } from './issue-categories.js';
+import { toCanonicalInvoice } from './to-canonical.js';
+
+/** Spec Limits: "completed source checkpoint within 4 hours and no active or pending refresh". */
+export const FRESHNESS_WINDOW_MS = 4 * 60 * 60 * 1000;
+
+export interface ReadinessInput {
+  /** The provider of the calling key's integration: field rules differ per provider. */
+  readonly provider: PaymentProvider;
+  /** The stored snapshot and the issues the mapper found for it. */
+  readonly invoice: StoredInvoice;
+  readonly mapperIssues: readonly CategorizedIssue[];
+  /** Deleted at the source since (or when) it was mapped. */
+  readonly deleted: boolean;
+  readonly connectionStatus: ConnectionStatus;
+  /** Boundary of the last completed sync checkpoint; `null` when none completed. */
+  readonly checkedThrough: Date | null;
+  /** A sync of the connection is queued or running. */
+  readonly syncActive: boolean;
+  /** Injected clock: freshness is evaluated at read time. */
+  readonly now: Date;
+}
+
+export interface Readiness {
+  readonly ready: boolean;
+  /** Every issue, categorized, without duplicates (same code and path). */
+  readonly issues: CategorizedIssue[];
+  readonly checkedThrough: string | null;
+  /** The invoice as the enrichment core takes it, or `null` when a fact is unavailable. */
+  readonly canonical: CanonicalInvoice | null;
+}
+
+/**
+ * Whether an invoice can be prepared for `provider` now, with exactly the checks
+ * invoice-backed preparation applies: source state, mapping issues, the
+ * enrichment core's rules for the provider (one implementation with the inline
+ * endpoints), freshness and access. The preparation adds only what a request
+ * brings: amountMinor, currency and expectedRevision (docs/decisions.md).
+ */
+export function readinessOf(input: ReadinessInput): Readiness {
+  const issues: CategorizedIssue[] = [];
+  if (input.deleted) issues.push(invoiceIssue('invoice_deleted_at_source', 'source'));
+  issues.push(...input.mapperIssues.filter((i) => appliesTo(i.code, input.provider)));
+  const canonical = toCanonicalInvoice(input.invoice);
+  if (canonical.ok) issues.push(...providerFieldIssues(input.provider, canonical.invoice));
+  else issues.push(...withoutExplainedPaths(canonical.issues, issues));
+  issues.push(...freshnessIssues(input.checkedThrough, input.syncActive, input.now));
+  issues.push(...accessIssues(input.connectionStatus));
+  const unique = dedupe(issues);
+  return {
+    ready: unique.length === 0,
+    issues: unique,
+    checkedThrough: input.checkedThrough?.toISOString() ?? null,
+    canonical: canonical.ok ? canonical.invoice : null,
+  };
+}
+
+/**
+ * The inline request that invoice-backed preparation sends to the enrichment
+ * core: default options, except gwc's order reference, which is the invoice
+ * number for invoice-backed requests (spec: Enrichment outputs, gwc).
+ */
+export function preparationRequest<P extends PaymentProvider>(provider: P, invoice: CanonicalInvoice): EnrichmentRequest<P> {
+  const requests: { [Q in PaymentProvider]: EnrichmentRequest<Q> } = {
+    gwa: { invoice },
+    gwb: { invoice },
+    gwc: { invoice, options: { orderReference: invoice.invoiceNumber } },
+  };
+  return requests[provider];
+}
+
+/** The provider's field rules: the enrichment core's issues for this invoice, categorized. */
+export function providerFieldIssues(provider: PaymentProvider, invoice: CanonicalInvoice): CategorizedIssue[] {
+  const result = enrichInline(provider, preparationRequest(provider, invoice));
+  return result.ok ? [] : result.issues.map(categorize);
+}
+
+export function freshnessIssues(checkedThrough: Date | null, syncActive: boolean, now: Date): CategorizedIssue[] {
+  const issues: CategorizedIssue[] = [];
+  if (checkedThrough === null) {
+    issues.push(invoiceIssue('source_stale', 'source.checkedThrough', 'No sync has completed.'));
+  } else if (now.getTime() - checkedThrough.getTime() > FRESHNESS_WINDOW_MS) {
+    issues.push(invoiceIssue('source_stale', 'source.checkedThrough', `Last checkpoint ${checkedThrough.toISOString()}.`));
+  }
+  if (syncActive) issues.push(invoiceIssue('sync_in_progress', 'source.sync'));
+  return issues;
+}
+
+export function accessIssues(status: ConnectionStatus): CategorizedIssue[] {
+  switch (status) {
+    case 'active':
+      return [];
+    case 'paused':
+      return [invoiceIssue('connection_paused', 'source.connection')];
+    case 'disconnected':
+      return [invoiceIssue('connection_disconnected', 'source.connection')];
+    case 'reauthorization_required':
+      return [invoiceIssue('reauthorization_required', 'source.connection')];
+  }
+}
+
+/** An unavailable fact is reported once, with the mapper's reason when it gave one for that path. */
+function withoutExplainedPaths(found: readonly CategorizedIssue[], known: readonly CategorizedIssue[]): CategorizedIssue[] {
+  const explained = new Set(known.map((i) => i.path));
+  return found.filter((i) => !(i.code === 'fact_unavailable' && explained.has(i.path)));
+}
+
+function dedupe(issues: readonly CategorizedIssue[]): CategorizedIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const key = `${i.code}\u0000${i.path}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * Reading provider-shaped JSON (docs: accounting source entity shapes in
+ * docs/decisions.md, "Stored invoices: mapping and readiness"). Records arrive as
+ * parsed JSON, so every field is `unknown` until checked; nothing here throws.
+ */
+export type SourceRecord = Readonly<Record<string, unknown>>;
+
+export function record(value: unknown): SourceRecord | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as SourceRecord) : null;
+}
+
+export function records(value: unknown): SourceRecord[] {
+  return Array.isArray(value) ? value.map(record).filter((r): r is SourceRecord => r !== null) : [];
+}
+
+/** A string field, or `null` when absent, not a string, or blank. */
+export function text(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
+/** `Ref {value, name}` objects of the provider (ItemRef, CurrencyRef, ...). */
+export function refValue(value: unknown): string | null {
+  return text(record(value)?.value);
+}
+
+export function refName(value: unknown): string | null {
+  return text(record(value)?.name);
+}
+
+/** A provider date (`YYYY-MM-DD`) as midnight UTC, or `null`. */
+export function dateAsTimestamp(value: unknown): string | null {
+  const date = text(value);
+  if (date === null || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
+  const parsed = new Date(`${date}T00:00:00.000Z`);
+  return Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date ? null : parsed.toISOString();
+}
+
+/** A provider datetime with offset (`2024-01-05T10:00:00-07:00`) in UTC with milliseconds, or `null`. */
+export function dateTimeAsTimestamp(value: unknown): string | null {
+  const stamp = text(value);
+  if (stamp === null || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(stamp)) return null;
+  const parsed = new Date(stamp);
+  return Number.isNaN(parsed.getTime()) ? null : parsed.toISOString();
+}

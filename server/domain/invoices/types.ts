@@ -1,0 +1,55 @@
+import type { CategorizedIssue } from '../../../contract/common/index.js';
+import type { ConfirmedMapping, SourceObjectType, StoredInvoice } from '../../../contract/invoices.js';
+import type { SourceRecord } from './source-record.js';
+
+/** A merchant-confirmed item mapping, every version of it; provenance shows the applied ones (ConfirmedMapping). */
+export interface ItemMapping extends ConfirmedMapping {
+  readonly commodityCode: string | null;
+  readonly revoked: boolean;
+}
+
+/** Per-connection settings an operator chose. */
+export interface ConnectionSettings {
+  /** Label of the invoice custom field that holds the buyer's PO; `null` when not configured. */
+  readonly purchaseOrderField: string | null;
+  /** Changes whenever the settings change; part of the revision. */
+  readonly version: number;
+}
+
+export interface MapperInput {
+  /** The Invoice record as the provider returned it (parsed JSON). */
+  readonly invoice: SourceRecord;
+  /** The Item records the invoice references (others are ignored); a missing one is an issue. */
+  readonly items: readonly SourceRecord[];
+  /** The company Preferences record, `null` when not imported. */
+  readonly preferences: SourceRecord | null;
+  readonly settings: ConnectionSettings;
+  /** Confirmed item mappings of the connection, all versions (revoked ones included). */
+  readonly mappings: readonly ItemMapping[];
+  /** The source reported the invoice deleted (CDC `status: "Deleted"`); `invoice` is its last snapshot. */
+  readonly deleted: boolean;
+}
+
+/** A source record the mapping read; the caller adds `sourceRecordId` (the mapper knows external ids only). */
+export interface UsedDependency {
+  readonly objectType: SourceObjectType;
+  readonly externalId: string;
+  /** The record's SyncToken when known; part of the revision. */
+  readonly version: string | null;
+}
+
+export interface MappedInvoice {
+  readonly mapperVersion: string;
+  readonly ledgerInvoiceId: string;
+  /** The invoice's SyncToken. */
+  readonly sourceVersion: string | null;
+  /** Opaque; changes whenever the invoice, a dependency, the settings, a mapping or the mapper changes. */
+  readonly revision: string;
+  readonly deleted: boolean;
+  readonly invoice: StoredInvoice;
+  readonly dependencies: readonly UsedDependency[];
+  /** The confirmed mappings applied to lines (provenance `mappings`). */
+  readonly mappings: readonly ConfirmedMapping[];
+  /** Every issue found, each with its category; provider-specific field rules are left to readiness. */
+  readonly issues: readonly CategorizedIssue[];
+}

@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import type { IssueCategory, PaymentProvider } from '../../../contract/common/index.js';
+import { enrichInline } from '../../../server/domain/enrichment/index.js';
+import {
+  FRESHNESS_WINDOW_MS,
+  mapInvoice,
+  preparationRequest,
+  readinessOf,
+  toCanonicalInvoice,
+  type ReadinessInput,
+} from '../../../server/domain/invoices/index.js';
+import { input, mapping, sourceInvoice, stored, storedLine } from './support/source.js';
+
+const issue = (code: string, path: string, category: IssueCategory) => ({ code, path, category, message: expect.any(String) });
+const checkedThrough = new Date('2026-11-20T12:00:00.000Z');
+const now = new Date(checkedThrough.getTime() + 60_000);
+
+function ready(provider: PaymentProvider, overrides: Partial<ReadinessInput> = {}) {
+  const mapped = mapInvoice(input({ mappings: [mapping('11'), mapping('12')] }));
+  return readinessOf({
+    provider,
+    invoice: mapped.invoice,
+    mapperIssues: mapped.issues,
+    deleted: false,
+    connectionStatus: 'active',
+    checkedThrough,
+    syncActive: false,
+    now,
+    ...overrides,
+  });
+}
+
+describe('readinessOf', () => {
+  it('when a mapped open invoice has confirmed mappings and a fresh active source, then it is ready for every provider', () => {
+    for (const provider of ['gwa', 'gwb', 'gwc'] as const) {
+      expect(ready(provider)).toStrictEqual({
+        ready: true,
+        issues: [],
+        checkedThrough: '2026-11-20T12:00:00.000Z',
+        canonical: expect.any(Object),
+      });
+    }
+  });
+
+  it('when the same invoice lacks units and a PO, then gwa and gwc are not ready and gwb is', () => {
+    const mapped = mapInvoice(input({ settings: { purchaseOrderField: null, version: 1 } }));
+    const base = {
+      invoice: mapped.invoice,
+      mapperIssues: mapped.issues,
+      deleted: false,
+      connectionStatus: 'active' as const,
+      checkedThrough,
+      syncActive: false,
+      now,
+    };
+    expect(readinessOf({ ...base, provider: 'gwa' }).issues).toStrictEqual([
+      issue('missing_purchase_order_number', 'invoice.purchaseOrderReference', 'mapping'),
+      issue('missing_unit_of_measure', 'invoice.lineItems[0].unitOfMeasure', 'mapping'),
+      issue('missing_unit_of_measure', 'invoice.lineItems[1].unitOfMeasure', 'mapping'),
+    ]);
+    expect(readinessOf({ ...base, provider: 'gwc' }).issues).toStrictEqual([
+      issue('missing_unit_of_measure', 'invoice.lineItems[0].unitOfMeasure', 'mapping'),
+      issue('missing_unit_of_measure', 'invoice.lineItems[1].unitOfMeasure', 'mapping'),
+    ]);
+    expect(readinessOf({ ...base, provider: 'gwb' })).toMatchObject({ ready: true, issues: [] });
+  });
+
+  it('when a SKU is longer than 12 characters or not ASCII, then gwa and gwc report it, gwb (no SKU field) does not', () => {
+    const invoice = stored({
+      lineItems: [
+        storedLine(1, { productCode: 'SKU-1234567890', unitOfMeasure: 'EA' }),
+        storedLine(2, { productCode: 'Ünit', unitOfMeasure: 'EA' }),
+      ],
+    });
+    const base = { invoice, mapperIssues: [], deleted: false, connectionStatus: 'active' as const, checkedThrough, syncActive: false, now };
+    expect(readinessOf({ ...base, provider: 'gwa' }).issues).toStrictEqual([
+      issue('identifier_too_long', 'invoice.lineItems[0].productCode', 'validation'),
+      issue('identifier_invalid', 'invoice.lineItems[1].productCode', 'validation'),
+    ]);
+    expect(readinessOf({ ...base, provider: 'gwc' }).issues).toStrictEqual([
+      issue('identifier_too_long', 'invoice.lineItems[0].productCode', 'validation'),
+    ]);
+    expect(readinessOf({ ...base, provider: 'gwb' }).ready).toBe(true);
+  });
+
+  it('when a revoked mapping is reported by the mapper, then it blocks gwa and gwc only', () => {
+    const mapped = mapInvoice(input({ mappings: [mapping('11', { revoked: true }), mapping('12')] }));
+    const base = {
+      invoice: mapped.invoice,
+      mapperIssues: mapped.issues,
+      deleted: false,
+      connectionStatus: 'active' as const,
+      checkedThrough,
+      syncActive: false,
+      now,
+    };
+    expect(readinessOf({ ...base, provider: 'gwb' }).ready).toBe(true);
+    expect(readinessOf({ ...base, provider: 'gwc' }).issues).toStrictEqual([
+      issue('item_mapping_revoked', 'invoice.lineItems[0].sourceItemId', 'mapping'),
+      issue('missing_unit_of_measure', 'invoice.lineItems[0].unitOfMeasure', 'mapping'),
+    ]);
+  });
+
+  it('when the clock passes the 4-hour window, then freshness moves from fresh to stale', () => {
+    expect(ready('gwb', { now: new Date(checkedThrough.getTime() + FRESHNESS_WINDOW_MS) }).ready).toBe(true);
+    expect(ready('gwb', { now: new Date(checkedThrough.getTime() + FRESHNESS_WINDOW_MS + 1) }).issues).toStrictEqual([
+      issue('source_stale', 'source.checkedThrough', 'freshness'),
+    ]);
+    expect(ready('gwb', { checkedThrough: null }).issues).toStrictEqual([issue('source_stale', 'source.checkedThrough', 'freshness')]);
+    expect(ready('gwb', { checkedThrough: null }).checkedThrough).toBeNull();
+  });
+
+  it('when a sync is queued or running, then the invoice is not fresh', () => {
+    expect(ready('gwa', { syncActive: true }).issues).toStrictEqual([issue('sync_in_progress', 'source.sync', 'freshness')]);
+  });
+
+  it.each([
+    ['paused', 'connection_paused'],
+    ['disconnected', 'connection_disconnected'],
+    ['reauthorization_required', 'reauthorization_required'],
+  ] as const)('when the connection is %s, then access blocks with %s', (connectionStatus, code) => {
+    expect(ready('gwc', { connectionStatus }).issues).toStrictEqual([issue(code, 'source.connection', 'access')]);
+  });
+
+  it('when the invoice was deleted at the source, then it is never ready', () => {
+    expect(ready('gwb', { deleted: true }).issues).toStrictEqual([issue('invoice_deleted_at_source', 'source', 'source')]);
+  });
+
+  it('when the invoice is partly paid, then payment blocks it for every provider', () => {
+    const mapped = mapInvoice(input({ invoice: sourceInvoice({ Balance: 10 }), mappings: [mapping('11'), mapping('12')] }));
+    for (const provider of ['gwa', 'gwb', 'gwc'] as const) {
+      const base = {
+        invoice: mapped.invoice,
+        mapperIssues: mapped.issues,
+        deleted: false,
+        connectionStatus: 'active' as const,
+        checkedThrough,
+        syncActive: false,
+        now,
+      };
+      expect(readinessOf({ ...base, provider }).issues).toStrictEqual([
+        issue('invoice_not_open', 'invoice.status', 'payment'),
+        issue('invoice_balance_not_full', 'invoice.balanceAmountMinor', 'payment'),
+      ]);
+    }
+  });
+
+  it('when an amount is unavailable, then the mapper reason is reported once and no provider rule runs', () => {
+    const mapped = mapInvoice(input({ invoice: sourceInvoice({ TotalAmt: 37.805 }), mappings: [mapping('11'), mapping('12')] }));
+    const result = ready('gwa', { invoice: mapped.invoice, mapperIssues: mapped.issues });
+    expect(result).toStrictEqual({
+      ready: false,
+      issues: [issue('amount_not_exact', 'invoice.totalAmountMinor', 'validation')],
+      checkedThrough: checkedThrough.toISOString(),
+      canonical: null,
+    });
+  });
+
+  it('when the arithmetic fails, then the mapper and the provider rules report it once', () => {
+    const mapped = mapInvoice(input({ invoice: sourceInvoice({ TotalAmt: 40, Balance: 40 }), mappings: [mapping('11'), mapping('12')] }));
+    expect(ready('gwc', { invoice: mapped.invoice, mapperIssues: mapped.issues }).issues).toStrictEqual([
+      issue('arithmetic_mismatch', 'invoice.totalAmountMinor', 'validation'),
+    ]);
+  });
+
+  it('when readiness says ready, then the enrichment core accepts the preparation request for that provider', () => {
+    for (const provider of ['gwa', 'gwb', 'gwc'] as const) {
+      const result = ready(provider);
+      expect(result.ready).toBe(true);
+      const canonical = toCanonicalInvoice(mapInvoice(input({ mappings: [mapping('11'), mapping('12')] })).invoice);
+      if (!canonical.ok) throw new Error('expected a canonical invoice');
+      expect(enrichInline(provider, preparationRequest(provider, canonical.invoice)).ok).toBe(true);
+    }
+  });
+});
