@@ -1,7 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { tenantScope } from './tenant-scope.js';
-
 import { ConnectionStatusSchema, type ConnectionStatus } from '../../../contract/common/index.js';
+import { tenantScope } from './tenant-scope.js';
 
 export const CONNECTION_STATUSES = ConnectionStatusSchema.options;
 export type { ConnectionStatus };
