@@ -1,7 +1,7 @@
 import { correlationExceptionsRouter, paymentsRouter } from './procedures/payments.js';
 import { apiKeysRouter, integrationsRouter, linksRouter, organizationsRouter } from './procedures/tenancy.js';
 import { connectionsRouter, invitationsRouter, syncRunsRouter } from './procedures/ledger.js';
-import { itemMappingsRouter } from './procedures/invoices.js';
+import { invoicesRouter, itemMappingsRouter } from './procedures/invoices.js';
 import { createCallerFactory, router } from './trpc.js';
 
 /** The operator surface, mounted at /admin/trpc. Procedure names and shapes are a public interface. */
@@ -16,6 +16,7 @@ export const adminRouter = router({
   syncRuns: syncRunsRouter,
   invitations: invitationsRouter,
   itemMappings: itemMappingsRouter,
+  invoices: invoicesRouter,
 });
 export type AdminRouter = typeof adminRouter;
 

@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { commonResponses } from './common/index.js';
 import { inlineEnrichmentRoutes } from './inline-enrichment.js';
 import { paymentReportRoutes } from './payment-reports.js';
+import { invoiceRoutes } from './invoices.js';
 import { ledgerRoutes } from './ledger.js';
 
 const c = initContract();
@@ -16,6 +17,7 @@ export const contract = c.router(
     gwa: c.router({ enrichTransaction: inlineEnrichmentRoutes.gwa, reportPayment: paymentReportRoutes.gwa }),
     gwb: c.router({ enrichOrder: inlineEnrichmentRoutes.gwb, reportPayment: paymentReportRoutes.gwb }),
     gwc: c.router({ enrichPaymentIntent: inlineEnrichmentRoutes.gwc, reportPayment: paymentReportRoutes.gwc }),
+    invoices: invoiceRoutes,
     ledger: ledgerRoutes,
   },
   {

@@ -1,3 +1,4 @@
+import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { InvoiceStatusSchema } from './canonical-invoice.js';
 import {
@@ -5,13 +6,17 @@ import {
   CategorizedIssueSchema,
   CurrencySchema,
   DecimalStringSchema,
+  ErrorEnvelopeSchema,
+  PaymentProviderSchema,
   TimestampSchema,
   UuidSchema,
+  access,
+  successEnvelope,
 } from './common/index.js';
 
 /*
  * Stored invoices imported from the accounting source (spec: StoredInvoice and
- * InvoiceSummary / InvoiceDetail). Schemas and types only; the routes come later.
+ * InvoiceSummary / InvoiceDetail) and endpoints 8 and 9.
  * Unavailable facts are `null`, never derived (spec: "Unavailable facts stay null");
  * every `null` money fact comes with an issue that says why (docs/issue-codes.md).
  */
@@ -132,3 +137,57 @@ export const InvoiceDetailSchema = z
   .object({ ...summaryShape, invoice: StoredInvoiceSchema.nullable(), provenance: InvoiceProvenanceSchema })
   .strict();
 export type InvoiceDetail = z.infer<typeof InvoiceDetailSchema>;
+
+/** Spec Limits: invoice list page size 1-100, default 25. */
+export const INVOICE_PAGE_DEFAULT = 25;
+export const INVOICE_PAGE_MAX = 100;
+
+export const InvoiceListQuerySchema = z
+  .object({
+    ledgerInvoiceId: z.string().min(1).max(64).optional().describe('Exact invoice ID in the accounting source'),
+    invoiceNumber: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('Exact source invoice number; several invoices with one number are all returned with `ambiguous_invoice_number`'),
+    cursor: z.string().min(1).max(512).optional().describe('`nextCursor` of the previous page, with identical filters'),
+    limit: z.coerce.number().int().min(1).max(INVOICE_PAGE_MAX).optional().describe('Page size 1-100, default 25'),
+  })
+  .strict();
+export type InvoiceListQuery = z.infer<typeof InvoiceListQuerySchema>;
+
+export const InvoiceListSchema = z.object({ invoices: z.array(InvoiceSummarySchema), nextCursor: z.string().nullable() }).strict();
+
+const c = initContract();
+const invoiceAccess = access(PaymentProviderSchema.options, ['invoices:read']);
+
+/** Endpoints 8 and 9: imported invoices visible to the key (its provider integration's linked accounting sources). */
+export const invoiceRoutes = c.router({
+  list: {
+    method: 'GET',
+    path: '/invoices',
+    query: InvoiceListQuerySchema,
+    responses: { 200: successEnvelope('invoice.list', InvoiceListSchema) },
+    summary: 'List imported invoices with readiness for the key’s provider',
+    description:
+      'Invoices of the accounting-source connections linked to the calling key’s integration (same organization and environment), ' +
+      'oldest first, with `ready` and categorized `issues` for the key’s provider. Page with `nextCursor` and identical filters ' +
+      'until it is null. An empty list means no matching visible invoice, not that none exists at the source.',
+    metadata: { ...invoiceAccess, operationId: 'listInvoices' },
+  },
+  get: {
+    method: 'GET',
+    path: '/invoices/:invoiceId',
+    pathParams: z.object({ invoiceId: z.string().max(64) }).strict(),
+    responses: {
+      200: successEnvelope('invoice', InvoiceDetailSchema),
+      404: ErrorEnvelopeSchema.describe('No such invoice visible to this key (missing, malformed and out-of-scope ids answer alike)'),
+    },
+    summary: 'One imported invoice with its current snapshot and provenance',
+    description:
+      'The summary fields, the current snapshot as `invoice`, and `provenance` (references only: never provider payloads or tokens). ' +
+      '`ready` and `issues` are for the calling key’s provider, evaluated now.',
+    metadata: { ...invoiceAccess, operationId: 'getInvoice' },
+  },
+});

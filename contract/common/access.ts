@@ -23,17 +23,21 @@ export const EnvironmentSchema = z.enum(['sandbox', 'production']);
 export type Environment = z.infer<typeof EnvironmentSchema>;
 
 /**
- * Access rule of a route, read by the server's auth middleware: the provider
- * whose keys may call it and every scope the key must hold. Public (it ships in
- * the SDK), so it never holds a secret.
+ * Access rule of a route, read by the server's auth middleware: the provider (or
+ * providers) whose keys may call it and every scope the key must hold. Public (it
+ * ships in the SDK), so it never holds a secret.
  */
 export interface RouteAccess {
-  provider: Provider;
+  provider: Provider | readonly Provider[];
   scopes: readonly Scope[];
   /** Largest accepted body in bytes, when smaller than the deployment's limit. */
   maxBodyBytes?: number;
 }
 
-export function access(provider: Provider, scopes: readonly Scope[], extra: Omit<RouteAccess, 'provider' | 'scopes'> = {}) {
+export function access(
+  provider: Provider | readonly Provider[],
+  scopes: readonly Scope[],
+  extra: Omit<RouteAccess, 'provider' | 'scopes'> = {},
+) {
   return { access: { provider, scopes, ...extra } satisfies RouteAccess } as const;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DomainError } from './errors.js';
 
 /** Keyset position: rows are ordered by (createdAt, id); a cursor names the last row returned. */
@@ -6,19 +7,29 @@ export interface Position {
   id: string;
 }
 
-export function encodeCursor(position: Position): string {
-  return Buffer.from(`${position.createdAt.toISOString()}|${position.id}`, 'utf8').toString('base64url');
+/**
+ * A bound cursor carries a check of its position and of what it is bound to (the
+ * tenant and the filters of the list), so reusing it with other filters, in
+ * another tenant, or edited, is refused. The check is integrity, not secrecy:
+ * every page query is tenant-scoped anyway.
+ */
+const check = (text: string, binding: string) => createHash('sha256').update(`${text}|${binding}`, 'utf8').digest('base64url').slice(0, 22);
+
+export function encodeCursor(position: Position, binding?: string): string {
+  const text = `${position.createdAt.toISOString()}|${position.id}`;
+  return Buffer.from(binding === undefined ? text : `${text}|${check(text, binding)}`, 'utf8').toString('base64url');
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** A cursor is only what encodeCursor wrote: every decoded part is checked, so a tampered one is a 400, never a database error. */
-export function decodeCursor(cursor: string): Position {
+export function decodeCursor(cursor: string, binding?: string): Position {
   const parts = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const [iso, id] = parts;
+  const [iso, id, sum] = parts;
   const createdAt = iso && ISO_INSTANT.test(iso) ? new Date(iso) : new Date(NaN);
-  if (parts.length !== 2 || !id || !UUID.test(id) || Number.isNaN(createdAt.getTime())) {
+  const bound = binding === undefined ? parts.length === 2 : parts.length === 3 && sum === check(`${iso}|${id}`, binding);
+  if (!bound || !id || !UUID.test(id) || Number.isNaN(createdAt.getTime())) {
     throw new DomainError('validation_error', 'Invalid cursor', [
       { code: 'invalid_cursor', path: 'cursor', message: 'Use the nextCursor of the previous page unchanged' },
     ]);

@@ -8,6 +8,7 @@ import { issuesFromZodError } from './zod-issues.js';
 import type { RequestValidationError } from '@ts-rest/express';
 import { inlineEnrichmentHandlers } from './routes/inline-enrichment.js';
 import { paymentReportHandlers } from './routes/payment-reports.js';
+import { invoiceHandlers } from './routes/invoices.js';
 import { ledgerHandlers } from './routes/ledger.js';
 
 const s = initServer();
@@ -31,6 +32,7 @@ export function mountApi(app: Express, deps: AppDeps): void {
     gwa: { enrichTransaction: enrich.gwa, reportPayment: reports.gwa },
     gwb: { enrichOrder: enrich.gwb, reportPayment: reports.gwb },
     gwc: { enrichPaymentIntent: enrich.gwc, reportPayment: reports.gwc },
+    invoices: invoiceHandlers(),
     ledger: ledgerHandlers(deps.ledger),
   });
   createExpressEndpoints(contract, router, app, {

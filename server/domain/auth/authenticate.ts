@@ -45,8 +45,9 @@ export async function authenticate(
     throw new DomainError('not_found', 'The organization of this API key does not exist or is inactive');
 
   const { access } = options;
-  if (key.provider !== access.provider) {
-    throw forbidden(`A ${key.provider} key cannot call a ${access.provider} endpoint`);
+  const allowed: readonly string[] = typeof access.provider === 'string' ? [access.provider] : access.provider;
+  if (!allowed.includes(key.provider)) {
+    throw forbidden(`A ${key.provider} key cannot call ${typeof access.provider === 'string' ? `a ${access.provider}` : 'this'} endpoint`);
   }
   if (key.environment !== options.environment) {
     throw forbidden(`A ${key.environment} key cannot be used on this ${options.environment} deployment`);

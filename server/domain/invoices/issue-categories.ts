@@ -28,6 +28,11 @@ export const INVOICE_ISSUE_CODES = {
     category: 'source',
     providers: ALL,
   },
+  ambiguous_invoice_number: {
+    message: 'Several visible invoices carry this invoice number; select one by its id or ledgerInvoiceId.',
+    category: 'source',
+    providers: ALL,
+  },
   missing_dependency: {
     message: 'A source record the invoice needs (an Item or the company Preferences) is not imported.',
     category: 'source',

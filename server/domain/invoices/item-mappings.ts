@@ -12,6 +12,7 @@ import { GWA_MAX_IDENTIFIER } from '../enrichment/gwa/limits.js';
 import { GWC_MAX_IDENTIFIER } from '../enrichment/gwc/limits.js';
 import { DomainError } from '../errors.js';
 import { isoTimestamp } from '../timestamps.js';
+import { remapInvoicesOfItems } from './store-invoices.js';
 
 /** A confirmed identifier must fit every provider it may be sent to: the strictest limit (spec Limits). */
 export const MAPPED_IDENTIFIER_MAX = Math.min(GWA_MAX_IDENTIFIER, GWC_MAX_IDENTIFIER);
@@ -73,7 +74,7 @@ export async function confirmItemMapping(
     const sql = sqlOf(tem);
     const connection = await connectionById(sql, input.connectionId, true);
     if (!connection) throw noConnection();
-    return insertNextMappingVersion(sql, {
+    const row = await insertNextMappingVersion(sql, {
       scope: scopeOfRow(connection),
       connectionId: connection.id,
       sourceItemId: input.sourceItemId,
@@ -84,6 +85,9 @@ export async function confirmItemMapping(
       approvedBy: input.approvedBy,
       now,
     });
+    // The invoices that read this item get their new revision at once, with the mapping (docs/invoices.md).
+    await remapInvoicesOfItems(sql, { connection, itemIds: [input.sourceItemId], now });
+    return row;
   });
   return toItemMappingView(row);
 }
@@ -97,8 +101,13 @@ export async function listItemMappings(em: EntityManager, input: { connectionId:
 
 /** Revoke one version: the item counts as unmapped (a mapping issue) until it is confirmed again. */
 export async function revokeItemMapping(em: EntityManager, input: { id: string }, now = new Date()): Promise<ItemMappingListView> {
-  const sql = sqlOf(em);
-  if (!(await mappingById(sql, input.id))) throw new DomainError('not_found', 'No such item mapping');
-  if (!(await revokeMapping(sql, input.id, now))) throw new DomainError('conflict', 'This item mapping is already revoked');
-  return toListView((await mappingById(sql, input.id))!);
+  return em.transactional(async (tem) => {
+    const sql = sqlOf(tem);
+    const mapping = await mappingById(sql, input.id);
+    if (!mapping) throw new DomainError('not_found', 'No such item mapping');
+    const connection = (await connectionById(sql, mapping.connection_id, true))!;
+    if (!(await revokeMapping(sql, input.id, now))) throw new DomainError('conflict', 'This item mapping is already revoked');
+    await remapInvoicesOfItems(sql, { connection, itemIds: [mapping.source_item_id], now });
+    return toListView((await mappingById(sql, input.id))!);
+  });
 }

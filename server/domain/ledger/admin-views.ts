@@ -14,6 +14,7 @@ import { DomainError } from '../errors.js';
 import type { Logger } from '../../logger.js';
 import { LedgerHttpError, revokeToken } from '../../integrations/ledger/ledger-api.js';
 import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
+import { mapAndStoreInvoices } from '../invoices/store-invoices.js';
 import { toSyncRunView } from './sync-run-view.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
 import { isoTimestamp } from '../timestamps.js';
@@ -167,8 +168,13 @@ export async function listInvitationViews(em: EntityManager, input: { integratio
  * never guessed from other fields).
  */
 export async function configureConnectionSettings(em: EntityManager, input: { id: string; purchaseOrderField: string | null }) {
-  const sql = sqlOf(em);
-  if (!(await connectionById(sql, input.id))) throw new DomainError('not_found', 'No such connection');
-  await configureConnection(sql, input.id, { purchaseOrderField: input.purchaseOrderField });
-  return toConnectionView((await connectionById(sql, input.id))!);
+  return em.transactional(async (tem) => {
+    const sql = sqlOf(tem);
+    if (!(await connectionById(sql, input.id, true))) throw new DomainError('not_found', 'No such connection');
+    if (await configureConnection(sql, input.id, { purchaseOrderField: input.purchaseOrderField })) {
+      // Every invoice of the connection was mapped under the old settings: new revisions at once.
+      await mapAndStoreInvoices(sql, { connection: (await connectionById(sql, input.id))!, now: new Date() });
+    }
+    return toConnectionView((await connectionById(sql, input.id))!);
+  });
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { mapAndStoreInvoices, remapAfterRun } from '../invoices/store-invoices.js';
 import type { Logger } from '../../logger.js';
 import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
 import { markDeleted, markSeen, markUnseenDeleted, upsertSourceRecords } from '../../persistence/sql/ledger-source-records.sql.js';
@@ -197,6 +198,8 @@ export async function importRun(
               });
             p.state = 'done';
           }
+          // The page's invoices are mapped in its transaction: a crash never leaves a page stored but unmapped.
+          if (entity === 'Invoice') await mapAndStoreInvoices(tsql, { connection, ledgerInvoiceIds: sourceIds, now: new Date() });
           await saveRunEntities(tsql, run.id, entities);
         });
         if (digest.last) break;
@@ -205,6 +208,7 @@ export async function importRun(
     current = undefined;
     await em.transactional(async (tem) => {
       await stillOurs(sqlOf(tem));
+      await remapAfterRun(sqlOf(tem), { connection, syncRunId: run.id, now: new Date() });
       await advanceCheckpoint(sqlOf(tem), connection.id, periodEnd);
       await finishRun(sqlOf(tem), run.id, 'succeeded', null, new Date());
     });

@@ -1,0 +1,190 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  PaymentProviderSchema,
+  type CategorizedIssue,
+  type ConnectionStatus,
+  type PaymentProvider,
+} from '../../../contract/common/index.js';
+import {
+  INVOICE_PAGE_DEFAULT,
+  type ConfirmedMapping,
+  type InvoiceDetail,
+  type InvoiceListQuery,
+  type InvoiceSummary,
+  type SourceObjectType,
+  type StoredInvoice,
+} from '../../../contract/invoices.js';
+import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
+import {
+  countByInvoiceNumber,
+  linkedLedgerIntegrations,
+  listStoredInvoices,
+  sourceRecordIds,
+  storedInvoiceById,
+  type InvoiceReadRow,
+  type InvoiceVisibility,
+} from '../../persistence/sql/stored-invoices.sql.js';
+import type { AuthContext } from '../auth/auth-context.js';
+import { DomainError } from '../errors.js';
+import { decodeCursor, encodeCursor } from '../pagination.js';
+import { invoiceIssue } from './issue-categories.js';
+import { readinessOf, type Readiness } from './readiness.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Readiness of a stored invoice for one provider now (one implementation with invoice-backed preparation). */
+export function readinessOfRow(row: InvoiceReadRow, provider: PaymentProvider, now: Date): Readiness {
+  return readinessOf({
+    provider,
+    invoice: row.content!.invoice as StoredInvoice,
+    mapperIssues: (row.issues ?? []) as CategorizedIssue[],
+    deleted: row.deleted,
+    connectionStatus: row.connection_status as ConnectionStatus,
+    checkedThrough: row.checked_through,
+    syncActive: row.sync_active,
+    now,
+  });
+}
+
+function toSummary(row: InvoiceReadRow, readiness: Pick<Readiness, 'ready' | 'issues' | 'checkedThrough'>): InvoiceSummary {
+  return {
+    id: row.id,
+    ledgerInvoiceId: row.ledger_invoice_id,
+    invoiceNumber: row.invoice_number,
+    status: row.status as InvoiceSummary['status'],
+    currency: row.currency,
+    totalAmountMinor: row.total_amount_minor === null ? null : Number(row.total_amount_minor),
+    sourceVersion: row.source_version,
+    revision: row.revision,
+    snapshotId: row.snapshot_id,
+    checkedThrough: readiness.checkedThrough,
+    ready: readiness.ready,
+    issues: readiness.issues,
+  };
+}
+
+/** An invoice number that names several visible invoices is never resolved by picking one (spec endpoint 8). */
+const ambiguous = (number: string | null): CategorizedIssue =>
+  invoiceIssue('ambiguous_invoice_number', 'invoiceNumber', number === null ? undefined : `"${number}" names several invoices.`);
+
+function withAmbiguity(readiness: Readiness, isAmbiguous: boolean, number: string | null): Readiness {
+  return isAmbiguous ? { ...readiness, ready: false, issues: [...readiness.issues, ambiguous(number)] } : readiness;
+}
+
+/** What the calling key may see: invoices of the ledger integrations linked to its provider integration. */
+async function visibilityOf(sql: Sql, ctx: AuthContext): Promise<InvoiceVisibility> {
+  return {
+    organizationId: ctx.organizationId,
+    environment: ctx.environment,
+    ledgerIntegrationIds: await linkedLedgerIntegrations(sql, ctx.integrationId),
+  };
+}
+
+/** The cursor is bound to the key's integration and the filters (docs/invoices.md). */
+const bindingOf = (scope: string, q: { ledgerInvoiceId?: string | undefined; invoiceNumber?: string | undefined }) =>
+  JSON.stringify([scope, q.ledgerInvoiceId ?? null, q.invoiceNumber ?? null]);
+
+/** Endpoint 8: a keyset page of the visible invoices, with readiness for the key's provider. */
+export async function listInvoices(em: EntityManager, ctx: AuthContext, query: InvoiceListQuery, now = new Date()) {
+  const sql = sqlOf(em);
+  const provider = PaymentProviderSchema.parse(ctx.provider);
+  const limit = query.limit ?? INVOICE_PAGE_DEFAULT;
+  const binding = bindingOf(ctx.integrationId, query);
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, binding);
+  const visibility = await visibilityOf(sql, ctx);
+  const rows = await listStoredInvoices(sql, {
+    visibility,
+    ledgerInvoiceId: query.ledgerInvoiceId,
+    invoiceNumber: query.invoiceNumber,
+    after,
+    limit: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const isAmbiguous = query.invoiceNumber !== undefined && (await countByInvoiceNumber(sql, visibility, query.invoiceNumber)) > 1;
+  const invoices = page.map((row) => toSummary(row, withAmbiguity(readinessOfRow(row, provider, now), isAmbiguous, row.invoice_number)));
+  const last = page.at(-1);
+  return { invoices, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }, binding) : null };
+}
+
+async function toDetail(sql: Sql, row: InvoiceReadRow, readiness: Readiness): Promise<InvoiceDetail> {
+  const dependencies = (row.dependencies ?? []) as { objectType: SourceObjectType; externalId: string }[];
+  const ids = await sourceRecordIds(sql, row.connection_id, dependencies);
+  return {
+    ...toSummary(row, readiness),
+    invoice: (row.content?.invoice ?? null) as StoredInvoice | null,
+    provenance: {
+      sourceIntegrationId: row.integration_id,
+      sourceConnectionId: row.realm_id,
+      sourceRecordId: row.source_record_id,
+      mapperVersion: row.mapper_version ?? '',
+      dependencies: dependencies.map((d) => ({
+        sourceRecordId: ids.get(`${d.objectType}:${d.externalId}`) ?? null,
+        objectType: d.objectType,
+        externalId: d.externalId,
+      })),
+      mappings: (row.mappings ?? []) as ConfirmedMapping[],
+    },
+  };
+}
+
+/** Endpoint 9: one visible invoice; missing, malformed and out-of-scope ids answer with one and the same 404. */
+export async function getInvoice(em: EntityManager, ctx: AuthContext, invoiceId: string, now = new Date()): Promise<InvoiceDetail> {
+  const sql = sqlOf(em);
+  const row = UUID.test(invoiceId) ? await storedInvoiceById(sql, await visibilityOf(sql, ctx), invoiceId.toLowerCase()) : undefined;
+  if (!row) throw new DomainError('not_found', 'No such invoice');
+  const provider = PaymentProviderSchema.parse(ctx.provider);
+  const isAmbiguous =
+    row.invoice_number !== null && (await countByInvoiceNumber(sql, await visibilityOf(sql, ctx), row.invoice_number)) > 1;
+  return toDetail(sql, row, withAmbiguity(readinessOfRow(row, provider, now), isAmbiguous, row.invoice_number));
+}
+
+/**
+ * Readiness across every payment provider, for operators: ready only when ready
+ * for each, with the union of their issues.
+ */
+function readinessForAll(row: InvoiceReadRow, now: Date): Readiness {
+  const each = PaymentProviderSchema.options.map((p) => readinessOfRow(row, p, now));
+  const seen = new Set<string>();
+  const issues = each.flatMap((r) => r.issues).filter((i) => !seen.has(`${i.code}|${i.path}`) && seen.add(`${i.code}|${i.path}`));
+  return { ...each[0]!, ready: each.every((r) => r.ready), issues };
+}
+
+/** Operator overview (`invoices.list`): one connection's invoices (or all), readiness for one provider or for all. */
+export async function listInvoicesForOperator(
+  em: EntityManager,
+  input: {
+    connectionId?: string | undefined;
+    provider?: PaymentProvider | undefined;
+    ready?: boolean | undefined;
+    cursor?: string | undefined;
+    limit?: number | undefined;
+  },
+  now = new Date(),
+) {
+  const sql = sqlOf(em);
+  const limit = input.limit ?? INVOICE_PAGE_DEFAULT;
+  const binding = bindingOf(`operator:${input.connectionId ?? '*'}`, {});
+  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, binding);
+  const rows = await listStoredInvoices(sql, { visibility: undefined, connectionId: input.connectionId, after, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  const summaries = page
+    .map((row) => toSummary(row, input.provider ? readinessOfRow(row, input.provider, now) : readinessForAll(row, now)))
+    .filter((s) => input.ready === undefined || s.ready === input.ready);
+  const last = page.at(-1);
+  return {
+    invoices: summaries,
+    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }, binding) : null,
+  };
+}
+
+/** Operator detail (`invoices.get`). */
+export async function getInvoiceForOperator(
+  em: EntityManager,
+  input: { id: string; provider?: PaymentProvider | undefined },
+  now = new Date(),
+) {
+  const sql = sqlOf(em);
+  const row = await storedInvoiceById(sql, undefined, input.id);
+  if (!row) throw new DomainError('not_found', 'No such invoice');
+  return toDetail(sql, row, input.provider ? readinessOfRow(row, input.provider, now) : readinessForAll(row, now));
+}

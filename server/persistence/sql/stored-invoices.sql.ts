@@ -1,0 +1,287 @@
+import { withDates, type Sql, type TenantScope } from './sql.js';
+
+/** A source record as the mapper reads it. */
+export interface SourceRecordRow {
+  id: string;
+  source_id: string;
+  sync_token: string | null;
+  deleted: boolean;
+  payload: Record<string, unknown>;
+}
+
+/** Source records of one entity type of a connection: all of them, or those with the given source ids. */
+export function sourceRecordsOf(
+  sql: Sql,
+  connectionId: string,
+  entityType: string,
+  sourceIds?: readonly string[],
+): Promise<SourceRecordRow[]> {
+  const only = sourceIds === undefined ? '' : ' and source_id = any(?::text[])';
+  const params = sourceIds === undefined ? [connectionId, entityType] : [connectionId, entityType, [...sourceIds]];
+  return sql<SourceRecordRow>(
+    `select id, source_id, sync_token, deleted, payload from ledger_source_records where connection_id = ? and entity_type = ?${only} order by source_id`,
+    params,
+  );
+}
+
+/** What a stored invoice's row needs to know before a mapping is written. */
+export interface StoredState {
+  id: string;
+  ledger_invoice_id: string;
+  revision: string | null;
+  deleted: boolean;
+}
+
+export function storedStates(sql: Sql, connectionId: string, ledgerInvoiceIds: readonly string[]): Promise<StoredState[]> {
+  return sql<StoredState>(
+    `select id, ledger_invoice_id, revision, deleted from stored_invoices where connection_id = ? and ledger_invoice_id = any(?::text[])`,
+    [connectionId, [...ledgerInvoiceIds]],
+  );
+}
+
+/** One mapped invoice to write: its row (summary columns) and its snapshot. */
+export interface MappedWrite {
+  id: string;
+  snapshotId: string;
+  sourceRecordId: string;
+  ledgerInvoiceId: string;
+  invoiceNumber: string | null;
+  status: string;
+  currency: string | null;
+  totalAmountMinor: number | null;
+  sourceVersion: string | null;
+  revision: string;
+  mapperVersion: string;
+  deleted: boolean;
+  content: unknown;
+  issues: unknown;
+  dependencies: unknown;
+  mappings: unknown;
+}
+
+/**
+ * Write a page of mapped invoices in three statements: the invoice rows (one per
+ * connection and source id, created or updated to point at their new snapshot),
+ * the snapshots (immutable; a revision already stored is not written again), and
+ * a fix-up of the pointer for a revision that came back to an earlier snapshot.
+ */
+export async function writeMappedInvoices(
+  sql: Sql,
+  o: { scope: TenantScope; connectionId: string; rows: readonly MappedWrite[]; now: Date },
+) {
+  if (o.rows.length === 0) return { snapshots: 0 };
+  const { organizationId, integrationId, environment } = o.scope;
+  const invoiceValues: unknown[] = [];
+  for (const r of o.rows) {
+    invoiceValues.push(
+      r.id,
+      organizationId,
+      integrationId,
+      environment,
+      o.connectionId,
+      r.sourceRecordId,
+      r.ledgerInvoiceId,
+      r.invoiceNumber,
+    );
+    invoiceValues.push(r.status, r.currency, r.totalAmountMinor, r.sourceVersion, r.revision, r.snapshotId, r.deleted, o.now, o.now);
+  }
+  await sql(
+    `insert into stored_invoices (id, organization_id, integration_id, environment, connection_id, source_record_id, ledger_invoice_id, invoice_number,
+       status, currency, total_amount_minor, source_version, revision, current_snapshot_id, deleted, created_at, updated_at)
+     values ${o.rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+     on conflict (connection_id, ledger_invoice_id) do update set source_record_id = excluded.source_record_id,
+       invoice_number = excluded.invoice_number, status = excluded.status, currency = excluded.currency,
+       total_amount_minor = excluded.total_amount_minor, source_version = excluded.source_version, revision = excluded.revision,
+       current_snapshot_id = excluded.current_snapshot_id, deleted = excluded.deleted, updated_at = excluded.updated_at`,
+    invoiceValues,
+  );
+  const snapshotValues: unknown[] = [];
+  for (const r of o.rows) {
+    snapshotValues.push(r.snapshotId, organizationId, integrationId, environment, r.ledgerInvoiceId, r.revision, r.mapperVersion);
+    snapshotValues.push(r.sourceVersion, JSON.stringify(r.content), JSON.stringify(r.issues), JSON.stringify(r.dependencies));
+    snapshotValues.push(JSON.stringify(r.mappings), o.now);
+  }
+  const inserted = await sql<{ id: string }>(
+    `insert into invoice_snapshots (id, organization_id, integration_id, environment, stored_invoice_id, revision, mapper_version, source_version,
+       content, issues, dependencies, mappings, created_at)
+     select v.id::uuid, v.org::uuid, v.integ::uuid, v.env, si.id, v.revision, v.mapper, v.source_version, v.content::jsonb, v.issues::jsonb,
+       v.deps::jsonb, v.mappings::jsonb, v.created_at::timestamptz
+       from (values ${o.rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')})
+         as v(id, org, integ, env, ledger_invoice_id, revision, mapper, source_version, content, issues, deps, mappings, created_at)
+       join stored_invoices si on si.connection_id = ? and si.ledger_invoice_id = v.ledger_invoice_id
+     on conflict (stored_invoice_id, revision) do nothing
+     returning id`,
+    [...snapshotValues, o.connectionId],
+  );
+  if (inserted.length < o.rows.length) {
+    // A revision seen before (for example a mapping revoked and confirmed back): point at the snapshot already stored.
+    await sql(
+      `update stored_invoices si set current_snapshot_id = s.id from invoice_snapshots s
+        where si.connection_id = ? and si.ledger_invoice_id = any(?::text[]) and s.stored_invoice_id = si.id and s.revision = si.revision
+          and si.current_snapshot_id is distinct from s.id`,
+      [o.connectionId, o.rows.map((r) => r.ledgerInvoiceId)],
+    );
+  }
+  return { snapshots: inserted.length };
+}
+
+/**
+ * Invoices whose current snapshot read one of these source items: the ones to map
+ * again when an item changes at the source or its mapping changes.
+ */
+export async function invoicesDependingOnItems(
+  sql: Sql,
+  o: { connectionId: string; itemIds: readonly string[]; exceptWrittenByRun?: string },
+): Promise<string[]> {
+  if (o.itemIds.length === 0) return [];
+  // Invoices a run wrote were mapped after that run's items were stored: no need to map them again.
+  const except =
+    o.exceptWrittenByRun === undefined
+      ? ''
+      : ` and not exists (select 1 from ledger_source_records r where r.connection_id = si.connection_id and r.entity_type = 'Invoice'
+            and r.source_id = si.ledger_invoice_id and r.sync_run_id = ?)`;
+  const rows = await sql<{ ledger_invoice_id: string }>(
+    `select si.ledger_invoice_id from stored_invoices si join invoice_snapshots s on s.id = si.current_snapshot_id
+      where si.connection_id = ? and exists (
+        select 1 from jsonb_array_elements(s.dependencies) d where d->>'objectType' = 'Item' and d->>'externalId' = any(?::text[]))${except}`,
+    [o.connectionId, [...o.itemIds], ...(o.exceptWrittenByRun === undefined ? [] : [o.exceptWrittenByRun])],
+  );
+  return rows.map((r) => r.ledger_invoice_id);
+}
+
+/** Source invoices whose stored invoice is missing or disagrees on deletion: to map (deletions, records imported before mapping). */
+export async function invoicesOutOfStep(sql: Sql, connectionId: string): Promise<string[]> {
+  const rows = await sql<{ source_id: string }>(
+    `select r.source_id from ledger_source_records r
+       left join stored_invoices si on si.connection_id = r.connection_id and si.ledger_invoice_id = r.source_id
+      where r.connection_id = ? and r.entity_type = 'Invoice' and (si.id is null or si.deleted <> r.deleted)`,
+    [connectionId],
+  );
+  return rows.map((r) => r.source_id);
+}
+
+/** Source ids of the records of one entity type that a sync run wrote (created, changed or marked deleted). */
+export async function sourceIdsWrittenBy(sql: Sql, o: { connectionId: string; entityType: string; syncRunId: string }): Promise<string[]> {
+  const rows = await sql<{ source_id: string }>(
+    `select source_id from ledger_source_records where connection_id = ? and entity_type = ? and sync_run_id = ?`,
+    [o.connectionId, o.entityType, o.syncRunId],
+  );
+  return rows.map((r) => r.source_id);
+}
+
+/** A stored invoice with its current snapshot and what readiness needs of its connection. */
+export interface InvoiceReadRow {
+  id: string;
+  integration_id: string;
+  connection_id: string;
+  realm_id: string;
+  connection_status: string;
+  checked_through: Date | null;
+  sync_active: boolean;
+  source_record_id: string;
+  ledger_invoice_id: string;
+  invoice_number: string | null;
+  status: string;
+  currency: string | null;
+  total_amount_minor: string | null;
+  source_version: string | null;
+  revision: string | null;
+  deleted: boolean;
+  created_at: Date;
+  snapshot_id: string | null;
+  mapper_version: string | null;
+  content: { invoice: unknown } | null;
+  issues: unknown[] | null;
+  dependencies: unknown[] | null;
+  mappings: unknown[] | null;
+}
+
+const readRows = withDates<InvoiceReadRow>(['checked_through', 'created_at']);
+
+const READ = `select si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
+    exists (select 1 from ledger_sync_runs r where r.connection_id = c.id and r.state in ('queued', 'running')) as sync_active,
+    si.source_record_id, si.ledger_invoice_id, si.invoice_number, si.status, si.currency, si.total_amount_minor, si.source_version,
+    si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, s.content, s.issues, s.dependencies, s.mappings
+  from stored_invoices si join ledger_connections c on c.id = si.connection_id left join invoice_snapshots s on s.id = si.current_snapshot_id`;
+
+/** Which stored invoices a reader may see: those of these ledger integrations, in this organization and environment. */
+export interface InvoiceVisibility {
+  organizationId: string;
+  environment: string;
+  ledgerIntegrationIds: readonly string[];
+}
+
+/** The tenant filter of a reader; operators (no visibility) see every invoice. */
+const visible = (v: InvoiceVisibility | undefined) =>
+  v === undefined
+    ? { where: 'true', params: [] as unknown[] }
+    : {
+        where: 'si.integration_id = any(?::uuid[]) and si.organization_id = ? and si.environment = ?',
+        params: [[...v.ledgerIntegrationIds], v.organizationId, v.environment] as unknown[],
+      };
+
+/** A keyset page in (created_at, id) order, optionally filtered; `limit` rows at most. */
+export async function listStoredInvoices(
+  sql: Sql,
+  o: {
+    visibility: InvoiceVisibility | undefined;
+    connectionId?: string | undefined;
+    ledgerInvoiceId?: string | undefined;
+    invoiceNumber?: string | undefined;
+    after?: { createdAt: Date; id: string } | undefined;
+    limit: number;
+  },
+): Promise<InvoiceReadRow[]> {
+  const v = visible(o.visibility);
+  const where = [v.where];
+  const params = [...v.params];
+  const filter = (condition: string, ...values: unknown[]) => {
+    where.push(condition);
+    params.push(...values);
+  };
+  if (o.connectionId !== undefined) filter('si.connection_id = ?', o.connectionId);
+  if (o.ledgerInvoiceId !== undefined) filter('si.ledger_invoice_id = ?', o.ledgerInvoiceId);
+  if (o.invoiceNumber !== undefined) filter('si.invoice_number = ?', o.invoiceNumber);
+  if (o.after) filter('(si.created_at, si.id) > (?, ?)', o.after.createdAt, o.after.id);
+  return readRows(await sql(`${READ} where ${where.join(' and ')} order by si.created_at, si.id limit ?`, [...params, o.limit]));
+}
+
+/** How many visible invoices carry this number (an ambiguous number is never resolved by picking one). */
+export async function countByInvoiceNumber(sql: Sql, visibility: InvoiceVisibility, invoiceNumber: string): Promise<number> {
+  const v = visible(visibility);
+  const rows = await sql<{ n: string }>(`select count(*) as n from stored_invoices si where ${v.where} and si.invoice_number = ?`, [
+    ...v.params,
+    invoiceNumber,
+  ]);
+  return Number(rows[0]?.n ?? 0);
+}
+
+export async function storedInvoiceById(
+  sql: Sql,
+  visibility: InvoiceVisibility | undefined,
+  id: string,
+): Promise<InvoiceReadRow | undefined> {
+  const v = visible(visibility);
+  return readRows(await sql(`${READ} where ${v.where} and si.id = ?`, [...v.params, id]))[0];
+}
+
+/** Source record ids of a connection's records, by type and external id (provenance references). */
+export async function sourceRecordIds(sql: Sql, connectionId: string, refs: readonly { objectType: string; externalId: string }[]) {
+  if (refs.length === 0) return new Map<string, string>();
+  const rows = await sql<{ id: string; entity_type: string; source_id: string }>(
+    `select id, entity_type, source_id from ledger_source_records where connection_id = ? and (entity_type || ':' || source_id) = any(?::text[])`,
+    [connectionId, refs.map((r) => `${r.objectType}:${r.externalId}`)],
+  );
+  return new Map(rows.map((r) => [`${r.entity_type}:${r.source_id}`, r.id]));
+}
+
+/** The ledger integrations linked to a payment provider integration of the same organization and environment. */
+export async function linkedLedgerIntegrations(sql: Sql, providerIntegrationId: string): Promise<string[]> {
+  const rows = await sql<{ id: string }>(
+    `select l.ledger_integration_id as id from integration_links l
+       join integrations li on li.id = l.ledger_integration_id join integrations pi on pi.id = l.provider_integration_id
+      where l.provider_integration_id = ? and li.organization_id = pi.organization_id and li.environment = pi.environment`,
+    [providerIntegrationId],
+  );
+  return rows.map((r) => r.id);
+}
