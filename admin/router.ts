@@ -1,6 +1,7 @@
 import { correlationExceptionsRouter, paymentsRouter } from './procedures/payments.js';
 import { apiKeysRouter, integrationsRouter, linksRouter, organizationsRouter } from './procedures/tenancy.js';
 import { connectionsRouter, invitationsRouter, syncRunsRouter } from './procedures/ledger.js';
+import { webhookEndpointsRouter, webhookEventsRouter } from './procedures/webhooks.js';
 import { createCallerFactory, router } from './trpc.js';
 
 /** The operator surface, mounted at /admin/trpc. Procedure names and shapes are a public interface. */
@@ -14,6 +15,8 @@ export const adminRouter = router({
   connections: connectionsRouter,
   syncRuns: syncRunsRouter,
   invitations: invitationsRouter,
+  webhookEndpoints: webhookEndpointsRouter,
+  webhookEvents: webhookEventsRouter,
 });
 export type AdminRouter = typeof adminRouter;
 

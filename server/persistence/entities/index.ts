@@ -10,8 +10,10 @@ import { Integration } from './integration.entity.js';
 import { Organization } from './organization.entity.js';
 import { PaymentObservation } from './payment-observation.entity.js';
 import { TrackedPayment } from './tracked-payment.entity.js';
+import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import { WebhookEvent } from './webhook-event.entity.js';
 
-export { LedgerConnection, LedgerInvitation, LedgerSourceRecord, LedgerSyncRun };
+export { LedgerConnection, LedgerInvitation, LedgerSourceRecord, LedgerSyncRun, WebhookEndpoint, WebhookEvent };
 export { ApiKey, CorrelationException, EnrichmentRecord, Integration, IntegrationLink, Organization, PaymentObservation, TrackedPayment };
 export { ENVIRONMENTS, PROVIDERS, type Environment, type Provider } from './integration.entity.js';
 
@@ -29,4 +31,6 @@ export const entities = [
   LedgerConnection,
   LedgerSyncRun,
   LedgerSourceRecord,
+  WebhookEndpoint,
+  WebhookEvent,
 ];

@@ -5,6 +5,7 @@ import { Migration20261121164540_ledger } from './Migration20261121164540_ledger
 import { Migration20261123093839_ledger_reconcile } from './Migration20261123093839_ledger_reconcile.js';
 import { Migration20261123094319_invitation_api_key } from './Migration20261123094319_invitation_api_key.js';
 import { Migration20261123100529_tenant_scope_ledger } from './Migration20261123100529_tenant_scope_ledger.js';
+import { Migration20261123102522_webhooks } from './Migration20261123102522_webhooks.js';
 
 /**
  * Every migration, in order. Listed statically (not discovered from disk) so the
@@ -17,4 +18,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123093839_ledger_reconcile', class: Migration20261123093839_ledger_reconcile },
   { name: 'Migration20261123094319_invitation_api_key', class: Migration20261123094319_invitation_api_key },
   { name: 'Migration20261123100529_tenant_scope_ledger', class: Migration20261123100529_tenant_scope_ledger },
+  { name: 'Migration20261123102522_webhooks', class: Migration20261123102522_webhooks },
 ];
