@@ -64,7 +64,7 @@ export const webhookContract = c.router({
           gwa_signature: z.string().describe('`publicKey|hexSignature` pairs joined by `&`'),
           gwa_payload: z.string().describe('Base64 of the notification XML, possibly ending in a newline'),
         })
-        .strict(),
+        .describe('Other form fields are ignored'),
       responses: { 200: WebhookAckSchema, ...webhookErrors },
       summary: 'Receive a gwa notification',
       description:

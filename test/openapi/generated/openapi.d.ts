@@ -164,6 +164,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations/gwa/webhooks/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Answer the gwa verification handshake
+         * @description The provider proves the URL with a challenge; the answer is signed with the endpoint's current key pair.
+         */
+        get: operations["gwaWebhookVerify"];
+        put?: never;
+        /**
+         * Receive a gwa notification
+         * @description Configured at the provider as the webhook URL of one registered endpoint; never called by clients, and not in the SDK. No bearer key: the signature, HMAC-SHA1 keyed by the SHA-1 of the endpoint's private key, authenticates the delivery. Each notification is recorded once; a repeat is answered 200 with `duplicate: true` and changes nothing. Transaction notifications become payment observations (`source: merchant_webhook`) of the payment with the same `transactionId`.
+         */
+        post: operations["gwaWebhookReceive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -172,7 +196,7 @@ export interface components {
         ErrorEnvelope: {
             error: {
                 /** @enum {string} */
-                type: "validation_error" | "authentication_error" | "permission_error" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "upstream_error" | "service_unavailable";
+                type: "validation_error" | "authentication_error" | "permission_error" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "upstream_error" | "service_unavailable";
                 message: string;
                 issues: {
                     /** @description Stable machine-readable code; see docs/issue-codes.md */
@@ -1643,6 +1667,219 @@ export interface operations {
             };
             /** @description The connection is paused, disconnected or needs reauthorization */
             409: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is not `application/json` */
+            415: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gwaWebhookVerify: {
+        parameters: {
+            query: {
+                /** @description 20 to 32 lowercase hex digits */
+                gwa_challenge: string;
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint id from the URL the operator registered */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `publicKey|HMAC-SHA1hex(SHA1(privateKey), challenge)` as text/plain */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Issue `invalid_signature` (signature missing or not matching) or `invalid_event` (payload unusable) */
+            400: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Issue `endpoint_not_found`: no such endpoint (malformed ids answer alike) */
+            404: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Issue `credentials_required` (the endpoint has no key pair) or `connection_unavailable` (the endpoint's integration cannot take events) */
+            409: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Issue `endpoint_disabled`: the endpoint was disabled; the provider should stop delivering */
+            410: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is not `application/json` */
+            415: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gwaWebhookReceive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint id from the URL the operator registered */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Form-encoded body (`application/x-www-form-urlencoded`) */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description `publicKey|hexSignature` pairs joined by `&` */
+                    gwa_signature: string;
+                    /** @description Base64 of the notification XML, possibly ending in a newline */
+                    gwa_payload: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Webhook acknowledgment */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        received: true;
+                        /** @description The notification kind as the provider sent it, for example `transaction_settled` or `check` */
+                        kind: string;
+                        /**
+                         * @description The payment status the notification was recorded as; `no_payment_effect` for kinds that change no payment; `rejected` when its observation contradicts the payment's recorded history (kept for the operator)
+                         * @enum {string}
+                         */
+                        status: "authorized" | "captured" | "partially_refunded" | "refunded" | "failed" | "canceled" | "unknown" | "no_payment_effect" | "rejected";
+                        /** @description True when this notification was already recorded; nothing changed */
+                        duplicate: boolean;
+                    };
+                };
+            };
+            /** @description Issue `invalid_signature` (signature missing or not matching) or `invalid_event` (payload unusable) */
+            400: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Issue `endpoint_not_found`: no such endpoint (malformed ids answer alike) */
+            404: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Issue `credentials_required` (the endpoint has no key pair) or `connection_unavailable` (the endpoint's integration cannot take events) */
+            409: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Issue `endpoint_disabled`: the endpoint was disabled; the provider should stop delivering */
+            410: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
