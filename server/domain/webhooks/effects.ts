@@ -130,6 +130,8 @@ export interface TrackedLink {
   attemptId: string;
   currency: string | null;
   refundedAmountMinor: number;
+  /** The preparation or inline enrichment the merchant named; carried so the observation is correlated like the merchant's. */
+  enrichmentRequestId?: string | null;
 }
 
 export type Effect = { kind: 'observation'; report: GwaPaymentReport } | { kind: 'none' } | { kind: 'invalid'; reason: string };
@@ -176,6 +178,7 @@ export function effectOf(n: Notification, link: TrackedLink | undefined): Effect
     refundedAmountMinor: refunded,
     occurredAt: n.timestamp.toISOString(),
     providerEventId: providerEventIdOf(n),
+    ...(link?.enrichmentRequestId ? { enrichmentRequestId: link.enrichmentRequestId } : {}),
     source: 'merchant_webhook',
     transactionId: t.id,
     ...(t.merchantAccountId !== null && t.merchantAccountId.length <= 160 ? { merchantAccountId: t.merchantAccountId } : {}),

@@ -136,6 +136,7 @@ export async function receiveNotification(
         attemptId: tracked.attempt_id,
         currency: tracked.currency,
         refundedAmountMinor: Number(tracked.refunded_amount_minor ?? 0),
+        enrichmentRequestId: tracked.enrichment_request_id,
       },
     );
     // Throwing here rolls the event row back: the provider's retry gets the same 400.

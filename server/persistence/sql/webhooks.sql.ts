@@ -102,14 +102,22 @@ export async function setEventOutcome(
   ]);
 }
 
+export interface TrackedByTransaction {
+  id: string;
+  attempt_id: string;
+  currency: string | null;
+  refunded_amount_minor: string | null;
+  enrichment_request_id: string | null;
+}
+
 /** The tracked payment a gwa transaction id is linked to in this integration and environment (its `provider_payment_id`). */
 export async function findPaymentByTransaction(
   sql: Sql,
   scope: TenantScope,
   transactionId: string,
-): Promise<{ id: string; attempt_id: string; currency: string | null; refunded_amount_minor: string | null } | undefined> {
-  const rows = await sql<{ id: string; attempt_id: string; currency: string | null; refunded_amount_minor: string | null }>(
-    `select id, attempt_id, currency, refunded_amount_minor from tracked_payments
+): Promise<TrackedByTransaction | undefined> {
+  const rows = await sql<TrackedByTransaction>(
+    `select id, attempt_id, currency, refunded_amount_minor, enrichment_request_id from tracked_payments
       where integration_id = ? and environment = ? and provider_payment_id = ?`,
     [scope.integrationId, scope.environment, transactionId],
   );

@@ -325,6 +325,35 @@ describe('gwa webhook', () => {
     expect((await app.request(`/api/integrations/gwa/webhooks/${randomUUID()}?gwa_challenge=${challenge}`)).status).toBe(404);
   });
 
+  it("when the merchant's report named an enrichment, then the notification's observation is correlated with it too", async () => {
+    const { tenant, keys, path } = await setup();
+    const requestId = `req_${randomUUID().replace(/-/g, '')}`;
+    await sql(
+      app,
+      `insert into enrichment_records (id, request_id, organization_id, integration_id, environment, provider, amount_minor, currency, invoice_number, created_at)
+       values (gen_random_uuid(), ?, ?, ?, 'sandbox', 'gwa', 9000, 'usd', 'INV-1', now())`,
+      [requestId, tenant.organizationId, tenant.integrationId],
+    );
+    const txn = transactionId();
+    const report = gwaReport({
+      status: 'authorized',
+      amountMinor: 10000,
+      capturedAmountMinor: 0,
+      transactionId: txn,
+      enrichmentRequestId: requestId,
+    });
+    const merchant = await app.request('/api/v1/gwa/payment-reports', { method: 'POST', json: report, key: tenant.key });
+    expect(merchant.status).toBe(200);
+    const res = await deliver(app, path, sampleNotification(keys, 'transaction_settled', txn));
+    expect(res.body).toMatchObject({ status: 'captured', duplicate: false });
+    const [event] = await sql(app, 'select observation_id from webhook_events where subject_id = ?', [txn]);
+    const listed = await adminCall<any>(app, 'correlationExceptions.list', { organizationId: tenant.organizationId });
+    expect(listed.correlationExceptions.map((x: any) => [x.kind, x.expected, x.observed, x.observationId])).toEqual([
+      ['amount_mismatch', '9000', '10000', merchant.body.data.id],
+      ['amount_mismatch', '9000', '10000', event.observation_id],
+    ]);
+  });
+
   it('when the merchant already reported a refund, then a settled notification keeps it (partially_refunded)', async () => {
     const { tenant, keys, path } = await setup();
     const txn = transactionId();
