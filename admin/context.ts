@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { secretsEqual } from '../server/crypto/secrets.js';
 import type { LedgerRuntime } from '../server/integrations/ledger/runtime.js';
 import type { Logger } from '../server/logger.js';
-import type { WebhookRuntime } from '../server/integrations/gwa-webhooks/runtime.js';
+import type { WebhookRuntime } from '../server/domain/gwa-webhooks/runtime.js';
 
 export interface AdminContext {
   orm: MikroORM;

@@ -14,7 +14,7 @@ import { mountApi } from './router.js';
 import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
 import { ledgerConsentRoutes } from './routes/ledger-consent.js';
 import { gwaWebhookRoutes } from './routes/gwa-webhooks.js';
-import type { WebhookRuntime } from '../integrations/gwa-webhooks/runtime.js';
+import type { WebhookRuntime } from '../domain/gwa-webhooks/runtime.js';
 
 export interface AppDeps {
   orm: MikroORM;

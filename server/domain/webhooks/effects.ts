@@ -5,7 +5,7 @@ import type { Notification, TransactionFields } from './notification.js';
 /**
  * What a verified gwa notification does (docs/decisions.md, "gwa webhook"):
  * its identity, whether it becomes a payment observation, and the observation
- * itself. Pure; the intake (server/integrations/gwa-webhooks/) does the I/O.
+ * itself. Pure; the intake (server/domain/gwa-webhooks/) does the I/O.
  */
 
 /** The `status` of a webhook acknowledgment: a payment status when an observation was recorded, else why none was. */

@@ -6,8 +6,8 @@ import {
   invalidEvent,
   invalidSignature,
   receiveNotification,
-} from '../../integrations/gwa-webhooks/intake.js';
-import type { WebhookRuntime } from '../../integrations/gwa-webhooks/runtime.js';
+} from '../../domain/gwa-webhooks/intake.js';
+import type { WebhookRuntime } from '../../domain/gwa-webhooks/runtime.js';
 import { WEBHOOK_BODY_LIMIT_BYTES, WebhookAckSchema } from '../../../contract/webhooks.js';
 
 const notConfigured = () => new DomainError('internal_error', 'gwa webhooks are not configured on this service');
