@@ -225,7 +225,9 @@ describe('gwa webhook', () => {
     const badAmount =
       '<notification><timestamp>2026-01-10T10:00:00Z</timestamp><kind>transaction_settled</kind><subject><transaction><id>abc1</id>' +
       '<status>settled</status><type>sale</type><currency-iso-code>USD</currency-iso-code><amount>10.001</amount></transaction></subject></notification>';
-    for (const xml of [billionLaughs, external, deep, noKind, badAmount, 'not xml at all']) {
+    // Within the 64 KiB body limit, over the parser's 2,000-element limit.
+    const manyElements = `<notification><timestamp>2026-01-10T10:00:00Z</timestamp><kind>check</kind><subject><check>${'<b/>'.repeat(2_001)}</check></subject></notification>`;
+    for (const xml of [billionLaughs, external, deep, noKind, badAmount, manyElements, 'not xml at all']) {
       const res = await deliver(app, path, signedXml(keys, xml));
       expect(res.status).toBe(400);
       expect(res.body.error.issues[0].code).toBe('invalid_event');
