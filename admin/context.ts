@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { secretsEqual } from '../server/crypto/secrets.js';
 import type { LedgerRuntime } from '../server/integrations/ledger/runtime.js';
 import type { Logger } from '../server/logger.js';
+import type { WebhookRuntime } from '../server/domain/gwa-webhooks/runtime.js';
 
 export interface AdminContext {
   orm: MikroORM;
@@ -10,6 +11,8 @@ export interface AdminContext {
   /** The accounting-source runtime (provider calls such as revoking tokens on disconnect), when configured. */
   ledger?: LedgerRuntime | undefined;
   logger?: Logger | undefined;
+  /** Cipher and public URL of the gwa webhook endpoints, when configured. */
+  webhooks?: WebhookRuntime | undefined;
 }
 
 /** Constant-time check of the operator bearer token. */

@@ -2,6 +2,7 @@ import { correlationExceptionsRouter, paymentsRouter } from './procedures/paymen
 import { apiKeysRouter, integrationsRouter, linksRouter, organizationsRouter } from './procedures/tenancy.js';
 import { connectionsRouter, invitationsRouter, syncRunsRouter } from './procedures/ledger.js';
 import { invoicesRouter, itemMappingsRouter } from './procedures/invoices.js';
+import { webhookEndpointsRouter, webhookEventsRouter } from './procedures/webhooks.js';
 import { createCallerFactory, router } from './trpc.js';
 
 /** The operator surface, mounted at /admin/trpc. Procedure names and shapes are a public interface. */
@@ -17,6 +18,8 @@ export const adminRouter = router({
   invitations: invitationsRouter,
   itemMappings: itemMappingsRouter,
   invoices: invoicesRouter,
+  webhookEndpoints: webhookEndpointsRouter,
+  webhookEvents: webhookEventsRouter,
 });
 export type AdminRouter = typeof adminRouter;
 

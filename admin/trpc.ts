@@ -10,6 +10,7 @@ const TRPC_CODES: Partial<Record<DomainError['type'], TRPC_ERROR_CODE_KEY>> = {
   validation_error: 'BAD_REQUEST',
   not_found: 'NOT_FOUND',
   conflict: 'CONFLICT',
+  gone: 'NOT_FOUND',
   permission_error: 'FORBIDDEN',
   authentication_error: 'UNAUTHORIZED',
 };

@@ -3,6 +3,10 @@ import { generateOpenApi } from '@ts-rest/open-api';
 import type { z } from 'zod';
 import { requestExamples } from './examples.js';
 import { contract } from './index.js';
+import { webhookContract } from './webhooks.js';
+
+/** What the document describes: the client contract and the provider-facing webhook routes (not in the SDK). */
+const documented = { ...contract, ...webhookContract };
 
 export const API_TITLE = 'svc: invoice-backed payment enrichment and payment reporting';
 
@@ -13,6 +17,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   gwc: 'Payments provider C: PaymentIntent `payment_details`/`amount_details` and payment reports.',
   invoices: 'Invoices imported from the accounting source.',
   ledger: 'The accounting-source connection: invitations and invoice syncs.',
+  gwaWebhooks:
+    'Called by the gwa provider, never by clients: signed, form-encoded notifications of one registered endpoint. Not in the SDK.',
 };
 
 /** What each status means, for responses whose schema carries no description of its own (spec: Errors). */
@@ -173,7 +179,7 @@ function describeResponses(document: Json): void {
 
 /** The OpenAPI document, generated from the contract alone. */
 export function buildOpenApiDocument() {
-  eachRoute(contract, (route) => {
+  eachRoute(documented, (route) => {
     if ('body' in route) normalizeNumberBounds(route.body as z.ZodTypeAny);
     if (route.query) normalizeNumberBounds(route.query as z.ZodTypeAny);
     if (route.pathParams) normalizeNumberBounds(route.pathParams as z.ZodTypeAny);
@@ -181,7 +187,7 @@ export function buildOpenApiDocument() {
   });
 
   const document = generateOpenApi(
-    contract,
+    documented,
     {
       info: {
         title: API_TITLE,
@@ -212,6 +218,13 @@ export function buildOpenApiDocument() {
       operationMapper: (operation, route) => {
         const operationId = (route.metadata as { operationId?: string } | undefined)?.operationId;
         const op = { ...operation, operationId } as Json;
+        if ((route.metadata as { webhook?: boolean } | undefined)?.webhook) {
+          // The provider authenticates by signature, not by bearer key; the handshake answers text/plain.
+          op.security = [];
+          if (route.method === 'GET') op.responses['200'].content = { 'text/plain': op.responses['200'].content['application/json'] };
+          if (op.requestBody) op.requestBody.required = true;
+          if (op.requestBody) op.requestBody.description = 'Form-encoded body (`application/x-www-form-urlencoded`)';
+        }
         const example = operationId ? requestExamples[operationId] : undefined;
         const media = op.requestBody?.content?.['application/json'];
         if (media) {

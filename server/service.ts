@@ -55,7 +55,14 @@ export async function startService(
       work: ledger.runtime.settings.worker === 'in-process',
     });
     ledger.runtime.queue = queue;
-    const app = createApp({ orm, config, logger, adminToken: admin.token, ledger: ledger.runtime });
+    const ledgerRuntime = ledger.runtime;
+    // gwa webhook private keys are encrypted with the same key as the accounting tokens.
+    const webhooks = {
+      cipher: ledgerRuntime.cipher,
+      publicUrl: () => ledgerRuntime.settings.publicUrl,
+      environment: config.SVC_ENVIRONMENT,
+    };
+    const app = createApp({ orm, config, logger, adminToken: admin.token, ledger: ledgerRuntime, webhooks });
     const http = await listen(app, config.PORT, config.HOST);
     const url = `http://localhost:${http.port}`;
     if (!config.SVC_PUBLIC_URL) ledger.runtime.setPublicUrl(url);

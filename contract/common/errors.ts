@@ -15,6 +15,8 @@ export const ErrorTypeSchema = z.enum([
   'not_found',
   /** 409: the request conflicts with what is already recorded. */
   'conflict',
+  /** 410: the resource existed and was retired for good (a disabled gwa webhook endpoint). */
+  'gone',
   /** 413: the request body is larger than the route accepts. */
   'payload_too_large',
   /** 415: the request body is not `application/json`. */

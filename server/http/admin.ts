@@ -14,6 +14,7 @@ export function mountAdmin(app: Express, deps: AppDeps): void {
         orm: deps.orm,
         ledger: deps.ledger,
         logger: deps.logger,
+        webhooks: deps.webhooks,
         authorized: isAdminAuthorized(req.headers.authorization, deps.adminToken),
       }),
       // The operator is told to see the log for internal errors, so they are logged here with the request id.

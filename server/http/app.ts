@@ -13,6 +13,8 @@ import { requestId } from './middleware/request-id.js';
 import { mountApi } from './router.js';
 import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
 import { ledgerConsentRoutes } from './routes/ledger-consent.js';
+import { gwaWebhookRoutes } from './routes/gwa-webhooks.js';
+import type { WebhookRuntime } from '../domain/gwa-webhooks/runtime.js';
 
 export interface AppDeps {
   orm: MikroORM;
@@ -22,6 +24,8 @@ export interface AppDeps {
   adminToken: string;
   /** Accounting-source runtime (endpoints 14-16, consent pages); absent: those answer 500 (not configured). */
   ledger?: LedgerRuntime;
+  /** gwa webhook endpoints (cipher of private keys, public URL); absent: they and their operator procedures answer 500. */
+  webhooks?: WebhookRuntime;
 }
 
 /**
@@ -40,6 +44,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestId);
   app.use(accessLog(deps.logger));
   app.use(requestEntityManager(deps.orm));
+  app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION));
   app.use(requireJsonContentType);
   app.use('/admin/trpc', parseJsonBody(deps.config.SVC_BODY_LIMIT_BYTES));
 

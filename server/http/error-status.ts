@@ -7,6 +7,7 @@ export const ERROR_STATUS: Record<ErrorType, number> = {
   permission_error: 403,
   not_found: 404,
   conflict: 409,
+  gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { requestExamples } from '../../contract/examples.js';
 import { contract } from '../../contract/index.js';
+import { webhookContract } from '../../contract/webhooks.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const documentPath = path.join(root, 'openapi.json');
@@ -67,7 +68,28 @@ describe('openapi.json', () => {
       }
     }
     const tagNames = doc.tags.map((t: { name: string }) => t.name);
-    expect(new Set(tagNames)).toEqual(new Set(routes.map((r) => r.key[0])));
+    expect(new Set(tagNames)).toEqual(new Set([...routes.map((r) => r.key[0]), 'gwaWebhooks']));
+  });
+
+  it('when the provider-facing gwa webhook is documented, then it has its own tag, a form body, no bearer security and is not in the client contract', () => {
+    const doc = readDocument();
+    const webhookRoutes = routesOf(webhookContract);
+    expect(webhookRoutes.map((r) => operationIdOf(r.route))).toEqual(['gwaWebhookReceive', 'gwaWebhookVerify']);
+    for (const { route } of webhookRoutes) {
+      const op = operationOf(doc, route);
+      expect(op.tags).toEqual(['gwaWebhooks']);
+      expect(op.security).toEqual([]);
+      expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '404', '409', '410', '413', '415', '500']);
+      expect(route.path.startsWith('/api/v1')).toBe(false);
+      expect(routes.some((r) => r.route.path === route.path)).toBe(false);
+    }
+    const post = doc.paths['/api/integrations/gwa/webhooks/{endpointId}'].post;
+    expect(Object.keys(post.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
+    expect(post.requestBody.content['application/x-www-form-urlencoded'].schema.required).toEqual(['gwa_signature', 'gwa_payload']);
+    expect(post.responses['200'].content['application/json'].schema.required).toEqual(['received', 'kind', 'status', 'duplicate']);
+    const get = doc.paths['/api/integrations/gwa/webhooks/{endpointId}'].get;
+    expect(Object.keys(get.responses['200'].content)).toEqual(['text/plain']);
+    expect(doc.tags.find((t: { name: string }) => t.name === 'gwaWebhooks').description).toMatch(/Not in the SDK/);
   });
 
   it('when a route answers with the common error envelope, then the response points at the ErrorEnvelope component', () => {

@@ -141,4 +141,11 @@ describe('SDK against a running server', () => {
     for (const name of ['gwa', 'gwb', 'gwc', 'invoices', 'ledger'] as const) expect(typeof svc[name]).toBe('object');
     expect(Object.keys(svc).sort()).toEqual(expect.arrayContaining(Object.keys(contract)));
   });
+
+  it('when the client is created, then the provider-facing gwa webhook is not part of it', async () => {
+    const svc = (await clientFor('gwa')) as unknown as Record<string, Record<string, unknown>>;
+    expect(Object.keys(svc)).not.toContain('gwaWebhooks');
+    expect(JSON.stringify(Object.keys(contract))).not.toContain('Webhook');
+    for (const namespace of Object.values(svc)) expect(Object.keys(namespace).join(',')).not.toMatch(/webhook/i);
+  });
 });

@@ -2,7 +2,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
 import { ConfigSchema, type Config } from '../../server/config.js';
+import { randomBytes } from 'node:crypto';
 import { createApp } from '../../server/http/app.js';
+import { createTokenCipher } from '../../server/crypto/token-cipher.js';
 import { listen, type RunningServer } from '../../server/http/lifecycle.js';
 import { createLogger } from '../../server/logger.js';
 import { openOrm } from '../../server/persistence/orm.js';
@@ -87,7 +89,12 @@ export function useTestApp(overrides: Partial<Record<keyof Config, string>> = {}
     });
     const logs = new LogCapture();
     const orm = await openOrm(db.url);
-    const express = createApp({ orm, config, logger: createLogger(config.LOG_LEVEL, logs), adminToken: config.SVC_ADMIN_TOKEN! });
+    const webhooks = {
+      cipher: createTokenCipher(randomBytes(32)),
+      publicUrl: () => config.SVC_PUBLIC_URL ?? app.url,
+      environment: config.SVC_ENVIRONMENT,
+    };
+    const express = createApp({ orm, config, logger: createLogger(config.LOG_LEVEL, logs), adminToken: config.SVC_ADMIN_TOKEN!, webhooks });
     const server = await listen(express, 0, '127.0.0.1');
     Object.assign(app, {
       url: `http://127.0.0.1:${server.port}`,

@@ -13,8 +13,20 @@ import { StoredInvoice } from './stored-invoice.entity.js';
 import { Organization } from './organization.entity.js';
 import { PaymentObservation } from './payment-observation.entity.js';
 import { TrackedPayment } from './tracked-payment.entity.js';
+import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import { WebhookEvent } from './webhook-event.entity.js';
 
-export { InvoiceSnapshot, ItemMapping, StoredInvoice, LedgerConnection, LedgerInvitation, LedgerSourceRecord, LedgerSyncRun };
+export {
+  InvoiceSnapshot,
+  ItemMapping,
+  StoredInvoice,
+  LedgerConnection,
+  LedgerInvitation,
+  LedgerSourceRecord,
+  LedgerSyncRun,
+  WebhookEndpoint,
+  WebhookEvent,
+};
 export { ApiKey, CorrelationException, EnrichmentRecord, Integration, IntegrationLink, Organization, PaymentObservation, TrackedPayment };
 export { ENVIRONMENTS, PROVIDERS, type Environment, type Provider } from './integration.entity.js';
 
@@ -35,4 +47,6 @@ export const entities = [
   ItemMapping,
   StoredInvoice,
   InvoiceSnapshot,
+  WebhookEndpoint,
+  WebhookEvent,
 ];

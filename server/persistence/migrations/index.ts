@@ -6,6 +6,7 @@ import { Migration20261123093839_ledger_reconcile } from './Migration20261123093
 import { Migration20261123094319_invitation_api_key } from './Migration20261123094319_invitation_api_key.js';
 import { Migration20261123100529_tenant_scope_ledger } from './Migration20261123100529_tenant_scope_ledger.js';
 import { Migration20261123102342_item_mappings } from './Migration20261123102342_item_mappings.js';
+import { Migration20261123102522_webhooks } from './Migration20261123102522_webhooks.js';
 import { Migration20261123102552_stored_invoices } from './Migration20261123102552_stored_invoices.js';
 
 /**
@@ -20,5 +21,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123094319_invitation_api_key', class: Migration20261123094319_invitation_api_key },
   { name: 'Migration20261123100529_tenant_scope_ledger', class: Migration20261123100529_tenant_scope_ledger },
   { name: 'Migration20261123102342_item_mappings', class: Migration20261123102342_item_mappings },
+  { name: 'Migration20261123102522_webhooks', class: Migration20261123102522_webhooks },
   { name: 'Migration20261123102552_stored_invoices', class: Migration20261123102552_stored_invoices },
 ];

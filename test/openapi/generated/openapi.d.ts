@@ -120,6 +120,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List imported invoices with readiness for the key’s provider
+         * @description Invoices of the accounting-source connections linked to the calling key’s integration (same organization and environment), oldest first, with `ready` and categorized `issues` for the key’s provider. Page with `nextCursor` and identical filters until it is null. An empty list means no matching visible invoice, not that none exists at the source.
+         */
+        get: operations["listInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/{invoiceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One imported invoice with its current snapshot and provenance
+         * @description The summary fields, the current snapshot as `invoice`, and `provenance` (references only: never provider payloads or tokens). `ready` and `issues` are for the calling key’s provider, evaluated now.
+         */
+        get: operations["getInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/integrations/ledger/invitations": {
         parameters: {
             query?: never;
@@ -164,6 +204,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations/gwa/webhooks/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Answer the gwa verification handshake
+         * @description The provider proves the URL with a challenge; the answer is signed with the endpoint's current key pair.
+         */
+        get: operations["gwaWebhookVerify"];
+        put?: never;
+        /**
+         * Receive a gwa notification
+         * @description Configured at the provider as the webhook URL of one registered endpoint; never called by clients, and not in the SDK. No bearer key: the signature, HMAC-SHA1 keyed by the SHA-1 of the endpoint's private key, authenticates the delivery. Each notification is recorded once; a repeat is answered 200 with `duplicate: true` and changes nothing. Transaction notifications become payment observations (`source: merchant_webhook`) of the payment with the same `transactionId`.
+         */
+        post: operations["gwaWebhookReceive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -172,7 +236,7 @@ export interface components {
         ErrorEnvelope: {
             error: {
                 /** @enum {string} */
-                type: "validation_error" | "authentication_error" | "permission_error" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "upstream_error" | "service_unavailable";
+                type: "validation_error" | "authentication_error" | "permission_error" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "upstream_error" | "service_unavailable";
                 message: string;
                 issues: {
                     /** @description Stable machine-readable code; see docs/issue-codes.md */
@@ -1217,6 +1281,327 @@ export interface operations {
             };
         };
     };
+    listInvoices: {
+        parameters: {
+            query?: {
+                /** @description Exact invoice ID in the accounting source */
+                ledgerInvoiceId?: string;
+                /** @description Exact source invoice number; several invoices with one number are all returned with `ambiguous_invoice_number` */
+                invoiceNumber?: string;
+                /** @description `nextCursor` of the previous page, with identical filters */
+                cursor?: string;
+                /** @description Page size 1-100, default 25 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "invoice.list";
+                        /** @enum {string} */
+                        api_version: "v1";
+                        data: {
+                            invoices: {
+                                /** Format: uuid */
+                                id: string;
+                                ledgerInvoiceId: string;
+                                invoiceNumber: string | null;
+                                /** @enum {string} */
+                                status: "draft" | "open" | "partially_paid" | "paid" | "void" | "uncollectible" | "unknown";
+                                currency: string | null;
+                                totalAmountMinor: number | null;
+                                sourceVersion: string | null;
+                                revision: string | null;
+                                /** Format: uuid */
+                                snapshotId: string | null;
+                                /** Format: date-time */
+                                checkedThrough: string | null;
+                                /** @description Ready for preparation with the calling key’s provider now; not a payment reservation */
+                                ready: boolean;
+                                issues: {
+                                    /** @description Stable machine-readable code; see docs/issue-codes.md */
+                                    code: string;
+                                    /** @description Path of the offending field, for example `invoice.lineItems[3].quantity`; empty for the whole body */
+                                    path: string;
+                                    message: string;
+                                    /** @enum {string} */
+                                    category: "source" | "mapping" | "validation" | "payment" | "freshness" | "access";
+                                }[];
+                            }[];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The body violates the strict contract, is not valid JSON, or carries credentials or card data; every issue is listed. Correct the request; do not retry it unchanged */
+            400: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's provider, scopes or environment do not allow this call */
+            403: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is not `application/json` */
+            415: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invoiceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "invoice";
+                        /** @enum {string} */
+                        api_version: "v1";
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            ledgerInvoiceId: string;
+                            invoiceNumber: string | null;
+                            /** @enum {string} */
+                            status: "draft" | "open" | "partially_paid" | "paid" | "void" | "uncollectible" | "unknown";
+                            currency: string | null;
+                            totalAmountMinor: number | null;
+                            sourceVersion: string | null;
+                            revision: string | null;
+                            /** Format: uuid */
+                            snapshotId: string | null;
+                            /** Format: date-time */
+                            checkedThrough: string | null;
+                            /** @description Ready for preparation with the calling key’s provider now; not a payment reservation */
+                            ready: boolean;
+                            issues: {
+                                /** @description Stable machine-readable code; see docs/issue-codes.md */
+                                code: string;
+                                /** @description Path of the offending field, for example `invoice.lineItems[3].quantity`; empty for the whole body */
+                                path: string;
+                                message: string;
+                                /** @enum {string} */
+                                category: "source" | "mapping" | "validation" | "payment" | "freshness" | "access";
+                            }[];
+                            invoice: {
+                                invoiceNumber: string | null;
+                                purchaseOrderReference: string | null;
+                                /** @enum {string} */
+                                status: "draft" | "open" | "partially_paid" | "paid" | "void" | "uncollectible" | "unknown";
+                                currency: string | null;
+                                subtotalAmountMinor: number | null;
+                                taxAmountMinor: number | null;
+                                shippingAmountMinor: number | null;
+                                discountAmountMinor: number | null;
+                                totalAmountMinor: number | null;
+                                balanceAmountMinor: number | null;
+                                /** @enum {string} */
+                                taxRepresentation: "transaction" | "line_item";
+                                /** @enum {string} */
+                                discountRepresentation: "transaction" | "line_item";
+                                /** Format: date-time */
+                                issuedAt: string | null;
+                                /** Format: date-time */
+                                dueAt: string | null;
+                                /** Format: date-time */
+                                voidedAt: string | null;
+                                lineItems: {
+                                    /** @description The source line's Id */
+                                    sourceLineId: string;
+                                    /** @description The source Item's Id (ItemRef.value) */
+                                    sourceItemId: string | null;
+                                    sequence: number;
+                                    productName: string | null;
+                                    description: string | null;
+                                    /** @description Merchant-confirmed product code, else the source SKU as is */
+                                    productCode: string | null;
+                                    /** @description Only from a merchant-confirmed mapping */
+                                    unitOfMeasure: string | null;
+                                    /** @description Only from a merchant-confirmed mapping */
+                                    commodityCode: string | null;
+                                    quantity: string | null;
+                                    unitAmountMinor: number | null;
+                                    subtotalAmountMinor: number | null;
+                                    taxAmountMinor: number | null;
+                                    discountAmountMinor: number | null;
+                                    totalAmountMinor: number | null;
+                                }[];
+                            } | null;
+                            provenance: {
+                                /** Format: uuid */
+                                sourceIntegrationId: string;
+                                sourceConnectionId: string;
+                                /** Format: uuid */
+                                sourceRecordId: string;
+                                mapperVersion: string;
+                                dependencies: {
+                                    /** Format: uuid */
+                                    sourceRecordId: string | null;
+                                    /** @enum {string} */
+                                    objectType: "Invoice" | "Item" | "Preferences";
+                                    externalId: string;
+                                }[];
+                                mappings: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    sourceItemId: string;
+                                    productCode: string | null;
+                                    unitOfMeasure: string | null;
+                                    version: number;
+                                    evidence: string | null;
+                                    approvedBy: string;
+                                    /** Format: date-time */
+                                    approvedAt: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The body violates the strict contract, is not valid JSON, or carries credentials or card data; every issue is listed. Correct the request; do not retry it unchanged */
+            400: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's provider, scopes or environment do not allow this call */
+            403: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such invoice visible to this key (missing, malformed and out-of-scope ids answer alike) */
+            404: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is not `application/json` */
+            415: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     ledgerCreateInvitation: {
         parameters: {
             query?: never;
@@ -1643,6 +2028,219 @@ export interface operations {
             };
             /** @description The connection is paused, disconnected or needs reauthorization */
             409: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is not `application/json` */
+            415: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gwaWebhookVerify: {
+        parameters: {
+            query: {
+                /** @description 20 to 32 lowercase hex digits */
+                gwa_challenge: string;
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint id from the URL the operator registered */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `publicKey|HMAC-SHA1hex(SHA1(privateKey), challenge)` as text/plain */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Issue `invalid_signature` (signature missing or not matching) or `invalid_event` (payload unusable) */
+            400: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Issue `endpoint_not_found`: no such endpoint (malformed ids answer alike) */
+            404: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Issue `credentials_required` (the endpoint has no key pair) or `connection_unavailable` (the endpoint's integration cannot take events) */
+            409: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Issue `endpoint_disabled`: the endpoint was disabled; the provider should stop delivering */
+            410: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is not `application/json` */
+            415: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gwaWebhookReceive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint id from the URL the operator registered */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Form-encoded body (`application/x-www-form-urlencoded`) */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description `publicKey|hexSignature` pairs joined by `&` */
+                    gwa_signature: string;
+                    /** @description Base64 of the notification XML, possibly ending in a newline */
+                    gwa_payload: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Webhook acknowledgment */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        received: true;
+                        /** @description The notification kind as the provider sent it, for example `transaction_settled` or `check` */
+                        kind: string;
+                        /**
+                         * @description The payment status the notification was recorded as; `no_payment_effect` for kinds that change no payment; `rejected` when its observation contradicts the payment's recorded history (kept for the operator)
+                         * @enum {string}
+                         */
+                        status: "authorized" | "captured" | "partially_refunded" | "refunded" | "failed" | "canceled" | "unknown" | "no_payment_effect" | "rejected";
+                        /** @description True when this notification was already recorded; nothing changed */
+                        duplicate: boolean;
+                    };
+                };
+            };
+            /** @description Issue `invalid_signature` (signature missing or not matching) or `invalid_event` (payload unusable) */
+            400: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Issue `endpoint_not_found`: no such endpoint (malformed ids answer alike) */
+            404: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Issue `credentials_required` (the endpoint has no key pair) or `connection_unavailable` (the endpoint's integration cannot take events) */
+            409: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Issue `endpoint_disabled`: the endpoint was disabled; the provider should stop delivering */
+            410: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -1,0 +1,25 @@
+import { createEndpoint, disableEndpoint, listEndpoints, setCredentials } from '../../server/domain/gwa-webhooks/endpoints.js';
+import { listWebhookEvents } from '../../server/domain/gwa-webhooks/events-view.js';
+import { operatorProcedure, router } from '../trpc.js';
+import {
+  EndpointCreateInput,
+  EndpointCredentialsInput,
+  EndpointIdInput,
+  EndpointListInput,
+  WebhookEventsListInput,
+} from './webhooks.schema.js';
+
+/** gwa webhook endpoints: the URL to configure at the provider and the key pair deliveries are verified with (never shown back). */
+export const webhookEndpointsRouter = router({
+  create: operatorProcedure.input(EndpointCreateInput).mutation(({ ctx, input }) => createEndpoint(ctx.orm.em.fork(), ctx.webhooks, input)),
+  list: operatorProcedure.input(EndpointListInput).query(({ ctx, input }) => listEndpoints(ctx.orm.em.fork(), ctx.webhooks, input)),
+  disable: operatorProcedure.input(EndpointIdInput).mutation(({ ctx, input }) => disableEndpoint(ctx.orm.em.fork(), ctx.webhooks, input)),
+  setCredentials: operatorProcedure
+    .input(EndpointCredentialsInput)
+    .mutation(({ ctx, input }) => setCredentials(ctx.orm.em.fork(), ctx.webhooks, input)),
+});
+
+/** Recorded gwa notifications (a summary of each; no document, signature or key). */
+export const webhookEventsRouter = router({
+  list: operatorProcedure.input(WebhookEventsListInput).query(({ ctx, input }) => listWebhookEvents(ctx.orm.em.fork(), input)),
+});

@@ -1,0 +1,91 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { ErrorEnvelopeSchema } from './common/index.js';
+
+const c = initContract();
+
+/** Largest delivery body; notifications are a few kilobytes (docs/decisions.md, "gwa webhook"). */
+export const WEBHOOK_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** `status` of an acknowledgment (docs/decisions.md, "gwa webhook": value sets). */
+export const WebhookEventStatusSchema = z.enum([
+  'authorized',
+  'captured',
+  'partially_refunded',
+  'refunded',
+  'failed',
+  'canceled',
+  'unknown',
+  'no_payment_effect',
+  'rejected',
+]);
+
+export const WebhookAckSchema = z
+  .object({
+    received: z.literal(true),
+    kind: z.string().describe('The notification kind as the provider sent it, for example `transaction_settled` or `check`'),
+    status: WebhookEventStatusSchema.describe(
+      'The payment status the notification was recorded as; `no_payment_effect` for kinds that change no payment; ' +
+        "`rejected` when its observation contradicts the payment's recorded history (kept for the operator)",
+    ),
+    duplicate: z.boolean().describe('True when this notification was already recorded; nothing changed'),
+  })
+  .strict()
+  .describe('Webhook acknowledgment');
+
+const EndpointPath = z.object({ endpointId: z.string().describe('The endpoint id from the URL the operator registered') });
+
+const webhookErrors = {
+  400: ErrorEnvelopeSchema.describe('Issue `invalid_signature` (signature missing or not matching) or `invalid_event` (payload unusable)'),
+  404: ErrorEnvelopeSchema.describe('Issue `endpoint_not_found`: no such endpoint (malformed ids answer alike)'),
+  409: ErrorEnvelopeSchema.describe(
+    "Issue `credentials_required` (the endpoint has no key pair) or `connection_unavailable` (the endpoint's integration cannot take events)",
+  ),
+  410: ErrorEnvelopeSchema.describe('Issue `endpoint_disabled`: the endpoint was disabled; the provider should stop delivering'),
+  413: ErrorEnvelopeSchema,
+  415: ErrorEnvelopeSchema,
+  500: ErrorEnvelopeSchema,
+};
+
+/**
+ * Routes called by the gwa provider, not by clients (spec: endpoint 4, Events 1).
+ * Kept out of `contract` so the merchant SDK never has them; the server and the
+ * OpenAPI document use this router.
+ */
+export const webhookContract = c.router({
+  gwaWebhooks: c.router({
+    receive: c.mutation({
+      method: 'POST',
+      path: '/api/integrations/gwa/webhooks/:endpointId',
+      pathParams: EndpointPath,
+      contentType: 'application/x-www-form-urlencoded',
+      body: z
+        .object({
+          gwa_signature: z.string().describe('`publicKey|hexSignature` pairs joined by `&`'),
+          gwa_payload: z.string().describe('Base64 of the notification XML, possibly ending in a newline'),
+        })
+        .describe('Other form fields are ignored'),
+      responses: { 200: WebhookAckSchema, ...webhookErrors },
+      summary: 'Receive a gwa notification',
+      description:
+        'Configured at the provider as the webhook URL of one registered endpoint; never called by clients, and not in the SDK. No bearer key: ' +
+        "the signature, HMAC-SHA1 keyed by the SHA-1 of the endpoint's private key, authenticates the delivery. Each notification is recorded " +
+        'once; a repeat is answered 200 with `duplicate: true` and changes nothing. Transaction notifications become payment observations ' +
+        '(`source: merchant_webhook`) of the payment with the same `transactionId`.',
+      metadata: { operationId: 'gwaWebhookReceive', webhook: true },
+    }),
+    verify: c.query({
+      method: 'GET',
+      path: '/api/integrations/gwa/webhooks/:endpointId',
+      pathParams: EndpointPath,
+      query: z.object({ gwa_challenge: z.string().describe('20 to 32 lowercase hex digits') }).strict(),
+      responses: {
+        200: z.string().describe('`publicKey|HMAC-SHA1hex(SHA1(privateKey), challenge)` as text/plain'),
+        ...webhookErrors,
+      },
+      summary: 'Answer the gwa verification handshake',
+      description: "The provider proves the URL with a challenge; the answer is signed with the endpoint's current key pair.",
+      metadata: { operationId: 'gwaWebhookVerify', webhook: true },
+    }),
+  }),
+});

@@ -1,0 +1,80 @@
+import express, { Router, type Request, type Response } from 'express';
+import { DomainError } from '../../domain/errors.js';
+import {
+  answerChallenge,
+  deliverableEndpoint,
+  invalidEvent,
+  invalidSignature,
+  receiveNotification,
+} from '../../domain/gwa-webhooks/intake.js';
+import type { WebhookRuntime } from '../../domain/gwa-webhooks/runtime.js';
+import { WEBHOOK_BODY_LIMIT_BYTES, WebhookAckSchema } from '../../../contract/webhooks.js';
+
+const notConfigured = () => new DomainError('internal_error', 'gwa webhooks are not configured on this service');
+
+const formParser = express.urlencoded({
+  extended: false,
+  limit: WEBHOOK_BODY_LIMIT_BYTES,
+  parameterLimit: 10,
+  type: 'application/x-www-form-urlencoded',
+});
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** Read the form body within the webhook's own limit; parser failures become this endpoint's answers. */
+function readForm(req: Request, res: Response): Promise<Record<string, unknown>> {
+  if (hasBody(req) && !req.is('application/x-www-form-urlencoded')) {
+    return Promise.reject(new DomainError('unsupported_media_type', 'Deliveries must be sent as application/x-www-form-urlencoded'));
+  }
+  return new Promise((resolve, reject) => {
+    formParser(req, res, (err?: unknown) => {
+      if (!err) return resolve((req.body ?? {}) as Record<string, unknown>);
+      const type = (err as { type?: string }).type;
+      if (type === 'entity.too.large') {
+        return reject(new DomainError('payload_too_large', `The request body exceeds the limit of ${WEBHOOK_BODY_LIMIT_BYTES} bytes`));
+      }
+      if (type === 'parameters.too.many') return reject(invalidEvent('The form has too many fields'));
+      reject(err);
+    });
+  });
+}
+
+/**
+ * The provider's deliveries (spec: endpoint 4, Events 1). Mounted before the
+ * JSON content-type check: no bearer key (the signature authenticates), a form
+ * body read only after the endpoint is known to take deliveries, within a small
+ * limit (docs/decisions.md, "gwa webhook"). Signatures and payloads are never logged.
+ */
+export function gwaWebhookRoutes(getRuntime: () => WebhookRuntime | undefined, validateResponses: boolean): Router {
+  const router = Router();
+  router.post('/api/integrations/gwa/webhooks/:endpointId', async (req, res, next) => {
+    try {
+      const runtime = getRuntime();
+      if (!runtime) throw notConfigured();
+      const endpoint = await deliverableEndpoint(req.em, runtime, String(req.params.endpointId), new Date());
+      const form = await readForm(req, res);
+      const signature = form.gwa_signature;
+      const payload = form.gwa_payload;
+      if (typeof signature !== 'string' || signature === '') throw invalidSignature('gwa_signature is required, once');
+      if (typeof payload !== 'string' || payload === '') throw invalidSignature('gwa_payload is required, once');
+      const ack = await receiveNotification(req.em, { endpoint, signature, payload, requestId: String(req.id) });
+      res.status(200).json(validateResponses ? WebhookAckSchema.parse(ack) : ack);
+    } catch (err) {
+      next(err);
+    }
+  });
+  router.get('/api/integrations/gwa/webhooks/:endpointId', async (req, res, next) => {
+    try {
+      const runtime = getRuntime();
+      if (!runtime) throw notConfigured();
+      const answer = await answerChallenge(req.em, runtime, String(req.params.endpointId), req.query.gwa_challenge);
+      res.status(200).type('text/plain').send(answer);
+    } catch (err) {
+      next(err);
+    }
+  });
+  return router;
+}
