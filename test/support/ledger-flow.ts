@@ -75,3 +75,26 @@ export async function insertRunRow(
   );
   return { id, workflowRunId };
 }
+
+/**
+ * A synced accounting source and a payment-provider key that may read its
+ * invoices: ledger integration connected to the sandbox company and synced, a
+ * `provider` integration of the same organization linked to it, and a key with
+ * `invoices:read` and `enrichment:write`.
+ */
+export async function invoiceReader(app: LedgerTestApp, provider: 'gwa' | 'gwb' | 'gwc') {
+  const ledger = await ledgerTenant(app);
+  const connectionId = await connect(app, ledger);
+  const res = await app.request(`/api/v1/integrations/ledger/${connectionId}/sync`, { method: 'POST', key: ledger.key });
+  expect(res.status).toBe(202);
+  expect(await waitForRun(app, ledger, connectionId)).toMatchObject({ state: 'succeeded' });
+  const integration = (
+    await app.admin<{ id: string }>('integrations.create', { organizationId: ledger.organizationId, provider, environment: 'sandbox' })
+  ).body;
+  await app.admin('links.create', { ledgerIntegrationId: ledger.integrationId, providerIntegrationId: integration.id });
+  const key = (
+    await app.admin<{ key: string }>('apiKeys.issue', { integrationId: integration.id, scopes: ['invoices:read', 'enrichment:write'] })
+  ).body.key;
+  const [connection] = (await app.admin<{ id: string }[]>('connections.list', { integrationId: ledger.integrationId })).body;
+  return { ledger, connectionId, connectionRowId: connection!.id, integrationId: integration.id, key };
+}

@@ -1,5 +1,8 @@
 import { withDates, type Sql, type TenantScope } from './sql.js';
 
+// Lists are bound as one JSON array (`any(array(select jsonb_array_elements_text(?::jsonb)))`): the query builder would
+// otherwise spread a bound array into separate values, and an empty list would not be valid SQL.
+
 /** A source record as the mapper reads it. */
 export interface SourceRecordRow {
   id: string;
@@ -16,8 +19,8 @@ export function sourceRecordsOf(
   entityType: string,
   sourceIds?: readonly string[],
 ): Promise<SourceRecordRow[]> {
-  const only = sourceIds === undefined ? '' : ' and source_id = any(?::text[])';
-  const params = sourceIds === undefined ? [connectionId, entityType] : [connectionId, entityType, [...sourceIds]];
+  const only = sourceIds === undefined ? '' : ' and source_id = any(array(select jsonb_array_elements_text(?::jsonb)))';
+  const params = sourceIds === undefined ? [connectionId, entityType] : [connectionId, entityType, JSON.stringify(sourceIds)];
   return sql<SourceRecordRow>(
     `select id, source_id, sync_token, deleted, payload from ledger_source_records where connection_id = ? and entity_type = ?${only} order by source_id`,
     params,
@@ -34,8 +37,8 @@ export interface StoredState {
 
 export function storedStates(sql: Sql, connectionId: string, ledgerInvoiceIds: readonly string[]): Promise<StoredState[]> {
   return sql<StoredState>(
-    `select id, ledger_invoice_id, revision, deleted from stored_invoices where connection_id = ? and ledger_invoice_id = any(?::text[])`,
-    [connectionId, [...ledgerInvoiceIds]],
+    `select id, ledger_invoice_id, revision, deleted from stored_invoices where connection_id = ? and ledger_invoice_id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+    [connectionId, JSON.stringify(ledgerInvoiceIds)],
   );
 }
 
@@ -117,9 +120,9 @@ export async function writeMappedInvoices(
     // A revision seen before (for example a mapping revoked and confirmed back): point at the snapshot already stored.
     await sql(
       `update stored_invoices si set current_snapshot_id = s.id from invoice_snapshots s
-        where si.connection_id = ? and si.ledger_invoice_id = any(?::text[]) and s.stored_invoice_id = si.id and s.revision = si.revision
+        where si.connection_id = ? and si.ledger_invoice_id = any(array(select jsonb_array_elements_text(?::jsonb))) and s.stored_invoice_id = si.id and s.revision = si.revision
           and si.current_snapshot_id is distinct from s.id`,
-      [o.connectionId, o.rows.map((r) => r.ledgerInvoiceId)],
+      [o.connectionId, JSON.stringify(o.rows.map((r) => r.ledgerInvoiceId))],
     );
   }
   return { snapshots: inserted.length };
@@ -143,8 +146,8 @@ export async function invoicesDependingOnItems(
   const rows = await sql<{ ledger_invoice_id: string }>(
     `select si.ledger_invoice_id from stored_invoices si join invoice_snapshots s on s.id = si.current_snapshot_id
       where si.connection_id = ? and exists (
-        select 1 from jsonb_array_elements(s.dependencies) d where d->>'objectType' = 'Item' and d->>'externalId' = any(?::text[]))${except}`,
-    [o.connectionId, [...o.itemIds], ...(o.exceptWrittenByRun === undefined ? [] : [o.exceptWrittenByRun])],
+        select 1 from jsonb_array_elements(s.dependencies) d where d->>'objectType' = 'Item' and d->>'externalId' = any(array(select jsonb_array_elements_text(?::jsonb))))${except}`,
+    [o.connectionId, JSON.stringify(o.itemIds), ...(o.exceptWrittenByRun === undefined ? [] : [o.exceptWrittenByRun])],
   );
   return rows.map((r) => r.ledger_invoice_id);
 }
@@ -216,8 +219,9 @@ const visible = (v: InvoiceVisibility | undefined) =>
   v === undefined
     ? { where: 'true', params: [] as unknown[] }
     : {
-        where: 'si.integration_id = any(?::uuid[]) and si.organization_id = ? and si.environment = ?',
-        params: [[...v.ledgerIntegrationIds], v.organizationId, v.environment] as unknown[],
+        where:
+          'si.integration_id = any(array(select jsonb_array_elements_text(?::jsonb)::uuid)) and si.organization_id = ? and si.environment = ?',
+        params: [JSON.stringify(v.ledgerIntegrationIds), v.organizationId, v.environment] as unknown[],
       };
 
 /** A keyset page in (created_at, id) order, optionally filtered; `limit` rows at most. */
@@ -269,8 +273,8 @@ export async function storedInvoiceById(
 export async function sourceRecordIds(sql: Sql, connectionId: string, refs: readonly { objectType: string; externalId: string }[]) {
   if (refs.length === 0) return new Map<string, string>();
   const rows = await sql<{ id: string; entity_type: string; source_id: string }>(
-    `select id, entity_type, source_id from ledger_source_records where connection_id = ? and (entity_type || ':' || source_id) = any(?::text[])`,
-    [connectionId, refs.map((r) => `${r.objectType}:${r.externalId}`)],
+    `select id, entity_type, source_id from ledger_source_records where connection_id = ? and (entity_type || ':' || source_id) = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+    [connectionId, JSON.stringify(refs.map((r) => `${r.objectType}:${r.externalId}`))],
   );
   return new Map(rows.map((r) => [`${r.entity_type}:${r.source_id}`, r.id]));
 }
