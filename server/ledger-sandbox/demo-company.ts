@@ -115,5 +115,94 @@ export function generateCompany(options: {
   };
 }
 
-/** The company `npm start` serves when no ledger is configured. */
-export const demoCompany = () => generateCompany({ invoices: 24, items: 12, linesPerInvoice: 3 });
+/**
+ * Invoices that each show one rule of stored invoices (docs/invoices.md), added to
+ * the demo company after the generated ones: a discount and shipping, a void, a
+ * tax-inclusive invoice, a group line, a line without an item, an amount with more
+ * decimals than the currency has, a euro invoice, and a second invoice numbered
+ * like the first (ambiguous number).
+ */
+export function ruleInvoices(company: SandboxCompany): QboEntity[] {
+  const [first, second] = company.Item;
+  const stamp = (company.Invoice.at(-1)?.MetaData as { LastUpdatedTime?: string } | undefined)?.LastUpdatedTime ?? iso(new Date());
+  const line = (id: string, item: QboEntity, qty: number, extra: Record<string, unknown> = {}) => ({
+    Id: id,
+    LineNum: Number(id),
+    Description: item.Description,
+    Amount: money(qty * Number(item.UnitPrice)),
+    DetailType: 'SalesItemLineDetail',
+    SalesItemLineDetail: {
+      ItemRef: { value: item.Id, name: item.Name },
+      Qty: qty,
+      UnitPrice: item.UnitPrice,
+      TaxCodeRef: { value: 'TAX' },
+    },
+    ...extra,
+  });
+  const invoice = (
+    n: number,
+    docNumber: string,
+    lines: Record<string, unknown>[],
+    totals: { total: number; tax: number; balance?: number },
+    extra = {},
+  ) => ({
+    Id: String(2000 + n),
+    SyncToken: '0',
+    DocNumber: docNumber,
+    TxnDate: stamp.slice(0, 10),
+    DueDate: stamp.slice(0, 10),
+    CurrencyRef: { value: 'USD', name: 'United States Dollar' },
+    CustomerRef: { value: '1', name: 'Customer 1' },
+    CustomField: [{ DefinitionId: '3', Name: 'Purchase Order', Type: 'StringType', StringValue: `PO-R${n}` }],
+    Line: lines,
+    TxnTaxDetail: { TxnTaxCodeRef: { value: '2' }, TotalTax: totals.tax, TaxLine: [] },
+    GlobalTaxCalculation: 'TaxExcluded',
+    TotalAmt: totals.total,
+    Balance: totals.balance ?? totals.total,
+    MetaData: { CreateTime: stamp, LastUpdatedTime: stamp },
+    ...extra,
+  });
+  const a = line('1', first!, 2);
+  const b = line('2', second!, 1);
+  const subtotal = money(Number(a.Amount) + Number(b.Amount));
+  const shipping = {
+    Id: '3',
+    LineNum: 3,
+    Amount: 12.5,
+    DetailType: 'SalesItemLineDetail',
+    SalesItemLineDetail: { ItemRef: { value: 'SHIPPING_ITEM_ID' } },
+  };
+  const discount = { Id: '4', LineNum: 4, Amount: 5, DetailType: 'DiscountLineDetail', DiscountLineDetail: { PercentBased: false } };
+  const plain = (n: number, doc: string, extra = {}, lines: Record<string, unknown>[] = [a, b]) => {
+    const sub = lines.reduce((t, l) => money(t + Number(l.Amount)), 0);
+    return invoice(n, doc, lines, { total: money(sub + 2), tax: 2 }, extra);
+  };
+  return [
+    invoice(1, 'RULE-DISCOUNT-SHIPPING', [a, b, shipping, discount], { total: money(subtotal + 12.5 - 5 + 3), tax: 3 }),
+    invoice(
+      2,
+      'RULE-VOID',
+      [{ ...a, Amount: 0, SalesItemLineDetail: { ...a.SalesItemLineDetail, Qty: 0 } }],
+      { total: 0, tax: 0 },
+      {
+        PrivateNote: 'Voided - entered twice',
+      },
+    ),
+    plain(3, 'RULE-TAX-INCLUSIVE', { GlobalTaxCalculation: 'TaxInclusive' }),
+    plain(4, 'RULE-GROUP-LINE', {}, [
+      a,
+      { Id: '2', LineNum: 2, Amount: b.Amount, DetailType: 'GroupLineDetail', GroupLineDetail: { Line: [b] } },
+    ]),
+    plain(5, 'RULE-NO-ITEM', {}, [a, { ...b, SalesItemLineDetail: { Qty: 1, UnitPrice: b.SalesItemLineDetail.UnitPrice } }]),
+    invoice(6, 'RULE-INEXACT', [{ ...a, Amount: 10.005 }], { total: 12.005, tax: 2 }),
+    plain(7, 'RULE-EURO', { CurrencyRef: { value: 'EUR', name: 'Euro' } }),
+    plain(8, 'INV-000001'),
+  ];
+}
+
+/** The company `npm start` serves when no ledger is configured: generated invoices plus one invoice per mapping rule. */
+export function demoCompany(): SandboxCompany {
+  const company = generateCompany({ invoices: 24, items: 12, linesPerInvoice: 3 });
+  company.Invoice.push(...ruleInvoices(company));
+  return company;
+}
