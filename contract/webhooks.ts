@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ErrorEnvelopeSchema } from './common/index.js';
+import { ReportStatusSchema } from './payment-reports.js';
 
 const c = initContract();
 
@@ -8,14 +9,13 @@ const c = initContract();
 export const WEBHOOK_BODY_LIMIT_BYTES = 64 * 1024;
 
 /** `status` of an acknowledgment (docs/decisions.md, "gwa webhook": value sets). */
+/**
+ * `status` of an acknowledgment: the gwa report status recorded (gwa has no `requires_action`), else why none was:
+ * `no_payment_effect` (the kind does not touch a tracked payment) or `rejected` (the observation contradicts the
+ * payment's history; the reasons are kept for the operator).
+ */
 export const WebhookEventStatusSchema = z.enum([
-  'authorized',
-  'captured',
-  'partially_refunded',
-  'refunded',
-  'failed',
-  'canceled',
-  'unknown',
+  ...ReportStatusSchema.exclude(['requires_action']).options,
   'no_payment_effect',
   'rejected',
 ]);

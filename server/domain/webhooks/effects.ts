@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { z } from 'zod';
 import type { GwaPaymentReport, ReportStatus } from '../../../contract/payment-reports.js';
+import type { WebhookEventStatusSchema } from '../../../contract/webhooks.js';
 import type { Notification, TransactionFields } from './notification.js';
 
 /**
@@ -8,21 +10,8 @@ import type { Notification, TransactionFields } from './notification.js';
  * itself. Pure; the intake (server/domain/gwa-webhooks/) does the I/O.
  */
 
-/** The `status` of a webhook acknowledgment: a payment status when an observation was recorded, else why none was. */
-export const WEBHOOK_EVENT_STATUSES = [
-  'authorized',
-  'captured',
-  'partially_refunded',
-  'refunded',
-  'failed',
-  'canceled',
-  'unknown',
-  /** Recorded; the kind has no effect on a tracked payment (check, disputes, disbursements, refund failures, …). */
-  'no_payment_effect',
-  /** Recorded; the observation it carries contradicts the payment's history (the reasons are kept for the operator). */
-  'rejected',
-] as const;
-export type WebhookEventStatus = (typeof WEBHOOK_EVENT_STATUSES)[number];
+/** The `status` of a webhook acknowledgment, defined once in the contract (docs/decisions.md, "gwa webhook"). */
+export type WebhookEventStatus = z.infer<typeof WebhookEventStatusSchema>;
 
 /** Kinds whose subject is a sale transaction whose state they report; only these become payment observations. */
 export const PAYMENT_KINDS: Readonly<Record<string, string>> = {
