@@ -15,7 +15,7 @@ import { SvcError, isRetryableStatus } from './errors.js';
 import {
   DEFAULT_RETRY_POLICY,
   backoffDelay,
-  isRetrySafeBody,
+  isRetrySafeRequest,
   parseRetryAfter,
   resolvePolicy,
   sleep,
@@ -41,8 +41,9 @@ export interface ClientOptions {
 /** What the SDK adds to each call's arguments. */
 interface CallExtras {
   /**
-   * Retries are implicit only for calls that carry an idempotency key or an
-   * event id. `true` (or policy bounds) opts any other call in, `false` opts out.
+   * Retries are implicit only for GET reads and for calls that carry an
+   * idempotency key or an event id. `true` (or policy bounds) opts any other
+   * call in, `false` opts out.
    */
   retry?: RetryOption;
 }
@@ -126,7 +127,8 @@ function createFetcher(options: ClientOptions): SdkFetcher {
 
   return async (args) => {
     // Implicit retries only for retry-safe calls; an explicit per-call option decides otherwise.
-    const policy = args.retry === undefined ? (isRetrySafeBody(args.rawBody) ? basePolicy : false) : resolvePolicy(basePolicy, args.retry);
+    const implicit = isRetrySafeRequest(args.method, args.rawBody) ? basePolicy : false;
+    const policy = args.retry === undefined ? implicit : resolvePolicy(basePolicy, args.retry);
     const maxAttempts = policy === false ? 1 : Math.max(1, policy.maxAttempts);
     const callerSignal = args.fetchOptions?.signal ?? null;
 
