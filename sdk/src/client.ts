@@ -22,6 +22,7 @@ import {
   type RetryOption,
   type RetryPolicy,
 } from './retry.js';
+import { listAllPages, type InvoicesHelpers } from './pagination.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -74,7 +75,9 @@ export type RouterClient<T extends AppRouter> = {
 export const RESOURCE_NAMESPACES = ['gwa', 'gwb', 'gwc', 'invoices', 'ledger'] as const;
 type ResourceNamespace = (typeof RESOURCE_NAMESPACES)[number];
 
-export type SvcClient = RouterClient<Contract> & { [K in Exclude<ResourceNamespace, keyof Contract>]: Record<never, never> };
+export type SvcClient = RouterClient<Contract> & { invoices: InvoicesHelpers } & {
+  [K in Exclude<ResourceNamespace, keyof Contract>]: Record<never, never>;
+};
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -97,7 +100,9 @@ export function createClient(options: ClientOptions): SvcClient {
   });
   const client = wrapRouter(contract, raw as unknown as RawRouter) as Record<string, unknown>;
   for (const name of RESOURCE_NAMESPACES) client[name] ??= {};
-  return client as SvcClient;
+  const svc = client as SvcClient;
+  svc.invoices.listAll = (args) => listAllPages(svc.invoices.list, args);
+  return svc;
 }
 
 type RawRouter = { [key: string]: RawRouter | ((args?: unknown) => Promise<RawResponse>) };
