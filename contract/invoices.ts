@@ -150,8 +150,17 @@ export const InvoiceListQuerySchema = z
       .min(1)
       .max(64)
       .optional()
-      .describe('Exact source invoice number; several invoices with one number are all returned with `ambiguous_invoice_number`'),
-    cursor: z.string().min(1).max(512).optional().describe('`nextCursor` of the previous page, with identical filters'),
+      .describe(
+        'Exact source invoice number; several invoices with one number are all returned with `ambiguous_invoice_number` (resolve them, never pick the first)',
+      ),
+    cursor: z
+      .string()
+      .min(1)
+      .max(512)
+      .optional()
+      .describe(
+        'Opaque: the previous page’s `nextCursor` as is, sent with identical filters; a cursor that was changed, or is used with other filters or by another integration’s key, answers 400 `invalid_cursor`',
+      ),
     limit: z.coerce.number().int().min(1).max(INVOICE_PAGE_MAX).optional().describe('Page size 1-100, default 25'),
   })
   .strict();
@@ -179,7 +188,9 @@ export const invoiceRoutes = c.router({
   get: {
     method: 'GET',
     path: '/invoices/:invoiceId',
-    pathParams: z.object({ invoiceId: z.string().max(64) }).strict(),
+    pathParams: z
+      .object({ invoiceId: z.string().max(64).describe('The invoice’s `id` (service UUID) from the list, not its `ledgerInvoiceId`') })
+      .strict(),
     responses: {
       200: successEnvelope('invoice', InvoiceDetailSchema),
       404: ErrorEnvelopeSchema.describe('No such invoice visible to this key (missing, malformed and out-of-scope ids answer alike)'),

@@ -88,7 +88,9 @@ export const QueueSyncBodySchema = z
   .object({ fullReconciliation: z.boolean({ invalid_type_error: 'Must be a boolean' }).optional() })
   .strict();
 
-const connectionPath = z.object({ connectionId: ConnectionIdSchema });
+const connectionPath = z.object({
+  connectionId: ConnectionIdSchema.describe('The accounting-source connection id (the company id in the source)'),
+});
 
 export const ledgerRoutes = c.router({
   createInvitation: c.mutation({

@@ -3,6 +3,7 @@ import { generateOpenApi } from '@ts-rest/open-api';
 import type { z } from 'zod';
 import { requestExamples } from './examples.js';
 import { contract } from './index.js';
+import { INVOICE_PAGE_DEFAULT } from './invoices.js';
 import { webhookContract } from './webhooks.js';
 
 /** What the document describes: the client contract and the provider-facing webhook routes (not in the SDK). */
@@ -15,10 +16,22 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   gwa: 'Card gateway A: Level 2/3 transaction fields and payment reports.',
   gwb: 'Payments provider B: order fragments and payment reports.',
   gwc: 'Payments provider C: PaymentIntent `payment_details`/`amount_details` and payment reports.',
-  invoices: 'Invoices imported from the accounting source.',
+  invoices:
+    'Invoices imported from the accounting source, with readiness for the calling key’s provider. Needs a gwa, gwb or gwc key with ' +
+    'scope `invoices:read` whose integration an operator has linked to the accounting-source integration; only the linked sources’ ' +
+    'invoices of the same organization and environment are visible.',
   ledger: 'The accounting-source connection: invitations and invoice syncs.',
   gwaWebhooks:
     'Called by the gwa provider, never by clients: signed, form-encoded notifications of one registered endpoint. Not in the SDK.',
+};
+
+/**
+ * Defaults the server applies to absent query parameters, by operationId: zod's
+ * `.default()` would change the contract's inferred input types, so the
+ * document states them here from the contract's own constants.
+ */
+const QUERY_DEFAULTS: Record<string, Record<string, unknown>> = {
+  listInvoices: { limit: INVOICE_PAGE_DEFAULT },
 };
 
 /** What each status means, for responses whose schema carries no description of its own (spec: Errors). */
@@ -36,7 +49,7 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   '415': 'The request body is not `application/json`',
   '422': 'Well-formed but cannot be processed; every issue is listed',
   '429': 'Too many requests; retry after `Retry-After` seconds when present',
-  '500': 'Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id',
+  '500': 'Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id',
   '502': 'A party the service depends on failed',
   '503': 'The service is not ready',
 };
@@ -198,8 +211,8 @@ export function buildOpenApiDocument() {
             'accounting-source (`ledger`) endpoints may instead answer with a top-level string `error`, so branch on the HTTP status and ' +
             'tolerate both.',
           'Retry guidance: correct 400/422 request facts; repair 401/403; reconcile 409 rather than retrying; retry 408, 429, 5xx and ' +
-            'transport errors under bounded back-off only for calls that carry an idempotency key or an event id. Retrying a service call never ' +
-            'justifies repeating a provider payment.',
+            'transport errors under bounded back-off only for GET reads (they change nothing) and calls that carry an idempotency key or an ' +
+            'event id. Retrying a service call never justifies repeating a provider payment.',
         ].join('\n\n'),
       },
       servers: [{ url: '/' }],
@@ -224,6 +237,10 @@ export function buildOpenApiDocument() {
           if (route.method === 'GET') op.responses['200'].content = { 'text/plain': op.responses['200'].content['application/json'] };
           if (op.requestBody) op.requestBody.required = true;
           if (op.requestBody) op.requestBody.description = 'Form-encoded body (`application/x-www-form-urlencoded`)';
+        }
+        for (const parameter of (op.parameters ?? []) as Json[]) {
+          const fallback = parameter.in === 'query' && operationId ? QUERY_DEFAULTS[operationId]?.[parameter.name] : undefined;
+          if (fallback !== undefined) parameter.schema = { ...parameter.schema, default: fallback };
         }
         const example = operationId ? requestExamples[operationId] : undefined;
         const media = op.requestBody?.content?.['application/json'];

@@ -15,13 +15,14 @@ import { SvcError, isRetryableStatus } from './errors.js';
 import {
   DEFAULT_RETRY_POLICY,
   backoffDelay,
-  isRetrySafeBody,
+  isRetrySafeRequest,
   parseRetryAfter,
   resolvePolicy,
   sleep,
   type RetryOption,
   type RetryPolicy,
 } from './retry.js';
+import { listAllPages, type InvoicesHelpers } from './pagination.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -41,8 +42,9 @@ export interface ClientOptions {
 /** What the SDK adds to each call's arguments. */
 interface CallExtras {
   /**
-   * Retries are implicit only for calls that carry an idempotency key or an
-   * event id. `true` (or policy bounds) opts any other call in, `false` opts out.
+   * Retries are implicit only for GET reads and for calls that carry an
+   * idempotency key or an event id. `true` (or policy bounds) opts any other
+   * call in, `false` opts out.
    */
   retry?: RetryOption;
 }
@@ -73,7 +75,9 @@ export type RouterClient<T extends AppRouter> = {
 export const RESOURCE_NAMESPACES = ['gwa', 'gwb', 'gwc', 'invoices', 'ledger'] as const;
 type ResourceNamespace = (typeof RESOURCE_NAMESPACES)[number];
 
-export type SvcClient = RouterClient<Contract> & { [K in Exclude<ResourceNamespace, keyof Contract>]: Record<never, never> };
+export type SvcClient = RouterClient<Contract> & { invoices: InvoicesHelpers } & {
+  [K in Exclude<ResourceNamespace, keyof Contract>]: Record<never, never>;
+};
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -96,7 +100,9 @@ export function createClient(options: ClientOptions): SvcClient {
   });
   const client = wrapRouter(contract, raw as unknown as RawRouter) as Record<string, unknown>;
   for (const name of RESOURCE_NAMESPACES) client[name] ??= {};
-  return client as SvcClient;
+  const svc = client as SvcClient;
+  svc.invoices.listAll = (args) => listAllPages(svc.invoices.list, args);
+  return svc;
 }
 
 type RawRouter = { [key: string]: RawRouter | ((args?: unknown) => Promise<RawResponse>) };
@@ -126,7 +132,8 @@ function createFetcher(options: ClientOptions): SdkFetcher {
 
   return async (args) => {
     // Implicit retries only for retry-safe calls; an explicit per-call option decides otherwise.
-    const policy = args.retry === undefined ? (isRetrySafeBody(args.rawBody) ? basePolicy : false) : resolvePolicy(basePolicy, args.retry);
+    const implicit = isRetrySafeRequest(args.method, args.rawBody) ? basePolicy : false;
+    const policy = args.retry === undefined ? implicit : resolvePolicy(basePolicy, args.retry);
     const maxAttempts = policy === false ? 1 : Math.max(1, policy.maxAttempts);
     const callerSignal = args.fetchOptions?.signal ?? null;
 

@@ -10,8 +10,9 @@ export { createClient, RESOURCE_NAMESPACES } from './client.js';
 export type { ClientOptions, FetchLike, RouteArgs, RouteCall, RouterClient, SvcClient, SvcResponse } from './client.js';
 export { SvcError, isRetryableStatus } from './errors.js';
 export type { SvcErrorInit, SvcErrorType } from './errors.js';
-export { DEFAULT_RETRY_POLICY, backoffDelay, isRetrySafeBody, parseRetryAfter } from './retry.js';
+export { DEFAULT_RETRY_POLICY, backoffDelay, isRetrySafeBody, isRetrySafeRequest, parseRetryAfter } from './retry.js';
 export type { RetryOption, RetryPolicy } from './retry.js';
+export type { InvoiceListItem, InvoicesHelpers, ListAllInvoicesArgs } from './pagination.js';
 export { eventIdFrom, isIdempotencyKey, newEventId, newIdempotencyKey } from './ids.js';
 export { enrichmentRequestIdOf, gwaSettlementArgs, mergeGwaSale, mergeGwbOrder, mergeGwcPaymentIntent } from './merge.js';
 
@@ -22,3 +23,4 @@ export * from '../../contract/common/index.js';
 export * from '../../contract/canonical-invoice.js';
 export * from '../../contract/enrichment.js';
 export * from '../../contract/payment-reports.js';
+export * from '../../contract/invoices.js';

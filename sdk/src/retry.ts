@@ -20,15 +20,24 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 
 export type RetryOption = boolean | Partial<RetryPolicy>;
 
 /**
- * A request may be repeated without repeating its effect when it carries an
+ * A request body may be repeated without repeating its effect when it carries an
  * idempotency key (preparation) or an event id (payment report): the service
- * replays or deduplicates it. Nothing else is retried implicitly; in particular
- * inline enrichment, which records a new correlation per call.
+ * replays or deduplicates it. No other body makes a write retry-safe; in
+ * particular inline enrichment records a new correlation per call.
  */
 export function isRetrySafeBody(body: unknown): boolean {
   if (typeof body !== 'object' || body === null) return false;
   const b = body as Record<string, unknown>;
   return typeof b.idempotencyKey === 'string' || typeof b.eventId === 'string';
+}
+
+/**
+ * Whether a call is retried implicitly: every GET (a read never changes state,
+ * so repeating it after 408, 429, 5xx or a lost response is harmless) and any
+ * request whose body is retry-safe (docs/decisions.md, SDK and OpenAPI).
+ */
+export function isRetrySafeRequest(method: string, body: unknown): boolean {
+  return method.toUpperCase() === 'GET' || isRetrySafeBody(body);
 }
 
 /** `Retry-After` as delta-seconds or an HTTP date, in milliseconds; undefined when absent or unreadable. */

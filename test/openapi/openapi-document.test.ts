@@ -118,6 +118,24 @@ describe('openapi.json', () => {
     }
   });
 
+  it('when a route takes path or query parameters, then each is documented with a description and its rules', () => {
+    const doc = readDocument();
+    for (const { route } of routes) {
+      for (const parameter of operationOf(doc, route).parameters ?? []) {
+        expect(parameter.description, `${operationIdOf(route)} ${parameter.name}`).toEqual(expect.any(String));
+        expect(parameter.required ?? false).toBe(parameter.in === 'path');
+      }
+    }
+    const list = doc.paths['/api/v1/invoices'].get;
+    const byName = Object.fromEntries(list.parameters.map((p: { name: string }) => [p.name, p]));
+    expect(Object.keys(byName)).toEqual(['ledgerInvoiceId', 'invoiceNumber', 'cursor', 'limit']);
+    expect(byName.limit.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 25 });
+    expect(byName.cursor.schema).toMatchObject({ type: 'string', minLength: 1, maxLength: 512 });
+    expect(byName.cursor.description).toMatch(/nextCursor.*identical filters.*invalid_cursor/);
+    expect(byName.invoiceNumber.description).toMatch(/ambiguous_invoice_number/);
+    expect(doc.tags.find((t: { name: string }) => t.name === 'invoices').description).toMatch(/invoices:read.*linked/);
+  });
+
   it('when the API is called, then the bearer security scheme applies to every operation', () => {
     const doc = readDocument();
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });

@@ -141,8 +141,14 @@ export async function flow(): Promise<string> {
   await svc.gwa.reportPayment({ body: { ...report, source: 'api', status: 'requires_action' } });
   // @ts-expect-error unknown body keys are rejected at compile time
   await svc.gwb.enrichOrder({ body: { invoice, amount: 1 } });
+  let ready = 0;
+  for await (const summary of svc.invoices.listAll({ query: { invoiceNumber: 'INV-1', limit: 50 } })) if (summary.ready) ready++;
+  const detail = await svc.invoices.get({ params: { invoiceId: 'a-uuid' } });
+  const detailLines: number | undefined = detail.body.data.invoice?.lineItems.length;
+  // @ts-expect-error the iterator owns the cursor
+  svc.invoices.listAll({ query: { cursor: 'c' } });
   const namespaces: object[] = [svc.invoices, svc.ledger];
-  return [status, orderReference, lines, duplicate, namespaces.length].join() + newIdempotencyKey();
+  return [status, orderReference, lines, duplicate, ready, detailLines, namespaces.length].join() + newIdempotencyKey();
 }
 
 export function describeError(err: unknown): string {
@@ -157,12 +163,13 @@ export function describeError(err: unknown): string {
       path.join(project, 'smoke.mjs'),
       `import { createClient, newIdempotencyKey, contract } from '@svc/sdk';
 const svc = createClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k' });
-console.log(JSON.stringify({ ns: Object.keys(svc).sort(), key: newIdempotencyKey('chk'), routes: Object.keys(contract).sort(), fn: typeof svc.gwc.reportPayment }));`,
+console.log(JSON.stringify({ ns: Object.keys(svc).sort(), key: newIdempotencyKey('chk'), routes: Object.keys(contract).sort(), fn: typeof svc.gwc.reportPayment, listAll: typeof svc.invoices.listAll }));`,
     );
     const { stdout } = await run(process.execPath, ['smoke.mjs'], { cwd: project, env: npmEnv });
     const out = JSON.parse(stdout);
     expect(out.ns).toEqual(expect.arrayContaining(['gwa', 'gwb', 'gwc', 'invoices', 'ledger']));
     expect(out.key).toMatch(/^chk_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(out.fn).toBe('function');
+    expect(out.listAll).toBe('function');
   }, 60_000);
 });

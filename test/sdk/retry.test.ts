@@ -143,6 +143,54 @@ describe('SDK retry policy', () => {
     expect(hits).toHaveLength(1);
   });
 
+  it.each([
+    ['503', envelope(503, 'service_unavailable')],
+    ['429', envelope(429, 'rate_limited')],
+    ['408', envelope(408, 'request_timeout')],
+    ['a closed socket', dropConnection],
+  ])('when a GET read gets %s, then it is retried implicitly (a read never changes state)', async (_name, failure) => {
+    script = [failure, json(200, { object: 'invoice', api_version: 'v1', data: { id: 'inv' } })];
+    const res = await client().invoices.get({ params: { invoiceId: 'inv' } });
+    expect(res.body.object).toBe('invoice');
+    expect(hits).toEqual(['GET /api/v1/invoices/inv', 'GET /api/v1/invoices/inv']);
+  });
+
+  it('when a GET read gets 404, or retries are turned off for it, then it is tried once', async () => {
+    script = [envelope(404, 'not_found')];
+    expect(await caught(client().invoices.get({ params: { invoiceId: 'inv' } }))).toMatchObject({ status: 404, attempts: 1 });
+    script = [envelope(503, 'service_unavailable')];
+    expect(await caught(client().ledger.getSync({ params: { connectionId: 'c' }, retry: false }))).toMatchObject({
+      status: 503,
+      attempts: 1,
+    });
+    expect(hits).toHaveLength(2);
+  });
+
+  it('when a page of listAll gets 503, then that page is retried with the same cursor and the walk goes on; a page that keeps failing throws SvcError', async () => {
+    const page = (ids: string[], nextCursor: string | null) =>
+      json(200, { object: 'invoice.list', api_version: 'v1', data: { invoices: ids.map((id) => ({ id })), nextCursor } });
+    script = [page(['a', 'b'], 'c1'), envelope(503, 'service_unavailable'), page(['c'], null)];
+    const ids: string[] = [];
+    for await (const invoice of client().invoices.listAll({ query: { invoiceNumber: 'INV-1', limit: 2 } })) ids.push(invoice.id);
+    expect(ids).toEqual(['a', 'b', 'c']);
+    expect(hits).toEqual([
+      'GET /api/v1/invoices?invoiceNumber=INV-1&limit=2',
+      'GET /api/v1/invoices?invoiceNumber=INV-1&limit=2&cursor=c1',
+      'GET /api/v1/invoices?invoiceNumber=INV-1&limit=2&cursor=c1',
+    ]);
+
+    hits = [];
+    script = [page(['a'], 'c1'), envelope(400, 'validation_error')];
+    const seen: string[] = [];
+    const failed = await caught(
+      (async () => {
+        for await (const invoice of client().invoices.listAll()) seen.push(invoice.id);
+      })(),
+    );
+    expect(failed).toMatchObject({ status: 400, type: 'validation_error', attempts: 1 });
+    expect(seen).toEqual(['a']);
+  });
+
   it('when the caller opts an enrichment in with retry: true, then it is retried', async () => {
     script = [envelope(503, 'service_unavailable'), json(200, { object: 'gwc.payment_intent_enrichment', api_version: 'v1', data: {} })];
     const res = await client().gwc.enrichPaymentIntent({ body: enrichBody, retry: true });

@@ -436,7 +436,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
@@ -570,7 +570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
@@ -793,7 +793,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
@@ -929,7 +929,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
@@ -1134,7 +1134,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
@@ -1269,7 +1269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
@@ -1286,9 +1286,9 @@ export interface operations {
             query?: {
                 /** @description Exact invoice ID in the accounting source */
                 ledgerInvoiceId?: string;
-                /** @description Exact source invoice number; several invoices with one number are all returned with `ambiguous_invoice_number` */
+                /** @description Exact source invoice number; several invoices with one number are all returned with `ambiguous_invoice_number` (resolve them, never pick the first) */
                 invoiceNumber?: string;
-                /** @description `nextCursor` of the previous page, with identical filters */
+                /** @description Opaque: the previous page’s `nextCursor` as is, sent with identical filters; a cursor that was changed, or is used with other filters or by another integration’s key, answers 400 `invalid_cursor` */
                 cursor?: string;
                 /** @description Page size 1-100, default 25 */
                 limit?: number;
@@ -1394,7 +1394,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
@@ -1411,6 +1411,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The invoice’s `id` (service UUID) from the list, not its `ledgerInvoiceId` */
                 invoiceId: string;
             };
             cookie?: never;
@@ -1590,7 +1591,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
@@ -1731,7 +1732,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
@@ -1758,6 +1759,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The accounting-source connection id (the company id in the source) */
                 connectionId: string;
             };
             cookie?: never;
@@ -1936,7 +1938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
@@ -1953,6 +1955,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The accounting-source connection id (the company id in the source) */
                 connectionId: string;
             };
             cookie?: never;
@@ -2056,7 +2059,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
@@ -2153,7 +2156,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
@@ -2269,7 +2272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
