@@ -277,6 +277,23 @@ describe('invoice-backed preparation over HTTP (endpoints 1, 6, 11, 12)', () => 
     expect(other.body.error.issues).toEqual([{ code: 'idempotency_key_conflict', path: 'idempotencyKey', message: expect.any(String) }]);
     expect((await post(reader.key, 'gwb', { ...body, amountMinor: body.amountMinor + 1 })).status).toBe(409);
     expect((await sql(`select count(*)::int as n from preparations where integration_id = ?`, [reader.integrationId]))[0].n).toBe(1);
+
+    // Operators read it back, by invoice or integration, in pages.
+    const second = await post(reader.key, 'gwb', bodyFor(invoice));
+    expect(second.status).toBe(200);
+    const page1 = await app.admin<any>('preparations.list', { invoiceId: invoice.id, limit: 1 });
+    expect(page1.status).toBe(200);
+    expect(page1.body.preparations).toEqual([
+      expect.objectContaining({ ...first.body.preparation, integrationId: reader.integrationId, provider: 'gwb', mode: 'enhanced' }),
+    ]);
+    const page2 = await app.admin<any>('preparations.list', { invoiceId: invoice.id, limit: 1, cursor: page1.body.nextCursor });
+    expect(page2.body.preparations.map((p: any) => p.id)).toEqual([second.body.preparation.id]);
+    expect(page2.body.nextCursor).toBeNull();
+    const byIntegration = await app.admin<any>('preparations.list', { integrationId: reader.integrationId });
+    expect(byIntegration.body.preparations).toHaveLength(2);
+    const one = await app.admin<any>('preparations.get', { id: first.body.preparation.id });
+    expect(one.body).toMatchObject({ ...first.body.preparation, data: first.body.data, idempotencyKey: body.idempotencyKey });
+    expect((await app.admin('preparations.get', { id: crypto.randomUUID() })).status).toBe(404);
   });
 
   it('when the source changes after a preparation, then its replay is blocked with the issue and works again once checks pass', async () => {
