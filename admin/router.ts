@@ -2,6 +2,7 @@ import { correlationExceptionsRouter, paymentsRouter } from './procedures/paymen
 import { apiKeysRouter, integrationsRouter, linksRouter, organizationsRouter } from './procedures/tenancy.js';
 import { connectionsRouter, invitationsRouter, syncRunsRouter } from './procedures/ledger.js';
 import { invoicesRouter, itemMappingsRouter } from './procedures/invoices.js';
+import { preparationsRouter } from './procedures/preparations.js';
 import { webhookEndpointsRouter, webhookEventsRouter } from './procedures/webhooks.js';
 import { createCallerFactory, router } from './trpc.js';
 
@@ -18,6 +19,7 @@ export const adminRouter = router({
   invitations: invitationsRouter,
   itemMappings: itemMappingsRouter,
   invoices: invoicesRouter,
+  preparations: preparationsRouter,
   webhookEndpoints: webhookEndpointsRouter,
   webhookEvents: webhookEventsRouter,
 });

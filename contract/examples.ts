@@ -1,6 +1,7 @@
 import type { CanonicalInvoice } from './canonical-invoice.js';
 import type { GwaTransactionEnrichmentRequest, GwbOrderEnrichmentRequest, GwcPaymentIntentEnrichmentRequest } from './enrichment.js';
 import type { CreateInvitationBody } from './ledger.js';
+import type { PreparationRequest } from './preparations.js';
 import type { GwaPaymentReport, GwbPaymentReport, GwcPaymentReport } from './payment-reports.js';
 
 /**
@@ -74,7 +75,30 @@ const report = {
   invoiceReference: 'INV-1001',
 } as const;
 
+const examplePreparation = {
+  invoiceNumber: 'INV-1001',
+  amountMinor: 13490,
+  currency: 'usd',
+  idempotencyKey: 'order-8841:prep:1',
+} satisfies PreparationRequest;
+
 export const requestExamples: Record<string, RequestExample> = {
+  gwaEnrichTransactionFromInvoice: {
+    summary: 'Prepare a gwa sale from an imported invoice selected by number',
+    value: examplePreparation,
+  },
+  gwbEnrichOrderFromInvoice: {
+    summary: 'Prepare a gwb order fragment from an imported invoice',
+    value: { ledgerInvoiceId: '1001', amountMinor: 13490, currency: 'usd', idempotencyKey: 'order-8842:prep:1' },
+  },
+  gwcEnrichPaymentIntentFromInvoice: {
+    summary: 'Prepare gwc PaymentIntent fields from an imported invoice, pinned to a reviewed revision',
+    value: { ...examplePreparation, expectedRevision: 'r1', idempotencyKey: 'order-8843:prep:1' },
+  },
+  gwcPreparePaymentFromInvoice: {
+    summary: 'Prepare a gwc payment (enhanced or ordinary) from an imported invoice',
+    value: { ...examplePreparation, idempotencyKey: 'order-8844:prep:1' },
+  },
   gwaEnrichTransaction: {
     summary: 'Enrich a gwa sale from an inline invoice',
     value: { invoice: exampleInvoice, options: { shipsFromPostalCode: '94107' } } satisfies GwaTransactionEnrichmentRequest,

@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { commonResponses } from './common/index.js';
 import { inlineEnrichmentRoutes } from './inline-enrichment.js';
 import { paymentReportRoutes } from './payment-reports.js';
+import { preparationRoutes } from './preparations.js';
 import { invoiceRoutes } from './invoices.js';
 import { ledgerRoutes } from './ledger.js';
 
@@ -14,9 +15,22 @@ const c = initContract();
  */
 export const contract = c.router(
   {
-    gwa: c.router({ enrichTransaction: inlineEnrichmentRoutes.gwa, reportPayment: paymentReportRoutes.gwa }),
-    gwb: c.router({ enrichOrder: inlineEnrichmentRoutes.gwb, reportPayment: paymentReportRoutes.gwb }),
-    gwc: c.router({ enrichPaymentIntent: inlineEnrichmentRoutes.gwc, reportPayment: paymentReportRoutes.gwc }),
+    gwa: c.router({
+      enrichTransaction: inlineEnrichmentRoutes.gwa,
+      enrichTransactionFromInvoice: preparationRoutes.gwa,
+      reportPayment: paymentReportRoutes.gwa,
+    }),
+    gwb: c.router({
+      enrichOrder: inlineEnrichmentRoutes.gwb,
+      enrichOrderFromInvoice: preparationRoutes.gwb,
+      reportPayment: paymentReportRoutes.gwb,
+    }),
+    gwc: c.router({
+      enrichPaymentIntent: inlineEnrichmentRoutes.gwc,
+      enrichPaymentIntentFromInvoice: preparationRoutes.gwc,
+      preparePaymentFromInvoice: preparationRoutes.gwcPreparation,
+      reportPayment: paymentReportRoutes.gwc,
+    }),
     invoices: invoiceRoutes,
     ledger: ledgerRoutes,
   },

@@ -9,6 +9,7 @@ import type { RequestValidationError } from '@ts-rest/express';
 import { inlineEnrichmentHandlers } from './routes/inline-enrichment.js';
 import { paymentReportHandlers } from './routes/payment-reports.js';
 import { invoiceHandlers } from './routes/invoices.js';
+import { preparationHandlers } from './routes/preparations.js';
 import { ledgerHandlers } from './routes/ledger.js';
 
 const s = initServer();
@@ -28,10 +29,16 @@ function requestValidationError(err: RequestValidationError, _req: Request, _res
 export function mountApi(app: Express, deps: AppDeps): void {
   const reports = paymentReportHandlers();
   const enrich = inlineEnrichmentHandlers();
+  const prepare = preparationHandlers();
   const router = s.router(contract, {
-    gwa: { enrichTransaction: enrich.gwa, reportPayment: reports.gwa },
-    gwb: { enrichOrder: enrich.gwb, reportPayment: reports.gwb },
-    gwc: { enrichPaymentIntent: enrich.gwc, reportPayment: reports.gwc },
+    gwa: { enrichTransaction: enrich.gwa, enrichTransactionFromInvoice: prepare.gwa, reportPayment: reports.gwa },
+    gwb: { enrichOrder: enrich.gwb, enrichOrderFromInvoice: prepare.gwb, reportPayment: reports.gwb },
+    gwc: {
+      enrichPaymentIntent: enrich.gwc,
+      enrichPaymentIntentFromInvoice: prepare.gwc,
+      preparePaymentFromInvoice: prepare.gwcPreparation,
+      reportPayment: reports.gwc,
+    },
     invoices: invoiceHandlers(),
     ledger: ledgerHandlers(deps.ledger),
   });

@@ -89,6 +89,16 @@ export const INVOICE_ISSUE_CODES = {
     category: 'validation',
     providers: ALL,
   },
+  currency_mismatch: {
+    message: 'The requested currency differs from the invoice currency.',
+    category: 'payment',
+    providers: ALL,
+  },
+  revision_mismatch: {
+    message: 'The invoice changed since the reviewed (or the prepared) revision; look it up again.',
+    category: 'source',
+    providers: ALL,
+  },
   source_stale: {
     message: 'No completed source checkpoint within the last 4 hours.',
     category: 'freshness',

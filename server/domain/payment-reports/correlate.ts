@@ -1,8 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuthContext } from '../auth/auth-context.js';
 import { findEnrichmentRecord } from '../../persistence/sql/payment-reports.sql.js';
+import { preparationById } from '../../persistence/sql/preparations.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What the enrichment a report names expected the payment to be. */
 export interface CorrelationTarget {
@@ -26,7 +29,13 @@ export async function resolveCorrelation(em: EntityManager, ctx: AuthContext, en
     });
     if (record) return { enrichmentRequestId, amountMinor: Number(record.amount_minor), currency: record.currency };
   }
-  // Preparation ids (UUIDs) resolve against saved preparations once invoice-backed preparation exists.
+  if (UUID.test(enrichmentRequestId)) {
+    const preparation = await preparationById(sqlOf(em), enrichmentRequestId.toLowerCase(), {
+      integrationId: ctx.integrationId,
+      environment: ctx.environment,
+    });
+    if (preparation) return { enrichmentRequestId, amountMinor: Number(preparation.amount_minor), currency: preparation.currency };
+  }
   throw new DomainError('validation_error', 'The report names an enrichment that does not exist in this integration and environment', [
     {
       code: 'enrichment_reference_not_found',

@@ -11,6 +11,7 @@ import { InvoiceSnapshot } from './invoice-snapshot.entity.js';
 import { ItemMapping } from './item-mapping.entity.js';
 import { StoredInvoice } from './stored-invoice.entity.js';
 import { Organization } from './organization.entity.js';
+import { Preparation } from './preparation.entity.js';
 import { PaymentObservation } from './payment-observation.entity.js';
 import { TrackedPayment } from './tracked-payment.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
@@ -19,6 +20,7 @@ import { WebhookEvent } from './webhook-event.entity.js';
 export {
   InvoiceSnapshot,
   ItemMapping,
+  Preparation,
   StoredInvoice,
   LedgerConnection,
   LedgerInvitation,
@@ -47,6 +49,7 @@ export const entities = [
   ItemMapping,
   StoredInvoice,
   InvoiceSnapshot,
+  Preparation,
   WebhookEndpoint,
   WebhookEvent,
 ];

@@ -8,6 +8,7 @@ import { Migration20261123100529_tenant_scope_ledger } from './Migration20261123
 import { Migration20261123102342_item_mappings } from './Migration20261123102342_item_mappings.js';
 import { Migration20261123102522_webhooks } from './Migration20261123102522_webhooks.js';
 import { Migration20261123102552_stored_invoices } from './Migration20261123102552_stored_invoices.js';
+import { Migration20261123105205_preparations } from './Migration20261123105205_preparations.js';
 
 /**
  * Every migration, in order. Listed statically (not discovered from disk) so the
@@ -23,4 +24,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123102342_item_mappings', class: Migration20261123102342_item_mappings },
   { name: 'Migration20261123102522_webhooks', class: Migration20261123102522_webhooks },
   { name: 'Migration20261123102552_stored_invoices', class: Migration20261123102552_stored_invoices },
+  { name: 'Migration20261123105205_preparations', class: Migration20261123105205_preparations },
 ];

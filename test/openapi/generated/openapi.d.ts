@@ -20,6 +20,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/gwa/transaction-enrichment/from-invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Level 2/3 fields for a gwa sale from an imported invoice, with a saved preparation
+         * @description Spread `data` into your own sale request; do not merge `preparation`. The invoice is selected among the invoices of the accounting sources linked to the key’s integration; it must be open, fully unpaid, fresh (checked within 4 hours, no sync pending) and its connection active. `amountMinor` and `currency` must equal the invoice total, balance and currency. Save `preparation.id` with the payment attempt and send it as `enrichmentRequestId`. An identical retry with the same `idempotencyKey` returns the same preparation while the invoice still passes every check; the same key with another body is a 409.
+         */
+        post: operations["gwaEnrichTransactionFromInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/gwa/payment-reports": {
         parameters: {
             query?: never;
@@ -60,6 +80,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/gwb/order-enrichment/from-invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order fragment for gwb from an imported invoice, with a saved preparation
+         * @description Merge `data` into your own create-order request. The invoice is selected among the invoices of the accounting sources linked to the key’s integration; it must be open, fully unpaid, fresh (checked within 4 hours, no sync pending) and its connection active. `amountMinor` and `currency` must equal the invoice total, balance and currency. Save `preparation.id` with the payment attempt and send it as `enrichmentRequestId`. An identical retry with the same `idempotencyKey` returns the same preparation while the invoice still passes every check; the same key with another body is a 409.
+         */
+        post: operations["gwbEnrichOrderFromInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/gwb/payment-reports": {
         parameters: {
             query?: never;
@@ -94,6 +134,46 @@ export interface paths {
          * @description Merge `data.payment_details` and `data.amount_details` into your own PaymentIntent create, update, confirm or capture call; its `amount` must be the invoice total. The response's `x-svc-request-id` identifies this enrichment: send it as `enrichmentRequestId` when reporting the payment outcome.
          */
         post: operations["gwcEnrichPaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gwc/payment-intent-enrichment/from-invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_details and amount_details for a gwc PaymentIntent from an imported invoice (enhancement only)
+         * @description Merge `data.payment_details` and `data.amount_details` into your own PaymentIntent call; the order reference is the invoice number. The invoice is selected among the invoices of the accounting sources linked to the key’s integration; it must be open, fully unpaid, fresh (checked within 4 hours, no sync pending) and its connection active. `amountMinor` and `currency` must equal the invoice total, balance and currency. Save `preparation.id` with the payment attempt and send it as `enrichmentRequestId`. An identical retry with the same `idempotencyKey` returns the same preparation while the invoice still passes every check; the same key with another body is a 409.
+         */
+        post: operations["gwcEnrichPaymentIntentFromInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gwc/payment-preparations/from-invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A gwc payment preparation from an imported invoice: enhanced fields, or ordinary mode with the reasons
+         * @description Branch only on `data.mode`: when `enhanced` merge `data.enrichment` into your PaymentIntent call; when `ordinary` omit `amount_details` and `payment_details`. Store `preparation.id` in the payment metadata under `svc_preparation_id` in both modes. Mapping and validation gaps give `ordinary` with `optimizationIssues`; payment, source and request conflicts stay 409s. The invoice is selected among the invoices of the accounting sources linked to the key’s integration; it must be open, fully unpaid, fresh (checked within 4 hours, no sync pending) and its connection active. `amountMinor` and `currency` must equal the invoice total, balance and currency. Save `preparation.id` with the payment attempt and send it as `enrichmentRequestId`. An identical retry with the same `idempotencyKey` returns the same preparation while the invoice still passes every check; the same key with another body is a 409.
+         */
+        post: operations["gwcPreparePaymentFromInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -437,6 +517,246 @@ export interface operations {
                 };
             };
             /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
+            500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gwaEnrichTransactionFromInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request body (JSON) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Service invoice UUID
+                     */
+                    invoiceId?: string;
+                    /** @description Exact invoice ID in the accounting source */
+                    ledgerInvoiceId?: string;
+                    /** @description Source invoice number; only when it names one visible invoice */
+                    invoiceNumber?: string;
+                    /** @description The full invoice total, which must also be its open balance */
+                    amountMinor: number;
+                    /** @enum {string} */
+                    currency: "usd";
+                    /** @description Persist it before the first request; reuse it only for the same request */
+                    idempotencyKey: string;
+                    /** @description The revision reviewed at lookup; a changed invoice is refused */
+                    expectedRevision?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "gwa.transaction_enrichment";
+                        /** @enum {string} */
+                        api_version: "v1";
+                        data: {
+                            /** @description Full invoice total */
+                            amount: string;
+                            /** @description Invoice number */
+                            orderId: string;
+                            purchaseOrderNumber: string;
+                            /** @description Invoice-level tax total, present even when zero */
+                            taxAmount: string;
+                            /** @description Invoice-level shipping, present even when zero */
+                            shippingAmount: string;
+                            /** @description Invoice-level discount total, present even when zero */
+                            discountAmount: string;
+                            /** @description Present only when supplied in the request */
+                            shipsFromPostalCode?: string;
+                            lineItems: {
+                                /** @enum {string} */
+                                kind: "debit";
+                                /** @description Product name shortened to 35 Unicode code points */
+                                name: string;
+                                /** @description Shortened to 127 Unicode code points; omitted when the line has none */
+                                description?: string;
+                                productCode: string;
+                                commodityCode?: string;
+                                /** @description Positive decimal string with at most 4 fraction digits, trailing zeros removed */
+                                quantity: string;
+                                unitOfMeasure: string;
+                                unitAmount: string;
+                                /** @description quantity × unitAmount, before tax and discount */
+                                totalAmount: string;
+                                /** @description Line tax; present only when non-zero */
+                                taxAmount?: string;
+                                /** @description Line discount; present only when non-zero */
+                                discountAmount?: string;
+                            }[];
+                        };
+                        preparation: {
+                            /**
+                             * Format: uuid
+                             * @description Send as `enrichmentRequestId` when reporting the payment
+                             */
+                            id: string;
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** Format: uuid */
+                            snapshotId: string;
+                            revision: string;
+                            /** Format: uuid */
+                            sourceIntegrationId: string;
+                            sourceConnectionId: string;
+                            /** Format: date-time */
+                            checkedThrough: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            amountMinor: number;
+                            currency: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body violates the strict contract, is not valid JSON, or carries credentials or card data; every issue is listed. Correct the request; do not retry it unchanged */
+            400: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's provider, scopes or environment do not allow this call */
+            403: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such invoice visible to this key */
+            404: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "validation_error" | "authentication_error" | "permission_error" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "upstream_error" | "service_unavailable";
+                            message: string;
+                            issues: {
+                                /** @description Stable machine-readable code; see docs/issue-codes.md */
+                                code: string;
+                                /** @description Path of the offending field, for example `invoice.lineItems[3].quantity`; empty for the whole body */
+                                path: string;
+                                message: string;
+                                /** @enum {string} */
+                                category?: "source" | "mapping" | "validation" | "payment" | "freshness" | "access";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The invoice or the request conflicts with the payment: not open or not fully unpaid, amount, currency or revision differs, source stale, paused or disconnected, ambiguous invoice number, or idempotency key reused with another body; every issue is listed */
+            409: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "validation_error" | "authentication_error" | "permission_error" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "upstream_error" | "service_unavailable";
+                            message: string;
+                            issues: {
+                                /** @description Stable machine-readable code; see docs/issue-codes.md */
+                                code: string;
+                                /** @description Path of the offending field, for example `invoice.lineItems[3].quantity`; empty for the whole body */
+                                path: string;
+                                message: string;
+                                /** @enum {string} */
+                                category?: "source" | "mapping" | "validation" | "payment" | "freshness" | "access";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is not `application/json` */
+            415: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The invoice cannot produce valid provider fields (mapping or validation issues); every issue is listed */
+            422: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "validation_error" | "authentication_error" | "permission_error" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "upstream_error" | "service_unavailable";
+                            message: string;
+                            issues: {
+                                /** @description Stable machine-readable code; see docs/issue-codes.md */
+                                code: string;
+                                /** @description Path of the offending field, for example `invoice.lineItems[3].quantity`; empty for the whole body */
+                                path: string;
+                                message: string;
+                                /** @enum {string} */
+                                category?: "source" | "mapping" | "validation" | "payment" | "freshness" | "access";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
@@ -805,6 +1125,277 @@ export interface operations {
             };
         };
     };
+    gwbEnrichOrderFromInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request body (JSON) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Service invoice UUID
+                     */
+                    invoiceId?: string;
+                    /** @description Exact invoice ID in the accounting source */
+                    ledgerInvoiceId?: string;
+                    /** @description Source invoice number; only when it names one visible invoice */
+                    invoiceNumber?: string;
+                    /** @description The full invoice total, which must also be its open balance */
+                    amountMinor: number;
+                    /** @description Lowercase currency of the invoice */
+                    currency: string;
+                    /** @description Persist it before the first request; reuse it only for the same request */
+                    idempotencyKey: string;
+                    /** @description The revision reviewed at lookup; a changed invoice is refused */
+                    expectedRevision?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "gwb.order_enrichment";
+                        /** @enum {string} */
+                        api_version: "v1";
+                        data: {
+                            /** @description At most 40 characters */
+                            reference_id: string;
+                            line_items: {
+                                /** @description `line-<sequence>`, unique within the order */
+                                uid: string;
+                                name: string;
+                                /** @description Whole number of items, 1-12 characters */
+                                quantity: string;
+                                /** @description Unit price before tax */
+                                base_price_money: {
+                                    amount: number;
+                                    currency: string;
+                                };
+                                applied_taxes?: {
+                                    tax_uid: string;
+                                }[];
+                                applied_discounts?: {
+                                    discount_uid: string;
+                                }[];
+                            }[];
+                            /** @description Omitted when the invoice has no tax */
+                            taxes?: {
+                                uid: string;
+                                name: string;
+                                /** @enum {string} */
+                                type: "ADDITIVE";
+                                /** @description Chosen so that gwb, rounding half to even, computes exactly the invoice tax */
+                                percentage: string;
+                                /** @enum {string} */
+                                scope: "ORDER" | "LINE_ITEM";
+                            }[];
+                            /** @description Omitted when the invoice has no discount */
+                            discounts?: {
+                                uid: string;
+                                name: string;
+                                /** @enum {string} */
+                                type: "FIXED_AMOUNT";
+                                amount_money: {
+                                    amount: number;
+                                    currency: string;
+                                };
+                                /** @enum {string} */
+                                scope: "ORDER" | "LINE_ITEM";
+                            }[];
+                            /** @description Shipping; omitted when zero */
+                            service_charges?: {
+                                uid: string;
+                                name: string;
+                                amount_money: {
+                                    amount: number;
+                                    currency: string;
+                                };
+                                /**
+                                 * @description Added after discounts and tax, so it changes neither
+                                 * @enum {string}
+                                 */
+                                calculation_phase: "TOTAL_PHASE";
+                                /** @enum {boolean} */
+                                taxable: false;
+                            }[];
+                            /** @description `invoice_number` and, when present, `purchase_order_reference` */
+                            metadata: {
+                                [key: string]: string;
+                            };
+                        };
+                        preparation: {
+                            /**
+                             * Format: uuid
+                             * @description Send as `enrichmentRequestId` when reporting the payment
+                             */
+                            id: string;
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** Format: uuid */
+                            snapshotId: string;
+                            revision: string;
+                            /** Format: uuid */
+                            sourceIntegrationId: string;
+                            sourceConnectionId: string;
+                            /** Format: date-time */
+                            checkedThrough: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            amountMinor: number;
+                            currency: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body violates the strict contract, is not valid JSON, or carries credentials or card data; every issue is listed. Correct the request; do not retry it unchanged */
+            400: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's provider, scopes or environment do not allow this call */
+            403: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such invoice visible to this key */
+            404: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "validation_error" | "authentication_error" | "permission_error" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "upstream_error" | "service_unavailable";
+                            message: string;
+                            issues: {
+                                /** @description Stable machine-readable code; see docs/issue-codes.md */
+                                code: string;
+                                /** @description Path of the offending field, for example `invoice.lineItems[3].quantity`; empty for the whole body */
+                                path: string;
+                                message: string;
+                                /** @enum {string} */
+                                category?: "source" | "mapping" | "validation" | "payment" | "freshness" | "access";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The invoice or the request conflicts with the payment: not open or not fully unpaid, amount, currency or revision differs, source stale, paused or disconnected, ambiguous invoice number, or idempotency key reused with another body; every issue is listed */
+            409: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "validation_error" | "authentication_error" | "permission_error" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "upstream_error" | "service_unavailable";
+                            message: string;
+                            issues: {
+                                /** @description Stable machine-readable code; see docs/issue-codes.md */
+                                code: string;
+                                /** @description Path of the offending field, for example `invoice.lineItems[3].quantity`; empty for the whole body */
+                                path: string;
+                                message: string;
+                                /** @enum {string} */
+                                category?: "source" | "mapping" | "validation" | "payment" | "freshness" | "access";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is not `application/json` */
+            415: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The invoice cannot produce valid provider fields (mapping or validation issues); every issue is listed */
+            422: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "validation_error" | "authentication_error" | "permission_error" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "upstream_error" | "service_unavailable";
+                            message: string;
+                            issues: {
+                                /** @description Stable machine-readable code; see docs/issue-codes.md */
+                                code: string;
+                                /** @description Path of the offending field, for example `invoice.lineItems[3].quantity`; empty for the whole body */
+                                path: string;
+                                message: string;
+                                /** @enum {string} */
+                                category?: "source" | "mapping" | "validation" | "payment" | "freshness" | "access";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     gwbReportPayment: {
         parameters: {
             query?: never;
@@ -1135,6 +1726,486 @@ export interface operations {
                 };
             };
             /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
+            500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gwcEnrichPaymentIntentFromInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request body (JSON) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Service invoice UUID
+                     */
+                    invoiceId?: string;
+                    /** @description Exact invoice ID in the accounting source */
+                    ledgerInvoiceId?: string;
+                    /** @description Source invoice number; only when it names one visible invoice */
+                    invoiceNumber?: string;
+                    /** @description The full invoice total, which must also be its open balance */
+                    amountMinor: number;
+                    /** @description Lowercase currency of the invoice */
+                    currency: string;
+                    /** @description Persist it before the first request; reuse it only for the same request */
+                    idempotencyKey: string;
+                    /** @description The revision reviewed at lookup; a changed invoice is refused */
+                    expectedRevision?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "gwc.payment_intent_enrichment";
+                        /** @enum {string} */
+                        api_version: "v1";
+                        data: {
+                            payment_details: {
+                                order_reference: string;
+                                customer_reference?: string;
+                            };
+                            amount_details: {
+                                /** @enum {boolean} */
+                                enforce_arithmetic_validation: true;
+                                line_items: {
+                                    product_name: string;
+                                    product_code: string;
+                                    /** @description Unit price in minor units */
+                                    unit_cost: number;
+                                    quantity: number;
+                                    unit_of_measure: string;
+                                    /** @description Present on every line when taxRepresentation is `line_item` */
+                                    tax?: {
+                                        total_tax_amount: number;
+                                    };
+                                    /** @description Present on discounted lines when discountRepresentation is `line_item` */
+                                    discount_amount?: number;
+                                    payment_method_options?: {
+                                        card: {
+                                            commodity_code: string;
+                                        };
+                                    };
+                                }[];
+                                /** @description Present when taxRepresentation is `transaction` */
+                                tax?: {
+                                    total_tax_amount: number;
+                                };
+                                /** @description Present when discountRepresentation is `transaction` and the discount is non-zero */
+                                discount_amount?: number;
+                                shipping?: {
+                                    /** @description Present when shipping is non-zero */
+                                    amount?: number;
+                                    from_postal_code?: string;
+                                    to_postal_code?: string;
+                                };
+                            };
+                        };
+                        preparation: {
+                            /**
+                             * Format: uuid
+                             * @description Send as `enrichmentRequestId` when reporting the payment
+                             */
+                            id: string;
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** Format: uuid */
+                            snapshotId: string;
+                            revision: string;
+                            /** Format: uuid */
+                            sourceIntegrationId: string;
+                            sourceConnectionId: string;
+                            /** Format: date-time */
+                            checkedThrough: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            amountMinor: number;
+                            currency: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body violates the strict contract, is not valid JSON, or carries credentials or card data; every issue is listed. Correct the request; do not retry it unchanged */
+            400: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's provider, scopes or environment do not allow this call */
+            403: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such invoice visible to this key */
+            404: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "validation_error" | "authentication_error" | "permission_error" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "upstream_error" | "service_unavailable";
+                            message: string;
+                            issues: {
+                                /** @description Stable machine-readable code; see docs/issue-codes.md */
+                                code: string;
+                                /** @description Path of the offending field, for example `invoice.lineItems[3].quantity`; empty for the whole body */
+                                path: string;
+                                message: string;
+                                /** @enum {string} */
+                                category?: "source" | "mapping" | "validation" | "payment" | "freshness" | "access";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The invoice or the request conflicts with the payment: not open or not fully unpaid, amount, currency or revision differs, source stale, paused or disconnected, ambiguous invoice number, or idempotency key reused with another body; every issue is listed */
+            409: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "validation_error" | "authentication_error" | "permission_error" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "upstream_error" | "service_unavailable";
+                            message: string;
+                            issues: {
+                                /** @description Stable machine-readable code; see docs/issue-codes.md */
+                                code: string;
+                                /** @description Path of the offending field, for example `invoice.lineItems[3].quantity`; empty for the whole body */
+                                path: string;
+                                message: string;
+                                /** @enum {string} */
+                                category?: "source" | "mapping" | "validation" | "payment" | "freshness" | "access";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is not `application/json` */
+            415: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The invoice cannot produce valid provider fields (mapping or validation issues); every issue is listed */
+            422: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "validation_error" | "authentication_error" | "permission_error" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "upstream_error" | "service_unavailable";
+                            message: string;
+                            issues: {
+                                /** @description Stable machine-readable code; see docs/issue-codes.md */
+                                code: string;
+                                /** @description Path of the offending field, for example `invoice.lineItems[3].quantity`; empty for the whole body */
+                                path: string;
+                                message: string;
+                                /** @enum {string} */
+                                category?: "source" | "mapping" | "validation" | "payment" | "freshness" | "access";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gwcPreparePaymentFromInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request body (JSON) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Service invoice UUID
+                     */
+                    invoiceId?: string;
+                    /** @description Exact invoice ID in the accounting source */
+                    ledgerInvoiceId?: string;
+                    /** @description Source invoice number; only when it names one visible invoice */
+                    invoiceNumber?: string;
+                    /** @description The full invoice total, which must also be its open balance */
+                    amountMinor: number;
+                    /** @description Lowercase currency of the invoice */
+                    currency: string;
+                    /** @description Persist it before the first request; reuse it only for the same request */
+                    idempotencyKey: string;
+                    /** @description The revision reviewed at lookup; a changed invoice is refused */
+                    expectedRevision?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "gwc.payment_preparation";
+                        /** @enum {string} */
+                        api_version: "v1";
+                        data: {
+                            /** @enum {string} */
+                            mode: "enhanced" | "ordinary";
+                            enrichment: {
+                                payment_details: {
+                                    order_reference: string;
+                                    customer_reference?: string;
+                                };
+                                amount_details: {
+                                    /** @enum {boolean} */
+                                    enforce_arithmetic_validation: true;
+                                    line_items: {
+                                        product_name: string;
+                                        product_code: string;
+                                        /** @description Unit price in minor units */
+                                        unit_cost: number;
+                                        quantity: number;
+                                        unit_of_measure: string;
+                                        /** @description Present on every line when taxRepresentation is `line_item` */
+                                        tax?: {
+                                            total_tax_amount: number;
+                                        };
+                                        /** @description Present on discounted lines when discountRepresentation is `line_item` */
+                                        discount_amount?: number;
+                                        payment_method_options?: {
+                                            card: {
+                                                commodity_code: string;
+                                            };
+                                        };
+                                    }[];
+                                    /** @description Present when taxRepresentation is `transaction` */
+                                    tax?: {
+                                        total_tax_amount: number;
+                                    };
+                                    /** @description Present when discountRepresentation is `transaction` and the discount is non-zero */
+                                    discount_amount?: number;
+                                    shipping?: {
+                                        /** @description Present when shipping is non-zero */
+                                        amount?: number;
+                                        from_postal_code?: string;
+                                        to_postal_code?: string;
+                                    };
+                                };
+                            } | null;
+                            optimizationIssues: {
+                                /** @description Stable machine-readable code; see docs/issue-codes.md */
+                                code: string;
+                                /** @description Path of the offending field, for example `invoice.lineItems[3].quantity`; empty for the whole body */
+                                path: string;
+                                message: string;
+                                /** @enum {string} */
+                                category: "source" | "mapping" | "validation" | "payment" | "freshness" | "access";
+                            }[];
+                        };
+                        preparation: {
+                            /**
+                             * Format: uuid
+                             * @description Send as `enrichmentRequestId` when reporting the payment
+                             */
+                            id: string;
+                            /** Format: uuid */
+                            invoiceId: string;
+                            /** Format: uuid */
+                            snapshotId: string;
+                            revision: string;
+                            /** Format: uuid */
+                            sourceIntegrationId: string;
+                            sourceConnectionId: string;
+                            /** Format: date-time */
+                            checkedThrough: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            amountMinor: number;
+                            currency: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body violates the strict contract, is not valid JSON, or carries credentials or card data; every issue is listed. Correct the request; do not retry it unchanged */
+            400: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key's provider, scopes or environment do not allow this call */
+            403: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such invoice visible to this key */
+            404: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "validation_error" | "authentication_error" | "permission_error" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "upstream_error" | "service_unavailable";
+                            message: string;
+                            issues: {
+                                /** @description Stable machine-readable code; see docs/issue-codes.md */
+                                code: string;
+                                /** @description Path of the offending field, for example `invoice.lineItems[3].quantity`; empty for the whole body */
+                                path: string;
+                                message: string;
+                                /** @enum {string} */
+                                category?: "source" | "mapping" | "validation" | "payment" | "freshness" | "access";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The invoice or the request conflicts with the payment: not open or not fully unpaid, amount, currency or revision differs, source stale, paused or disconnected, ambiguous invoice number, or idempotency key reused with another body; every issue is listed */
+            409: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            type: "validation_error" | "authentication_error" | "permission_error" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "upstream_error" | "service_unavailable";
+                            message: string;
+                            issues: {
+                                /** @description Stable machine-readable code; see docs/issue-codes.md */
+                                code: string;
+                                /** @description Path of the offending field, for example `invoice.lineItems[3].quantity`; empty for the whole body */
+                                path: string;
+                                message: string;
+                                /** @enum {string} */
+                                category?: "source" | "mapping" | "validation" | "payment" | "freshness" | "access";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The request body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is not `application/json` */
+            415: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];

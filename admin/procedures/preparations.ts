@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { getPreparationForOperator, listPreparationsForOperator } from '../../server/domain/preparations/preparation-queries.js';
+import { operatorProcedure, router } from '../trpc.js';
+
+/** Saved invoice-backed preparations, for operators (docs/decisions.md, "Invoice-backed preparation"). */
+export const preparationsRouter = router({
+  list: operatorProcedure
+    .input(
+      z
+        .object({
+          invoiceId: z.string().uuid().optional(),
+          integrationId: z.string().uuid().optional(),
+          cursor: z.string().min(1).max(512).optional(),
+          limit: z.number().int().min(1).max(100).optional(),
+        })
+        .strict()
+        .default({}),
+    )
+    .query(({ ctx, input }) => listPreparationsForOperator(ctx.orm.em.fork(), input)),
+  get: operatorProcedure
+    .input(z.object({ id: z.string().uuid() }).strict())
+    .query(({ ctx, input }) => getPreparationForOperator(ctx.orm.em.fork(), input)),
+});

@@ -1,0 +1,65 @@
+import type { CanonicalInvoice } from '../../../contract/canonical-invoice.js';
+import type { CategorizedIssue, IssueCategory, PaymentProvider } from '../../../contract/common/index.js';
+import type { StoredInvoice } from '../../../contract/invoices.js';
+import type { PreparationRequest } from '../../../contract/preparations.js';
+import type { InvoiceReadRow } from '../../persistence/sql/stored-invoices.sql.js';
+import { categorize, invoiceIssue } from '../invoices/issue-categories.js';
+import { readinessOfRow } from '../invoices/invoice-views.js';
+import { issue } from '../enrichment/index.js';
+
+/**
+ * Categories that mean "the invoice cannot produce valid fields" (422, or
+ * `ordinary` mode on endpoint 12); every other category is a state conflict
+ * (409). docs/errors.md, "Invoice-backed preparation: 409 or 422".
+ */
+const FIELD_CATEGORIES: ReadonlySet<IssueCategory> = new Set(['mapping', 'validation']);
+
+export const isFieldIssue = (i: CategorizedIssue) => FIELD_CATEGORIES.has(i.category);
+
+export interface Evaluation {
+  /** Payment, source, freshness and access problems, and the request's own conflicts (amount, currency, revision). */
+  readonly state: CategorizedIssue[];
+  /** Mapping and validation problems: the invoice cannot produce valid provider fields. */
+  readonly fields: CategorizedIssue[];
+  readonly canonical: CanonicalInvoice | null;
+}
+
+/**
+ * The checks of one preparation request against a stored invoice now: the
+ * invoice's readiness for the provider (the one implementation endpoints 8
+ * and 9 show) plus what only a request brings: amountMinor (full total and
+ * balance), currency and expectedRevision.
+ */
+export function evaluate(row: InvoiceReadRow, provider: PaymentProvider, request: PreparationRequest, now: Date): Evaluation {
+  const stored = (row.content?.invoice ?? null) as StoredInvoice | null;
+  if (row.snapshot_id === null || stored === null) {
+    return { state: [], fields: [invoiceIssue('fact_unavailable', 'invoice', 'The source invoice could not be mapped.')], canonical: null };
+  }
+  const readiness = readinessOfRow(row, provider, now);
+  const issues = [...readiness.issues, ...requestIssues(stored, row.revision, request)];
+  return { state: issues.filter((i) => !isFieldIssue(i)), fields: issues.filter(isFieldIssue), canonical: readiness.canonical };
+}
+
+function requestIssues(stored: StoredInvoice, revision: string | null, request: PreparationRequest): CategorizedIssue[] {
+  const issues: CategorizedIssue[] = [];
+  const total = stored.totalAmountMinor;
+  const balance = stored.balanceAmountMinor;
+  if ((total !== null && request.amountMinor !== total) || (balance !== null && request.amountMinor !== balance)) {
+    issues.push(
+      categorize(
+        issue(
+          'payment_amount_mismatch',
+          'amountMinor',
+          `amountMinor ${request.amountMinor}; invoice total ${total ?? 'unknown'}, balance ${balance ?? 'unknown'}.`,
+        ),
+      ),
+    );
+  }
+  if (stored.currency !== null && request.currency !== stored.currency) {
+    issues.push(invoiceIssue('currency_mismatch', 'currency', `Invoice currency ${stored.currency}.`));
+  }
+  if (request.expectedRevision !== undefined && request.expectedRevision !== revision) {
+    issues.push(invoiceIssue('revision_mismatch', 'expectedRevision', `Current revision ${revision ?? 'none'}.`));
+  }
+  return issues;
+}

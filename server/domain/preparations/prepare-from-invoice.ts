@@ -1,0 +1,212 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { CategorizedIssue, PaymentProvider } from '../../../contract/common/index.js';
+import {
+  INVOICE_SELECTORS,
+  type GwcPaymentPreparationData,
+  type PreparationRecord,
+  type PreparationRequest,
+} from '../../../contract/preparations.js';
+import { insertPreparation, preparationByKey, type PreparationRow } from '../../persistence/sql/preparations.sql.js';
+import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
+import {
+  linkedLedgerIntegrations,
+  listStoredInvoices,
+  storedInvoiceById,
+  type InvoiceReadRow,
+  type InvoiceVisibility,
+} from '../../persistence/sql/stored-invoices.sql.js';
+import type { AuthContext } from '../auth/auth-context.js';
+import { enrichInline } from '../enrichment/index.js';
+import { DomainError } from '../errors.js';
+import { idempotentWrite, type KeyConflict } from '../idempotency/idempotent-write.js';
+import { requestFingerprint } from '../idempotency/fingerprint.js';
+import { invoiceIssue } from '../invoices/issue-categories.js';
+import { preparationRequest } from '../invoices/readiness.js';
+import { evaluate } from './evaluate.js';
+
+/** `enrichment`: endpoints 1, 6, 11 (enhancement only); `payment_preparation`: endpoint 12 (enhanced or ordinary). */
+export type PreparationKind = 'enrichment' | 'payment_preparation';
+
+export interface PreparationResult {
+  data: unknown;
+  preparation: PreparationRecord;
+  replayed: boolean;
+}
+
+const KEY_REUSED: KeyConflict = {
+  message: 'The idempotency key was used for a different preparation request',
+  issue: {
+    code: 'idempotency_key_conflict',
+    path: 'idempotencyKey',
+    message: 'This key already prepared another request; use a new key for a new request',
+  },
+};
+
+/**
+ * Invoice-backed preparation (spec endpoints 1, 6, 11, 12; docs/decisions.md,
+ * "Invoice-backed preparation"). One answer per (integration, idempotency key):
+ * an identical retry gets the saved preparation back after its checks pass again
+ * now; a blocked attempt saves nothing.
+ */
+export async function prepareFromInvoice(
+  em: EntityManager,
+  input: { ctx: AuthContext; provider: PaymentProvider; kind: PreparationKind; request: PreparationRequest; now?: Date },
+): Promise<PreparationResult> {
+  const sql = sqlOf(em);
+  const { ctx, provider, kind, request } = input;
+  const now = input.now ?? new Date();
+  const visibility: InvoiceVisibility = {
+    organizationId: ctx.organizationId,
+    environment: ctx.environment,
+    ledgerIntegrationIds: await linkedLedgerIntegrations(sql, ctx.integrationId),
+  };
+  const fingerprint = requestFingerprint({
+    kind,
+    provider,
+    invoiceId: request.invoiceId?.toLowerCase() ?? null,
+    ledgerInvoiceId: request.ledgerInvoiceId ?? null,
+    invoiceNumber: request.invoiceNumber ?? null,
+    amountMinor: request.amountMinor,
+    currency: request.currency,
+    expectedRevision: request.expectedRevision ?? null,
+  });
+  const { answer: row, replayed } = await idempotentWrite<PreparationRow>({
+    fingerprint,
+    find: async () => {
+      const saved = await preparationByKey(sql, ctx.integrationId, request.idempotencyKey);
+      return saved && { fingerprint: saved.fingerprint, answer: saved };
+    },
+    create: async () => {
+      const invoice = await resolveInvoice(sql, visibility, request);
+      const data = prepareData(invoice, provider, kind, request, now);
+      const saved: PreparationRow = {
+        id: crypto.randomUUID(),
+        organization_id: ctx.organizationId,
+        integration_id: ctx.integrationId,
+        environment: ctx.environment,
+        provider,
+        kind,
+        stored_invoice_id: invoice.id,
+        snapshot_id: invoice.snapshot_id!,
+        revision: invoice.revision!,
+        source_integration_id: invoice.integration_id,
+        connection_id: invoice.connection_id,
+        source_connection_id: invoice.realm_id,
+        checked_through: invoice.checked_through!,
+        amount_minor: String(request.amountMinor),
+        currency: request.currency,
+        idempotency_key: request.idempotencyKey,
+        fingerprint,
+        mode: data.mode,
+        data: data.data as Record<string, unknown>,
+        created_at: now,
+      };
+      await insertPreparation(sql, ctx, {
+        id: saved.id,
+        provider,
+        kind,
+        storedInvoiceId: saved.stored_invoice_id,
+        snapshotId: saved.snapshot_id,
+        revision: saved.revision,
+        sourceIntegrationId: saved.source_integration_id,
+        connectionId: saved.connection_id,
+        sourceConnectionId: saved.source_connection_id,
+        checkedThrough: saved.checked_through,
+        amountMinor: request.amountMinor,
+        currency: request.currency,
+        idempotencyKey: request.idempotencyKey,
+        fingerprint,
+        mode: saved.mode,
+        data: saved.data,
+        createdAt: now,
+      });
+      return saved;
+    },
+    conflict: KEY_REUSED,
+  });
+  if (replayed) await checkReplay(sql, visibility, row, provider, request, now);
+  return { data: row.data, preparation: preparationRecord(row), replayed };
+}
+
+/** The API's preparation record of a saved row. */
+export function preparationRecord(row: PreparationRow): PreparationRecord {
+  return {
+    id: row.id,
+    invoiceId: row.stored_invoice_id,
+    snapshotId: row.snapshot_id,
+    revision: row.revision,
+    sourceIntegrationId: row.source_integration_id,
+    sourceConnectionId: row.source_connection_id,
+    checkedThrough: row.checked_through.toISOString(),
+    createdAt: row.created_at.toISOString(),
+    amountMinor: Number(row.amount_minor),
+    currency: row.currency,
+  };
+}
+
+/** The one visible invoice the request selects: none is a 404, several (one number, one source id) a 409. */
+async function resolveInvoice(sql: Sql, visibility: InvoiceVisibility, request: PreparationRequest): Promise<InvoiceReadRow> {
+  const selector = INVOICE_SELECTORS.find((s) => request[s] !== undefined)!;
+  const rows =
+    selector === 'invoiceId'
+      ? [await storedInvoiceById(sql, visibility, request.invoiceId!.toLowerCase())].filter((r) => r !== undefined)
+      : await listStoredInvoices(sql, { visibility, [selector]: request[selector], limit: 2 });
+  if (rows.length === 0) throw new DomainError('not_found', 'No such invoice');
+  if (rows.length > 1) {
+    throw new DomainError('conflict', 'The invoice selection is ambiguous', [
+      invoiceIssue('ambiguous_invoice_number', selector, `"${request[selector]}" names several invoices.`),
+    ]);
+  }
+  return rows[0]!;
+}
+
+/** Every issue of a blocked preparation: any state problem is a 409, otherwise field problems are a 422. */
+function refuse(state: CategorizedIssue[], fields: CategorizedIssue[]): never {
+  if (state.length > 0) {
+    throw new DomainError('conflict', 'The invoice cannot be prepared for this payment now', [...state, ...fields]);
+  }
+  throw new DomainError('validation_error', 'The invoice cannot produce valid provider fields', fields, 422);
+}
+
+function prepareData(
+  invoice: InvoiceReadRow,
+  provider: PaymentProvider,
+  kind: PreparationKind,
+  request: PreparationRequest,
+  now: Date,
+): { mode: 'enhanced' | 'ordinary'; data: unknown } {
+  const { state, fields, canonical } = evaluate(invoice, provider, request, now);
+  // Without a snapshot there is nothing to pin, whichever the endpoint.
+  if (state.length > 0 || (fields.length > 0 && (kind === 'enrichment' || invoice.snapshot_id === null))) refuse(state, fields);
+  const result = fields.length === 0 && canonical !== null ? enrichInline(provider, preparationRequest(provider, canonical)) : undefined;
+  if (kind === 'enrichment') {
+    // Readiness runs the same core on the same invoice: a failure here cannot happen without an issue above.
+    if (!result?.ok) throw new Error('enrichment failed on a ready invoice');
+    return { mode: 'enhanced', data: result.data };
+  }
+  const data: GwcPaymentPreparationData = result?.ok
+    ? { mode: 'enhanced', enrichment: result.data as GwcPaymentPreparationData['enrichment'], optimizationIssues: [] }
+    : { mode: 'ordinary', enrichment: null, optimizationIssues: fields };
+  return { mode: data.mode, data };
+}
+
+/**
+ * An identical retry is answered with the saved preparation only while its
+ * checks still pass now: the same invoice at the same revision, and no payment,
+ * source, freshness or access problem (docs/decisions.md).
+ */
+async function checkReplay(
+  sql: Sql,
+  visibility: InvoiceVisibility,
+  saved: PreparationRow,
+  provider: PaymentProvider,
+  request: PreparationRequest,
+  now: Date,
+): Promise<void> {
+  const invoice = await resolveInvoice(sql, visibility, request);
+  const { state } = evaluate(invoice, provider, request, now);
+  if (invoice.id !== saved.stored_invoice_id || invoice.revision !== saved.revision) {
+    state.push(invoiceIssue('revision_mismatch', 'invoice.revision', `Prepared at revision ${saved.revision}.`));
+  }
+  if (state.length > 0) throw new DomainError('conflict', 'The saved preparation no longer passes its checks', state);
+}

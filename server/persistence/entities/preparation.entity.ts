@@ -1,0 +1,44 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Integration, PROVIDERS } from './integration.entity.js';
+import { InvoiceSnapshot } from './invoice-snapshot.entity.js';
+import { LedgerConnection } from './ledger-connection.entity.js';
+import { StoredInvoice } from './stored-invoice.entity.js';
+import { tenantScope } from './tenant-scope.js';
+
+/**
+ * One invoice-backed preparation (spec: Preparation record): the tenant columns
+ * are the payment integration's; it pins the invoice snapshot and revision it
+ * was prepared from, the accounting source that supplied it, the validated
+ * amount and currency, and the exact `data` returned, so an identical retry
+ * (same integration and idempotency key, same fingerprint) answers the same.
+ * The database refuses UPDATE and DELETE (a trigger). docs/decisions.md,
+ * "Invoice-backed preparation".
+ */
+export const Preparation = defineEntity({
+  name: 'Preparation',
+  tableName: 'preparations',
+  properties: {
+    ...tenantScope(),
+    provider: p.enum([...PROVIDERS]),
+    /** `enrichment` (endpoints 1, 6, 11) or `payment_preparation` (endpoint 12). */
+    kind: p.string().length(32),
+    storedInvoice: () => p.manyToOne(StoredInvoice),
+    snapshot: () => p.manyToOne(InvoiceSnapshot),
+    revision: p.string().length(64),
+    sourceIntegration: () => p.manyToOne(Integration),
+    connection: () => p.manyToOne(LedgerConnection),
+    /** The connection id as the API shows it (`sourceConnectionId`). */
+    sourceConnectionId: p.string().length(64),
+    checkedThrough: p.datetime(),
+    amountMinor: p.bigint('number'),
+    currency: p.string().length(3),
+    idempotencyKey: p.string().length(160),
+    fingerprint: p.string().length(64),
+    mode: p.string().length(16),
+    data: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  uniques: [{ properties: ['integration', 'idempotencyKey'] }],
+  indexes: [{ properties: ['storedInvoice', 'createdAt'] }],
+});
+export type Preparation = InferEntity<typeof Preparation>;
