@@ -756,7 +756,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
@@ -1384,7 +1384,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
@@ -1971,7 +1971,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
@@ -2205,7 +2205,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unexpected server failure; safe to retry with back-off only for calls carrying an idempotency key or event id */
+            /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
