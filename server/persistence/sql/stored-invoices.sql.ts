@@ -163,6 +163,15 @@ export async function invoicesOutOfStep(sql: Sql, connectionId: string): Promise
   return rows.map((r) => r.source_id);
 }
 
+/** Source invoices of a connection that a sync run did not write (unchanged at the source, or not in the run's period). */
+export async function invoicesNotWrittenBy(sql: Sql, o: { connection: { id: string }; syncRunId: string }): Promise<string[]> {
+  const rows = await sql<{ source_id: string }>(
+    `select source_id from ledger_source_records where connection_id = ? and entity_type = 'Invoice' and sync_run_id is distinct from ?`,
+    [o.connection.id, o.syncRunId],
+  );
+  return rows.map((r) => r.source_id);
+}
+
 /** Source ids of the records of one entity type that a sync run wrote (created, changed or marked deleted). */
 export async function sourceIdsWrittenBy(sql: Sql, o: { connectionId: string; entityType: string; syncRunId: string }): Promise<string[]> {
   const rows = await sql<{ source_id: string }>(
