@@ -8,22 +8,12 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { ConfigSchema } from '../server/config.js';
-import { exchangeCode } from '../server/integrations/ledger/ledger-api.js';
 import { importRun } from '../server/domain/ledger/import-run.js';
-import { createMailer } from '../server/integrations/mail/mailer.js';
-import { queueSync } from '../server/domain/ledger/queue-sync.js';
-import { createLedgerRuntime } from '../server/integrations/ledger/runtime.js';
-import { createTokenCipher } from '../server/crypto/token-cipher.js';
 import { createLogger } from '../server/logger.js';
-import { generateCompany } from '../server/ledger-sandbox/demo-company.js';
-import { startLedgerSandbox } from '../server/ledger-sandbox/sandbox.js';
 import { startEmbeddedPostgres } from '../server/persistence/embedded-postgres.js';
-import { storeConsent } from '../server/domain/ledger/consent.js';
 import { sqlOf } from '../server/persistence/sql/sql.js';
 import { migrate, openOrm } from '../server/persistence/orm.js';
-import { createAdminCaller } from '../admin/router.js';
+import { queuedImport } from './ledger-support.js';
 
 const SIZES = [10_000, 20_000];
 const ITEMS = 1_000;
@@ -45,60 +35,13 @@ const results: { invoices: number; seconds: number; perSecond: number; peakRssMb
 try {
   for (const size of SIZES) {
     const realmId = `93414520${size}`;
-    const sandbox = await startLedgerSandbox({
-      companies: [generateCompany({ invoices: size, items: ITEMS, linesPerInvoice: LINES, realmId })],
-      autoApprove: true,
-      rateLimitPerMinute: 100_000,
-    });
-    const config = ConfigSchema.parse({ DATABASE_URL: pg.url, LOG_LEVEL: 'warn', LEDGER_HISTORY_DAYS: '3650' });
-    const cipher = createTokenCipher(randomBytes(32));
-    const runtime = createLedgerRuntime({
-      config,
-      provider: {
-        authorizeUrl: sandbox.urls.authorize,
-        tokenUrl: sandbox.urls.token,
-        apiBaseUrl: sandbox.urls.api,
-        clientId: sandbox.clientId,
-        clientSecret: sandbox.clientSecret,
-      },
-      cipher,
-      mailer: createMailer({ smtpUrl: undefined, from: 'bench', outboxDir: path.join(dir, 'outbox') }),
-    });
-    // Consent through the sandbox's own OAuth endpoints.
-    const auth = await fetch(
-      `${sandbox.urls.authorize}?client_id=${sandbox.clientId}&response_type=code&scope=com.intuit.quickbooks.accounting` +
-        `&redirect_uri=${encodeURIComponent(runtime.endpoints.redirectUrl)}&state=bench`,
-      { redirect: 'manual' },
-    );
-    const code = new URL(auth.headers.get('location')!).searchParams.get('code')!;
-    const tokens = await exchangeCode(runtime.endpoints, code);
-    const admin = createAdminCaller({ orm, authorized: true });
-    const org = await admin.organizations.create({ name: `Bench ${size}` });
-    const integration = await admin.integrations.create({ organizationId: org.id, provider: 'ledger', environment: 'sandbox' });
-    await storeConsent(orm.em.fork(), cipher, {
-      organizationId: org.id,
-      integrationId: integration.id,
-      environment: 'sandbox',
+    const { runId, runtime, sandbox } = await queuedImport(orm, pg.url, {
+      invoices: size,
+      items: ITEMS,
+      lines: LINES,
       realmId,
-      tokens,
+      outboxDir: dir,
     });
-    let runId = '';
-    runtime.queue = {
-      enqueue: async (id) => {
-        runId = id;
-      },
-      jobState: async () => 'created',
-    };
-    const ctx = {
-      apiKeyId: 'bench',
-      organizationId: org.id,
-      integrationId: integration.id,
-      provider: 'ledger' as const,
-      environment: 'sandbox' as const,
-      scopes: [],
-    };
-    await queueSync(orm.em.fork(), runtime, { ctx, connectionId: realmId, fullReconciliation: false });
-
     global.gc?.();
     let peak = process.memoryUsage().rss;
     const sampler = setInterval(() => {

@@ -3,6 +3,7 @@ import { listMappings } from '../../persistence/sql/item-mappings.sql.js';
 import { scopeOfRow, type Sql } from '../../persistence/sql/sql.js';
 import {
   invoicesDependingOnItems,
+  invoicesNotWrittenBy,
   invoicesOutOfStep,
   sourceIdsWrittenBy,
   sourceRecordsOf,
@@ -127,12 +128,18 @@ export async function remapInvoicesOfItems(sql: Sql, o: { connection: Connection
 /**
  * After a sync run's last page, in its completing transaction: map what the pages
  * did not — invoices that read items or Preferences this run changed, invoices
- * marked deleted, and any source invoice never mapped yet.
+ * marked deleted, and any source invoice never mapped yet. The invoices a run
+ * wrote were mapped in their page, after the run stored its Preferences and Items
+ * (SYNC_ENTITIES order), so they are not mapped twice.
  */
 export async function remapAfterRun(sql: Sql, o: { connection: ConnectionRow; syncRunId: string; now: Date }) {
   const { connection } = o;
   const written = (entityType: string) => sourceIdsWrittenBy(sql, { connectionId: connection.id, entityType, syncRunId: o.syncRunId });
-  if ((await written('Preferences')).length > 0) return mapAndStoreInvoices(sql, { connection, now: o.now });
+  if ((await written('Preferences')).length > 0) {
+    // The run's pages stored its Preferences before any Invoice and mapped each invoice they wrote with them: map the others.
+    const ids = [...new Set([...(await invoicesNotWrittenBy(sql, o)), ...(await invoicesOutOfStep(sql, connection.id))])];
+    return mapAndStoreInvoices(sql, { connection, ledgerInvoiceIds: ids, now: o.now });
+  }
   const ofItems = await invoicesDependingOnItems(sql, {
     connectionId: connection.id,
     itemIds: await written('Item'),

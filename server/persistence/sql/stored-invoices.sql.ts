@@ -163,6 +163,15 @@ export async function invoicesOutOfStep(sql: Sql, connectionId: string): Promise
   return rows.map((r) => r.source_id);
 }
 
+/** Source invoices of a connection that a sync run did not write (unchanged at the source, or not in the run's period). */
+export async function invoicesNotWrittenBy(sql: Sql, o: { connection: { id: string }; syncRunId: string }): Promise<string[]> {
+  const rows = await sql<{ source_id: string }>(
+    `select source_id from ledger_source_records where connection_id = ? and entity_type = 'Invoice' and sync_run_id is distinct from ?`,
+    [o.connection.id, o.syncRunId],
+  );
+  return rows.map((r) => r.source_id);
+}
+
 /** Source ids of the records of one entity type that a sync run wrote (created, changed or marked deleted). */
 export async function sourceIdsWrittenBy(sql: Sql, o: { connectionId: string; entityType: string; syncRunId: string }): Promise<string[]> {
   const rows = await sql<{ source_id: string }>(
@@ -201,10 +210,12 @@ export interface InvoiceReadRow {
 
 const readRows = withDates<InvoiceReadRow>(['checked_through', 'created_at']);
 
-const READ = `select si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
+const COLUMNS = `si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
     exists (select 1 from ledger_sync_runs r where r.connection_id = c.id and r.state in ('queued', 'running')) as sync_active,
     si.source_record_id, si.ledger_invoice_id, si.invoice_number, si.status, si.currency, si.total_amount_minor, si.source_version,
-    si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, s.content, s.issues, s.dependencies, s.mappings
+    si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, s.content, s.issues, s.dependencies, s.mappings`;
+
+const READ = `select ${COLUMNS}
   from stored_invoices si join ledger_connections c on c.id = si.connection_id left join invoice_snapshots s on s.id = si.current_snapshot_id`;
 
 /** Which stored invoices a reader may see: those of these ledger integrations, in this organization and environment. */
@@ -224,7 +235,14 @@ const visible = (v: InvoiceVisibility | undefined) =>
         params: [JSON.stringify(v.ledgerIntegrationIds), v.organizationId, v.environment] as unknown[],
       };
 
-/** A keyset page in (created_at, id) order, optionally filtered; `limit` rows at most. */
+/**
+ * A keyset page in (created_at, id) order, optionally filtered; `limit` rows at most.
+ * A reader's page is taken per visible integration (a lateral subquery each, walking
+ * the `(integration_id, created_at, id)` index from the cursor and stopping after
+ * `limit` rows) and the few candidates merged: the cost of a page does not grow with
+ * the number of stored invoices. A filter on the list of integrations instead
+ * (`= any(…)`) cannot use the index's order and sorts every visible invoice.
+ */
 export async function listStoredInvoices(
   sql: Sql,
   o: {
@@ -236,9 +254,8 @@ export async function listStoredInvoices(
     limit: number;
   },
 ): Promise<InvoiceReadRow[]> {
-  const v = visible(o.visibility);
-  const where = [v.where];
-  const params = [...v.params];
+  const where: string[] = [];
+  const params: unknown[] = [];
   const filter = (condition: string, ...values: unknown[]) => {
     where.push(condition);
     params.push(...values);
@@ -247,7 +264,23 @@ export async function listStoredInvoices(
   if (o.ledgerInvoiceId !== undefined) filter('si.ledger_invoice_id = ?', o.ledgerInvoiceId);
   if (o.invoiceNumber !== undefined) filter('si.invoice_number = ?', o.invoiceNumber);
   if (o.after) filter('(si.created_at, si.id) > (?, ?)', o.after.createdAt, o.after.id);
-  return readRows(await sql(`${READ} where ${where.join(' and ')} order by si.created_at, si.id limit ?`, [...params, o.limit]));
+  const v = o.visibility;
+  if (v === undefined) {
+    const conditions = where.length === 0 ? 'true' : where.join(' and ');
+    return readRows(await sql(`${READ} where ${conditions} order by si.created_at, si.id limit ?`, [...params, o.limit]));
+  }
+  const page = `select si.* from stored_invoices si
+      where si.integration_id = vi.id and si.organization_id = ? and si.environment = ?${where.map((w) => ` and ${w}`).join('')}
+      order by si.created_at, si.id limit ?`;
+  return readRows(
+    await sql(
+      `select ${COLUMNS}
+         from (select distinct jsonb_array_elements_text(?::jsonb)::uuid as id) vi cross join lateral (${page}) si
+         join ledger_connections c on c.id = si.connection_id left join invoice_snapshots s on s.id = si.current_snapshot_id
+        order by si.created_at, si.id limit ?`,
+      [JSON.stringify(v.ledgerIntegrationIds), v.organizationId, v.environment, ...params, o.limit, o.limit],
+    ),
+  );
 }
 
 /** How many visible invoices carry this number (an ambiguous number is never resolved by picking one). */

@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { createAdminCaller } from '../admin/router.js';
+import { ConfigSchema } from '../server/config.js';
+import { createTokenCipher } from '../server/crypto/token-cipher.js';
+import { storeConsent } from '../server/domain/ledger/consent.js';
+import { queueSync } from '../server/domain/ledger/queue-sync.js';
+import { exchangeCode } from '../server/integrations/ledger/ledger-api.js';
+import { createLedgerRuntime, type LedgerRuntime } from '../server/integrations/ledger/runtime.js';
+import { createMailer } from '../server/integrations/mail/mailer.js';
+import { generateCompany } from '../server/ledger-sandbox/demo-company.js';
+import { startLedgerSandbox, type LedgerSandbox } from '../server/ledger-sandbox/sandbox.js';
+
+export interface QueuedImport {
+  runId: string;
+  runtime: LedgerRuntime;
+  sandbox: LedgerSandbox;
+  organizationId: string;
+  /** The ledger integration. */
+  integrationId: string;
+  realmId: string;
+}
+
+/**
+ * A generated sandbox company (in this process) connected through the sandbox's own
+ * OAuth endpoints to a new organization's ledger integration, and one sync run queued
+ * for it (its job is not sent: the caller runs `importRun` itself). Close `sandbox` after.
+ */
+export async function queuedImport(
+  orm: MikroORM,
+  databaseUrl: string,
+  o: { invoices: number; items: number; lines: number; realmId: string; outboxDir: string },
+): Promise<QueuedImport> {
+  const sandbox = await startLedgerSandbox({
+    companies: [generateCompany({ invoices: o.invoices, items: o.items, linesPerInvoice: o.lines, realmId: o.realmId })],
+    autoApprove: true,
+    rateLimitPerMinute: 100_000,
+  });
+  const config = ConfigSchema.parse({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LEDGER_HISTORY_DAYS: '3650' });
+  const cipher = createTokenCipher(randomBytes(32));
+  const runtime = createLedgerRuntime({
+    config,
+    provider: {
+      authorizeUrl: sandbox.urls.authorize,
+      tokenUrl: sandbox.urls.token,
+      apiBaseUrl: sandbox.urls.api,
+      clientId: sandbox.clientId,
+      clientSecret: sandbox.clientSecret,
+    },
+    cipher,
+    mailer: createMailer({ smtpUrl: undefined, from: 'bench', outboxDir: path.join(o.outboxDir, 'outbox') }),
+  });
+  const auth = await fetch(
+    `${sandbox.urls.authorize}?client_id=${sandbox.clientId}&response_type=code&scope=com.intuit.quickbooks.accounting` +
+      `&redirect_uri=${encodeURIComponent(runtime.endpoints.redirectUrl)}&state=bench`,
+    { redirect: 'manual' },
+  );
+  const code = new URL(auth.headers.get('location')!).searchParams.get('code')!;
+  const tokens = await exchangeCode(runtime.endpoints, code);
+  const admin = createAdminCaller({ orm, authorized: true });
+  const org = await admin.organizations.create({ name: `Bench ${o.realmId}` });
+  const integration = await admin.integrations.create({ organizationId: org.id, provider: 'ledger', environment: 'sandbox' });
+  await storeConsent(orm.em.fork(), cipher, {
+    organizationId: org.id,
+    integrationId: integration.id,
+    environment: 'sandbox',
+    realmId: o.realmId,
+    tokens,
+  });
+  let runId = '';
+  runtime.queue = {
+    enqueue: async (id) => {
+      runId = id;
+    },
+    jobState: async () => 'created',
+  };
+  const ctx = {
+    apiKeyId: 'bench',
+    organizationId: org.id,
+    integrationId: integration.id,
+    provider: 'ledger' as const,
+    environment: 'sandbox' as const,
+    scopes: [],
+  };
+  await queueSync(orm.em.fork(), runtime, { ctx, connectionId: o.realmId, fullReconciliation: false });
+  return { runId, runtime, sandbox, organizationId: org.id, integrationId: integration.id, realmId: o.realmId };
+}
