@@ -1,9 +1,9 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/unstable-core-do-not-import';
 import { ZodError } from 'zod';
 import { DomainError } from '../server/domain/errors.js';
-import { issuesFromZodError } from '../server/http/zod-issues.js';
+import { isUniqueViolation } from '../server/persistence/sql/sql.js';
+import { issuesFromZodError } from '../server/domain/zod-issues.js';
 import type { AdminContext } from './context.js';
 
 const TRPC_CODES: Partial<Record<DomainError['type'], TRPC_ERROR_CODE_KEY>> = {
@@ -40,7 +40,7 @@ export const operatorProcedure = t.procedure.use(async ({ ctx, next }) => {
     if (cause instanceof DomainError) {
       throw new TRPCError({ code: TRPC_CODES[cause.type] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause });
     }
-    if (cause instanceof UniqueConstraintViolationException) {
+    if (isUniqueViolation(cause)) {
       throw new TRPCError({ code: 'CONFLICT', message: 'That record already exists' });
     }
     if (!(cause instanceof ZodError) && result.error.code === 'INTERNAL_SERVER_ERROR') {

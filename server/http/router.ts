@@ -4,7 +4,7 @@ import { contract } from '../../contract/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { AppDeps } from './app.js';
 import { routeGuards } from './middleware/route-guards.js';
-import { issuesFromZodError } from './zod-issues.js';
+import { issuesFromZodError } from '../domain/zod-issues.js';
 import type { RequestValidationError } from '@ts-rest/express';
 import { inlineEnrichmentHandlers } from './routes/inline-enrichment.js';
 import { paymentReportHandlers } from './routes/payment-reports.js';

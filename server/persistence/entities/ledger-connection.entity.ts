@@ -8,7 +8,7 @@ export type { ConnectionStatus };
 /**
  * An authorized company at the accounting source for one ledger integration.
  * `realmId` (the provider's company id) is the public `connectionId`. Tokens are stored
- * AES-256-GCM encrypted (server/domain/ledger/token-cipher.ts) and never leave
+ * AES-256-GCM encrypted (server/crypto/token-cipher.ts) and never leave
  * the service. `checkedThrough` is the source boundary the last completed sync reached.
  */
 export const LedgerConnection = defineEntity({

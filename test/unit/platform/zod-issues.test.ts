@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { formatPath, issuesFromZodError } from '../../../server/http/zod-issues.js';
+import { formatPath, issuesFromZodError } from '../../../server/domain/zod-issues.js';
 
 describe('zod issues to envelope issues', () => {
   it('when a path has indexes, then they are written in brackets', () => {
