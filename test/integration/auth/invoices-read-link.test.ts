@@ -5,8 +5,9 @@ import { useTestApp } from '../../support/harness.js';
 import { adminCall } from '../../support/tenants.js';
 
 /**
- * No invoice route exists yet, so the per-request link check of `invoices:read`
- * is exercised through the same authenticate() every route guard calls.
+ * The per-request link check of `invoices:read`, exercised directly through the
+ * authenticate() every route guard calls (the invoice routes' own tests cover the
+ * HTTP side).
  */
 describe('invoices:read needs the link to still exist', () => {
   const app = useTestApp();
