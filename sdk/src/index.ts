@@ -14,7 +14,14 @@ export { DEFAULT_RETRY_POLICY, backoffDelay, isRetrySafeBody, isRetrySafeRequest
 export type { RetryOption, RetryPolicy } from './retry.js';
 export type { InvoiceListItem, InvoicesHelpers, ListAllInvoicesArgs } from './pagination.js';
 export { eventIdFrom, isIdempotencyKey, newEventId, newIdempotencyKey } from './ids.js';
-export { enrichmentRequestIdOf, gwaSettlementArgs, mergeGwaSale, mergeGwbOrder, mergeGwcPaymentIntent } from './merge.js';
+export {
+  enrichmentRequestIdOf,
+  gwaSettlementArgs,
+  mergeGwaSale,
+  mergeGwbOrder,
+  mergeGwcPaymentIntent,
+  mergeGwcPreparation,
+} from './merge.js';
 
 // The contract itself: the single source of wire types and zod schemas.
 export { contract } from '../../contract/index.js';
@@ -24,3 +31,4 @@ export * from '../../contract/canonical-invoice.js';
 export * from '../../contract/enrichment.js';
 export * from '../../contract/payment-reports.js';
 export * from '../../contract/invoices.js';
+export * from '../../contract/preparations.js';

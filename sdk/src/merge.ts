@@ -1,4 +1,5 @@
 import type { GwaTransactionEnrichmentData, GwbOrderEnrichmentData, GwcPaymentIntentEnrichmentData } from '../../contract/enrichment.js';
+import type { GwcPaymentPreparationData, PreparationRecord } from '../../contract/preparations.js';
 
 /*
  * Where enrichment goes in each provider's own request (spec: endpoints 2, 5,
@@ -57,6 +58,43 @@ export function mergeGwcPaymentIntent<Params extends object>(
     payment_details: { ...existing, ...data.payment_details },
     amount_details: data.amount_details,
   };
+}
+
+/**
+ * gwc payment preparation (endpoint 12), with the spec's caller rules: the amount
+ * and currency are the preparation's, unchanged; `metadata.svc_preparation_id` is
+ * the preparation's id in both modes; when `enhanced`, the enrichment is merged
+ * (payment details over yours); when `ordinary`, `amount_details` and
+ * `payment_details` are left out entirely. Branch on nothing else. Your own
+ * idempotency key and account routing stay as they are.
+ */
+export function mergeGwcPreparation<Params extends object>(
+  params: Params,
+  prepared: { data: GwcPaymentPreparationData; preparation: PreparationRecord },
+): Omit<Params, 'payment_details' | 'amount_details' | 'amount' | 'currency' | 'metadata'> & {
+  amount: number;
+  currency: string;
+  metadata: Record<string, string>;
+} & Partial<GwcPaymentIntentEnrichmentData> {
+  const existing = (params as { metadata?: Record<string, string> | null }).metadata;
+  const withPreparation = {
+    ...params,
+    amount: prepared.preparation.amountMinor,
+    currency: prepared.preparation.currency,
+    metadata: { ...(existing ?? {}), svc_preparation_id: prepared.preparation.id },
+  };
+  if (prepared.data.mode === 'enhanced' && prepared.data.enrichment !== null) {
+    return mergeGwcPaymentIntent(withPreparation, prepared.data.enrichment) as never;
+  }
+  const {
+    payment_details: _details,
+    amount_details: _amounts,
+    ...ordinary
+  } = withPreparation as typeof withPreparation & {
+    payment_details?: unknown;
+    amount_details?: unknown;
+  };
+  return ordinary as never;
 }
 
 /**
