@@ -73,3 +73,14 @@ export const bodyGenerators: Record<string, () => string> = {
   'report:retry': () => gwcReport('evt_retry'),
   'enrichment:gwc50': () => invoice50,
 };
+
+/**
+ * Generators made from the load's `body` (a JSON template), by name:
+ * `preparation:unique-key` sends the template with a new letters-only idempotency key each time.
+ */
+export const templateGenerators: Record<string, (template: string) => () => string> = {
+  'preparation:unique-key': (template) => {
+    const base = JSON.parse(template) as Record<string, unknown>;
+    return () => JSON.stringify({ ...base, idempotencyKey: `bench-${letters(randomUUID())}` });
+  },
+};

@@ -4,10 +4,11 @@
  * prints autocannon's result as JSON.
  */
 import autocannon from 'autocannon';
-import { bodyGenerators } from './bodies.js';
+import { bodyGenerators, templateGenerators } from './bodies.js';
 
 const options = JSON.parse(process.argv[2]!) as autocannon.Options & { generator?: string };
-const generator = options.generator ? bodyGenerators[options.generator] : undefined;
+const fromTemplate = options.generator ? templateGenerators[options.generator] : undefined;
+const generator = fromTemplate ? fromTemplate(String(options.body)) : options.generator ? bodyGenerators[options.generator] : undefined;
 const result = await autocannon({
   ...options,
   ...(generator ? { requests: [{ setupRequest: (request) => ({ ...request, body: generator() }) }] } : {}),

@@ -7,8 +7,11 @@
  * - authorize, then capture: `data.amount` is the settlement amount and the other
  *   fields are the options of `submitForSettlement(id, amount, options)`.
  * Inline enrichment has no `preparation`; its `x-svc-request-id` is the
- * `enrichmentRequestId` of the reports. A service error never justifies
- * retrying the provider sale.
+ * `enrichmentRequestId` of the reports. Invoice-backed preparation (endpoint 1,
+ * `payInvoiceWithGwaSaleFromInvoice`) answers the same `data` plus a saved
+ * `preparation`: store `preparation.id` with the attempt and report it as
+ * `enrichmentRequestId`; never merge `preparation`. A service error never
+ * justifies retrying the provider sale.
  */
 import type braintree from 'braintree';
 import {
@@ -21,6 +24,19 @@ import {
   type GwaTransactionEnrichmentData,
   type SvcClient,
 } from '../sdk/src/index.js';
+
+/** An imported invoice the customer pays in full, as looked up with `svc.invoices.list` / `svc.invoices.get`. */
+export interface InvoiceToPay {
+  invoiceId: string;
+  amountMinor: number;
+  /** The revision reviewed at lookup: a changed invoice is refused (409) instead of prepared. */
+  revision?: string;
+}
+
+/** Where the merchant keeps its payment attempts; the preparation id is saved before the provider call. */
+export interface PaymentAttempts {
+  save(attempt: { attemptId: string; idempotencyKey: string; preparationId: string }): Promise<void>;
+}
 
 /**
  * The SDK's transaction_gateway.js takes `submitForSettlement(id, amount, options)`
@@ -99,6 +115,62 @@ export async function payInvoiceWithGwaSale(
       ...(status === 'failed' ? { errorCode: transaction.status } : {}),
       ...optional('enrichmentRequestId', enrichmentRequestIdOf(enriched)),
       invoiceReference: input.invoice.invoiceNumber,
+    },
+  });
+  return transaction.id;
+}
+
+/**
+ * One-step sale of an imported invoice (endpoint 1). The idempotency key is
+ * derived from the attempt and persisted with it, so a retry of this request
+ * (same key, same body) returns the same preparation. Keys must not hold long
+ * digit runs: the service refuses anything that looks like card data.
+ */
+export async function payInvoiceWithGwaSaleFromInvoice(
+  deps: { svc: SvcClient; transactions: GwaTransactions; attempts: PaymentAttempts },
+  input: { invoice: InvoiceToPay; paymentMethodNonce: string; attemptId: string },
+): Promise<string | null> {
+  // 1. Prepare from the invoice; `preparation` is evidence, never merged.
+  const idempotencyKey = `prep-${input.attemptId}`;
+  const prepared = await deps.svc.gwa.enrichTransactionFromInvoice({
+    body: {
+      invoiceId: input.invoice.invoiceId,
+      amountMinor: input.invoice.amountMinor,
+      currency: 'usd',
+      idempotencyKey,
+      ...optional('expectedRevision', input.invoice.revision),
+    },
+  });
+  const { data, preparation } = prepared.body;
+  await deps.attempts.save({ attemptId: input.attemptId, idempotencyKey, preparationId: preparation.id });
+
+  // 2. Merge `data` beside the nonce, exactly as for inline enrichment.
+  const sale: braintree.TransactionRequest = mergeGwaSale(
+    { paymentMethodNonce: input.paymentMethodNonce, options: { submitForSettlement: true } },
+    data,
+  );
+  const result = await deps.transactions.sale(sale);
+  const transaction = result.transaction;
+  if (!transaction) return null;
+
+  // 3. Report with the preparation id as `enrichmentRequestId`.
+  const status = gwaReportStatus(transaction.status);
+  const amountMinor = preparation.amountMinor;
+  await deps.svc.gwa.reportPayment({
+    body: {
+      eventId: newEventId(),
+      attemptId: input.attemptId,
+      status,
+      currency: preparation.currency,
+      amountMinor,
+      capturedAmountMinor: status === 'captured' ? amountMinor : 0,
+      refundedAmountMinor: 0,
+      occurredAt: new Date().toISOString(),
+      source: 'api',
+      transactionId: transaction.id,
+      ...(status === 'failed' ? { errorCode: transaction.status } : {}),
+      enrichmentRequestId: preparation.id,
+      invoiceReference: data.orderId,
     },
   });
   return transaction.id;

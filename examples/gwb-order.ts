@@ -7,6 +7,10 @@
  * merged into your `order`; you add `location_id` and your idempotency key.
  * The provider computes the order total, and the payment must equal it.
  *
+ * Invoice-backed (endpoint 6, `payInvoiceWithGwbFromInvoice`): the same `data`
+ * plus a saved `preparation`; store `preparation.id` with the attempt and report
+ * it as `enrichmentRequestId`, never merge it.
+ *
  * The provider's official package (`square`) is not a dependency of this
  * repository, so the request types below are local, limited to the fields used
  * (docs/provider-facts.md §2.1); the merged fragment is checked against them.
@@ -72,6 +76,78 @@ const fitsOrder = (data: GwbOrderEnrichmentData): Omit<GwbOrder, 'location_id'> 
 /** gwb report status from a payment status (spec: Provider state normalization, gwb). */
 export function gwbReportStatus(status: 'APPROVED' | 'PENDING' | 'COMPLETED' | 'CANCELED' | 'FAILED'): GwbPaymentReport['status'] {
   return ({ APPROVED: 'authorized', COMPLETED: 'captured', CANCELED: 'canceled', FAILED: 'failed', PENDING: 'unknown' } as const)[status];
+}
+
+/** An imported invoice the customer pays in full, as looked up with `svc.invoices.list` / `svc.invoices.get`. */
+export interface InvoiceToPay {
+  invoiceId: string;
+  amountMinor: number;
+  currency: string;
+  /** The revision reviewed at lookup: a changed invoice is refused (409) instead of prepared. */
+  revision?: string;
+}
+
+/** Where the merchant keeps its payment attempts; the preparation id is saved before the provider calls. */
+export interface PaymentAttempts {
+  save(attempt: { attemptId: string; idempotencyKey: string; preparationId: string }): Promise<void>;
+}
+
+/**
+ * Pay an imported invoice (endpoint 6). The idempotency key is derived from the
+ * attempt and persisted with it, so a retry (same key, same body) returns the
+ * same preparation; keys must not hold long digit runs (read as card data).
+ */
+export async function payInvoiceWithGwbFromInvoice(
+  deps: { svc: SvcClient; api: GwbApi; attempts: PaymentAttempts },
+  input: { invoice: InvoiceToPay; sourceId: string; locationId: string; attemptId: string },
+): Promise<string> {
+  // 1. Prepare from the invoice.
+  const idempotencyKey = `prep-${input.attemptId}`;
+  const prepared = await deps.svc.gwb.enrichOrderFromInvoice({
+    body: {
+      invoiceId: input.invoice.invoiceId,
+      amountMinor: input.invoice.amountMinor,
+      currency: input.invoice.currency,
+      idempotencyKey,
+      ...(input.invoice.revision ? { expectedRevision: input.invoice.revision } : {}),
+    },
+  });
+  const { data, preparation } = prepared.body;
+  fitsOrder(data);
+  await deps.attempts.save({ attemptId: input.attemptId, idempotencyKey, preparationId: preparation.id });
+
+  // 2. Merge `data` (never `preparation`) into your own order, then pay exactly the order total.
+  const order: GwbOrder = mergeGwbOrder({ location_id: input.locationId, metadata: { attempt: input.attemptId } }, data);
+  const created = await deps.api.createOrder({ order, idempotency_key: `order-${input.attemptId}` });
+  const { payment } = await deps.api.createPayment({
+    source_id: input.sourceId,
+    idempotency_key: `pay-${input.attemptId}`,
+    amount_money: created.order.total_money,
+    order_id: created.order.id,
+    location_id: input.locationId,
+  });
+
+  // 3. Report with the preparation id as `enrichmentRequestId`.
+  const status = gwbReportStatus(payment.status);
+  const amountMinor = Number(created.order.total_money.amount);
+  await deps.svc.gwb.reportPayment({
+    body: {
+      eventId: newEventId(),
+      attemptId: input.attemptId,
+      status,
+      currency: created.order.total_money.currency.toLowerCase(),
+      amountMinor,
+      capturedAmountMinor: status === 'captured' ? amountMinor : 0,
+      refundedAmountMinor: 0,
+      occurredAt: new Date().toISOString(),
+      source: 'api',
+      paymentId: payment.id,
+      orderId: created.order.id,
+      locationId: input.locationId,
+      enrichmentRequestId: preparation.id,
+    },
+  });
+  return payment.id;
 }
 
 export async function payInvoiceWithGwb(

@@ -6,12 +6,18 @@
  * over your payment details and `data.amount_details` set on the PaymentIntent
  * create, update, confirm or capture call, whose `amount` is the invoice total.
  * Keep your own provider idempotency key and account routing.
+ *
+ * Invoice-backed (endpoint 12, `payInvoiceWithGwcFromInvoice`): a saved
+ * preparation in `enhanced` or `ordinary` mode; `mergeGwcPreparation` applies the
+ * caller rules (preparation amount and currency, `metadata.svc_preparation_id`,
+ * enrichment only when enhanced). Report with `preparation.id` as `enrichmentRequestId`.
  */
 import type Stripe from 'stripe';
 import {
   eventIdFrom,
   enrichmentRequestIdOf,
   mergeGwcPaymentIntent,
+  mergeGwcPreparation,
   newEventId,
   type CanonicalInvoice,
   type GwcPaymentReport,
@@ -66,6 +72,58 @@ export async function payInvoiceWithGwc(
   // 3. Report what was observed.
   await deps.svc.gwc.reportPayment({
     body: reportOf(intent, { attemptId: input.attemptId, eventId: newEventId(), source: 'sdk', enrichmentRequestId }),
+  });
+  return intent;
+}
+
+/** An imported invoice the customer pays in full, as looked up with `svc.invoices.list` / `svc.invoices.get`. */
+export interface InvoiceToPay {
+  invoiceId: string;
+  amountMinor: number;
+  currency: string;
+  /** The revision reviewed at lookup: a changed invoice is refused (409) instead of prepared. */
+  revision?: string;
+}
+
+/** Where the merchant keeps its payment attempts; the preparation id is saved before the provider call. */
+export interface PaymentAttempts {
+  save(attempt: { attemptId: string; idempotencyKey: string; preparationId: string }): Promise<void>;
+}
+
+/**
+ * Pay an imported invoice (endpoint 12). The idempotency key is derived from the
+ * attempt and persisted with it, so a retry (same key, same body) returns the
+ * same preparation; keys must not hold long digit runs (read as card data).
+ * Branch on nothing: `mergeGwcPreparation` handles both modes.
+ */
+export async function payInvoiceWithGwcFromInvoice(
+  deps: { svc: SvcClient; paymentIntents: GwcPaymentIntents; attempts: PaymentAttempts },
+  input: { invoice: InvoiceToPay; paymentMethod: string; attemptId: string },
+): Promise<Stripe.PaymentIntent> {
+  // 1. Prepare from the invoice.
+  const idempotencyKey = `prep-${input.attemptId}`;
+  const prepared = await deps.svc.gwc.preparePaymentFromInvoice({
+    body: {
+      invoiceId: input.invoice.invoiceId,
+      amountMinor: input.invoice.amountMinor,
+      currency: input.invoice.currency,
+      idempotencyKey,
+      ...(input.invoice.revision ? { expectedRevision: input.invoice.revision } : {}),
+    },
+  });
+  const { preparation } = prepared.body;
+  await deps.attempts.save({ attemptId: input.attemptId, idempotencyKey, preparationId: preparation.id });
+
+  // 2. Merge: amount, currency and svc_preparation_id from the preparation; enrichment only when enhanced.
+  const params: Stripe.PaymentIntentCreateParams = mergeGwcPreparation(
+    { payment_method: input.paymentMethod, confirm: true },
+    prepared.body,
+  );
+  const intent = await deps.paymentIntents.create(params, { idempotencyKey: `pi-${input.attemptId}` });
+
+  // 3. Report with the preparation id as `enrichmentRequestId`.
+  await deps.svc.gwc.reportPayment({
+    body: reportOf(intent, { attemptId: input.attemptId, eventId: newEventId(), source: 'sdk', enrichmentRequestId: preparation.id }),
   });
   return intent;
 }

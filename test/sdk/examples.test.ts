@@ -2,11 +2,18 @@ import { randomUUID } from 'node:crypto';
 import type braintree from 'braintree';
 import type Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { captureWithGwa, payInvoiceWithGwaSale, type GwaTransactions, type SettlementOptions } from '../../examples/gwa-braintree.js';
-import { payInvoiceWithGwb, type GwbApi, type GwbOrder } from '../../examples/gwb-order.js';
-import { payInvoiceWithGwc, reportFromWebhook, type GwcPaymentIntents } from '../../examples/gwc-stripe.js';
-import { createClient } from '../../sdk/src/index.js';
-import { useTestApp } from '../support/harness.js';
+import {
+  captureWithGwa,
+  payInvoiceWithGwaSale,
+  payInvoiceWithGwaSaleFromInvoice,
+  type GwaTransactions,
+  type SettlementOptions,
+} from '../../examples/gwa-braintree.js';
+import { payInvoiceWithGwb, payInvoiceWithGwbFromInvoice, type GwbApi, type GwbOrder } from '../../examples/gwb-order.js';
+import { payInvoiceWithGwc, payInvoiceWithGwcFromInvoice, reportFromWebhook, type GwcPaymentIntents } from '../../examples/gwc-stripe.js';
+import { createClient, type SvcClient } from '../../sdk/src/index.js';
+import { useLedgerApp } from '../support/ledger-app.js';
+import { invoiceReader } from '../support/ledger-flow.js';
 import { createTenant } from '../support/tenants.js';
 import { happyInvoice } from '../unit/enrichment/support/invoices.js';
 
@@ -15,7 +22,8 @@ import { happyInvoice } from '../unit/enrichment/support/invoices.js';
  * providers are recording fakes, so each test sees exactly what the merchant
  * would send to the provider, and the server's correlation proves the report.
  */
-const app = useTestApp();
+// A ledger sandbox too, for the invoice-backed flows: 12 invoices over 6 items, invoice 1001 has a PO field (docs/invoices.md).
+const app = useLedgerApp({ sandbox: { invoices: 12, items: 6 } });
 
 const svcFor = async (provider: 'gwa' | 'gwb' | 'gwc') => {
   const t = await createTenant(app, { provider, scopes: ['enrichment:write', 'payments:write'] });
@@ -25,6 +33,52 @@ const trackedPayment = async (attemptId: string) =>
   (
     await app.orm.em.getConnection().execute(`select status, enrichment_request_id from tracked_payments where attempt_id = '${attemptId}'`)
   )[0];
+
+type Reader = Awaited<ReturnType<typeof invoiceReader>>;
+
+/** The merchant's key for the flow: it reads invoices, prepares and reports payments. */
+const merchantSvc = async (reader: Reader) => {
+  const issued = await app.admin<{ key: string }>('apiKeys.issue', {
+    integrationId: reader.integrationId,
+    scopes: ['invoices:read', 'enrichment:write', 'payments:write'],
+  });
+  return createClient({ baseUrl: app.url, apiKey: issued.body.key });
+};
+
+/** A synced sandbox invoice as the merchant looks it up, optionally with every item's mapping confirmed. */
+async function readyInvoice(svc: SvcClient, reader: Reader, ledgerInvoiceId: string, options: { confirmItems?: boolean } = {}) {
+  const [summary] = (await svc.invoices.list({ query: { ledgerInvoiceId } })).body.data.invoices;
+  if (options.confirmItems) {
+    const detail = (await svc.invoices.get({ params: { invoiceId: summary!.id } })).body.data;
+    for (const line of detail.invoice!.lineItems) {
+      const res = await app.admin('itemMappings.confirm', {
+        connectionId: reader.connectionRowId,
+        sourceItemId: line.sourceItemId,
+        productCode: `P-${line.sourceItemId}`,
+        unitOfMeasure: 'EA',
+        evidence: 'Price list 2026',
+        approvedBy: 'ops@acme.test',
+      });
+      expect(res.status).toBe(200);
+    }
+  }
+  const detail = (await svc.invoices.get({ params: { invoiceId: summary!.id } })).body.data;
+  return {
+    invoiceId: detail.id,
+    amountMinor: detail.totalAmountMinor!,
+    currency: 'usd',
+    revision: detail.revision!,
+    invoiceNumber: detail.invoiceNumber!,
+  };
+}
+
+/** Records what the example saves with each attempt. */
+const attemptStore = () => {
+  const saved: { attemptId: string; idempotencyKey: string; preparationId: string }[] = [];
+  return { saved, attempts: { save: async (a: (typeof saved)[number]) => void saved.push(a) } };
+};
+const preparationRow = async (id: string) =>
+  (await app.orm.em.getConnection().execute(`select id, mode, idempotency_key from preparations where id = ?`, [id]))[0];
 
 describe('examples/ against a running server', () => {
   it('gwa: when the sale example runs, then data sits beside the nonce and the report correlates to the enrichment', async () => {
@@ -131,5 +185,125 @@ describe('examples/ against a running server', () => {
     const first = await svc.gwc.reportPayment({ body: report });
     const redelivered = await svc.gwc.reportPayment({ body: reportFromWebhook(event, attemptId)! });
     expect(redelivered.body.data).toEqual({ id: first.body.data.id, duplicate: true });
+  });
+
+  it('gwa from invoice: when the sale example prepares a mapped invoice, then data sits beside the nonce and the report carries preparation.id', async () => {
+    const reader = await invoiceReader(app, 'gwa');
+    const svc = await merchantSvc(reader);
+    expect((await app.admin('connections.configure', { id: reader.connectionRowId, purchaseOrderField: 'Purchase Order' })).status).toBe(
+      200,
+    );
+    const invoice = await readyInvoice(svc, reader, '1001', { confirmItems: true });
+    const sales: braintree.TransactionRequest[] = [];
+    const transactions: GwaTransactions = {
+      sale: async (request) => {
+        sales.push(request);
+        return {
+          success: true,
+          transaction: { id: 'r4t8w2zq', status: 'submitted_for_settlement' },
+        } as braintree.ValidatedResponse<braintree.Transaction>;
+      },
+      submitForSettlement: async () => {
+        throw new Error('not used');
+      },
+    };
+    const { saved, attempts } = attemptStore();
+    const attemptId = `att_${randomUUID()}`;
+    expect(
+      await payInvoiceWithGwaSaleFromInvoice(
+        { svc, transactions, attempts },
+        { invoice, paymentMethodNonce: 'fake-valid-nonce', attemptId },
+      ),
+    ).toBe('r4t8w2zq');
+    expect(sales[0]).toMatchObject({ paymentMethodNonce: 'fake-valid-nonce', orderId: invoice.invoiceNumber });
+    expect(sales[0]!.amount).toBe((invoice.amountMinor / 100).toFixed(2));
+    expect(sales[0]).not.toHaveProperty('preparation');
+    const [attempt] = saved;
+    expect(attempt!.idempotencyKey).not.toMatch(/[0-9]{13}/);
+    expect(await preparationRow(attempt!.preparationId)).toMatchObject({ mode: 'enhanced', idempotency_key: attempt!.idempotencyKey });
+    expect(await trackedPayment(attemptId)).toMatchObject({ status: 'captured', enrichment_request_id: attempt!.preparationId });
+  });
+
+  it('gwb from invoice: when the order example prepares an invoice, then the fragment is in the order and the report carries preparation.id', async () => {
+    const reader = await invoiceReader(app, 'gwb');
+    const svc = await merchantSvc(reader);
+    const invoice = await readyInvoice(svc, reader, '1002');
+    const orders: GwbOrder[] = [];
+    const api: GwbApi = {
+      createOrder: async ({ order }) => {
+        orders.push(order);
+        return { order: { id: 'ORDER2', total_money: { amount: invoice.amountMinor, currency: 'USD' } } };
+      },
+      createPayment: async ({ order_id }) => ({ payment: { id: 'PAY2', status: 'COMPLETED', order_id } }),
+    };
+    const { saved, attempts } = attemptStore();
+    const attemptId = `att_${randomUUID()}`;
+    expect(
+      await payInvoiceWithGwbFromInvoice({ svc, api, attempts }, { invoice, sourceId: 'cnon:card-nonce-ok', locationId: 'L1', attemptId }),
+    ).toBe('PAY2');
+    expect(orders[0]).toMatchObject({ location_id: 'L1', metadata: { attempt: attemptId } });
+    expect(orders[0]!.line_items!.length).toBeGreaterThan(0);
+    expect(orders[0]).not.toHaveProperty('preparation');
+    const [attempt] = saved;
+    expect(await preparationRow(attempt!.preparationId)).toMatchObject({ mode: 'enhanced', idempotency_key: attempt!.idempotencyKey });
+    expect(await trackedPayment(attemptId)).toMatchObject({ status: 'captured', enrichment_request_id: attempt!.preparationId });
+  });
+
+  it('gwc from invoice: when endpoint 12 prepares, then enhanced merges the enrichment, ordinary leaves it out, both carry svc_preparation_id', async () => {
+    const reader = await invoiceReader(app, 'gwc');
+    const svc = await merchantSvc(reader);
+    const calls: [Stripe.PaymentIntentCreateParams, Stripe.RequestOptions | undefined][] = [];
+    const paymentIntents: GwcPaymentIntents = {
+      create: async (params, options) => {
+        calls.push([params, options]);
+        return {
+          id: `pi_${calls.length}Abc`,
+          status: 'succeeded',
+          amount: params.amount,
+          amount_received: params.amount,
+          currency: params.currency,
+          created: 1767261600,
+        } as Stripe.Response<Stripe.PaymentIntent>;
+      },
+    };
+    const { saved, attempts } = attemptStore();
+
+    // Without confirmed units: ordinary mode.
+    const unmapped = await readyInvoice(svc, reader, '1003');
+    const ordinaryAttempt = `att_${randomUUID()}`;
+    await payInvoiceWithGwcFromInvoice(
+      { svc, paymentIntents, attempts },
+      { invoice: unmapped, paymentMethod: 'pm_card_visa', attemptId: ordinaryAttempt },
+    );
+    const [ordinary, ordinaryOptions] = calls[0]!;
+    expect(ordinary).toMatchObject({
+      amount: unmapped.amountMinor,
+      currency: 'usd',
+      metadata: { svc_preparation_id: saved[0]!.preparationId },
+    });
+    expect(ordinary).not.toHaveProperty('payment_details');
+    expect(ordinary).not.toHaveProperty('amount_details');
+    expect(ordinaryOptions).toEqual({ idempotencyKey: `pi-${ordinaryAttempt}` });
+    expect(await preparationRow(saved[0]!.preparationId)).toMatchObject({ mode: 'ordinary' });
+    expect(await trackedPayment(ordinaryAttempt)).toMatchObject({ status: 'captured', enrichment_request_id: saved[0]!.preparationId });
+
+    // Units confirmed: enhanced mode.
+    const mapped = await readyInvoice(svc, reader, '1001', { confirmItems: true });
+    const enhancedAttempt = `att_${randomUUID()}`;
+    await payInvoiceWithGwcFromInvoice(
+      { svc, paymentIntents, attempts },
+      { invoice: mapped, paymentMethod: 'pm_card_visa', attemptId: enhancedAttempt },
+    );
+    const [enhanced] = calls[1]!;
+    expect(enhanced).toMatchObject({
+      amount: mapped.amountMinor,
+      currency: 'usd',
+      payment_details: { order_reference: mapped.invoiceNumber },
+      amount_details: { enforce_arithmetic_validation: true },
+      metadata: { svc_preparation_id: saved[1]!.preparationId },
+    });
+    expect(enhanced).not.toHaveProperty('preparation');
+    expect(await preparationRow(saved[1]!.preparationId)).toMatchObject({ mode: 'enhanced' });
+    expect(await trackedPayment(enhancedAttempt)).toMatchObject({ status: 'captured', enrichment_request_id: saved[1]!.preparationId });
   });
 });

@@ -1,0 +1,127 @@
+/**
+ * `npm run bench:preparations`: invoice-backed gwc preparation (endpoint 12,
+ * `/api/v1/gwc/payment-preparations/from-invoice`) against inline gwc enrichment
+ * (`/api/v1/gwc/payment-intent-enrichment`) of the same invoice, in one run, on a
+ * throw-away embedded PostgreSQL (or BENCH_DATABASE_URL), 32 connections on 127.0.0.1.
+ *
+ * The invoice is a synced sandbox invoice (BENCH_LINES lines, default 10) with every
+ * item mapping confirmed, so endpoint 12 answers `enhanced`; the inline body is the
+ * same invoice as a CanonicalInvoice (`toCanonicalInvoice` + `preparationRequest`,
+ * exactly what the preparation enriches).
+ *
+ * Each path is warmed first (BENCH_WARMUP_SECONDS, default 2); inline is measured
+ * before and after the preparation runs and the ratios use the mean of the two.
+ * Runs: inline; new preparations (a distinct idempotency key per request, so each
+ * one saves a preparation); identical replays (same key and body, answered from the
+ * saved preparation after re-checking the invoice). Targets: new preparations
+ * ≥ 70 % of inline throughput; replays ≥ inline.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createAdminCaller } from '../admin/router.js';
+import type { StoredInvoice } from '../contract/invoices.js';
+import { importRun } from '../server/domain/ledger/import-run.js';
+import { preparationRequest, toCanonicalInvoice } from '../server/domain/invoices/index.js';
+import { createLogger } from '../server/logger.js';
+import { queuedImport } from './ledger-support.js';
+import { load, printTable, startBenchService } from './support.js';
+
+type Detail = { id: string; totalAmountMinor: number; invoice: StoredInvoice };
+
+const LINES = Number(process.env.BENCH_LINES ?? 10);
+const scratch = mkdtempSync(path.join(tmpdir(), 'svc-bench-preparations-'));
+const env = await startBenchService();
+try {
+  // A synced sandbox company, a gwc integration linked to it and a key that reads invoices and prepares.
+  const q = await queuedImport(env.orm, env.databaseUrl, {
+    invoices: 12,
+    items: 20,
+    lines: LINES,
+    realmId: `9341453${Date.now() % 100_000}`,
+    outboxDir: scratch,
+  });
+  try {
+    const outcome = await importRun(env.orm.em.fork(), q.runtime, { runId: q.runId, maxAttempts: 1, logger: createLogger('warn') });
+    if (outcome !== 'done') throw new Error(`import did not complete: ${outcome}`);
+  } finally {
+    await q.sandbox.close();
+  }
+  const admin = createAdminCaller({ orm: env.orm, authorized: true });
+  const gwc = await admin.integrations.create({ organizationId: q.organizationId, provider: 'gwc', environment: 'sandbox' });
+  await admin.links.create({ ledgerIntegrationId: q.integrationId, providerIntegrationId: gwc.id });
+  const key = (await admin.apiKeys.issue({ integrationId: gwc.id, scopes: ['invoices:read', 'enrichment:write'] })).key;
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
+  const get = async <T>(url: string): Promise<T> => {
+    const res = await fetch(`${env.url}${url}`, { headers });
+    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { data: T }).data;
+  };
+
+  // Invoice 1001, every item's mapping confirmed (so endpoint 12 is `enhanced`).
+  const [summary] = (await get<{ invoices: { id: string }[] }>('/api/v1/invoices?ledgerInvoiceId=1001')).invoices;
+  const [connection] = await admin.connections.list({ integrationId: q.integrationId });
+  for (const line of (await get<Detail>(`/api/v1/invoices/${summary!.id}`)).invoice.lineItems) {
+    await admin.itemMappings.confirm({
+      connectionId: connection!.id,
+      sourceItemId: line.sourceItemId!,
+      productCode: `P-${line.sourceItemId}`,
+      unitOfMeasure: 'EA',
+      evidence: 'Price list 2026',
+      approvedBy: 'bench@example.test',
+    });
+  }
+  const detail = await get<Detail>(`/api/v1/invoices/${summary!.id}`);
+  const canonical = toCanonicalInvoice(detail.invoice);
+  if (!canonical.ok) throw new Error(`not canonical: ${JSON.stringify(canonical.issues)}`);
+  const inlineBody = JSON.stringify(preparationRequest('gwc', canonical.invoice));
+  const template = { invoiceId: detail.id, amountMinor: detail.totalAmountMinor, currency: 'usd' };
+  const replayBody = JSON.stringify({ ...template, idempotencyKey: 'bench-replay-key' });
+
+  // Fail fast: a benchmark of 409s or ordinary preparations measures something else.
+  const post = (url: string, body: string) => fetch(`${env.url}${url}`, { method: 'POST', headers, body });
+  const inlineProbe = await post('/api/v1/gwc/payment-intent-enrichment', inlineBody);
+  if (inlineProbe.status !== 200) throw new Error(`inline probe: ${inlineProbe.status} ${await inlineProbe.text()}`);
+  const prepProbe = await post('/api/v1/gwc/payment-preparations/from-invoice', replayBody);
+  const prepared = (await prepProbe.json()) as { data?: { mode: string; enrichment: unknown } };
+  if (prepProbe.status !== 200 || prepared.data?.mode !== 'enhanced')
+    throw new Error(`preparation probe: ${prepProbe.status} ${JSON.stringify(prepared)}`);
+  if (JSON.stringify(prepared.data.enrichment) !== JSON.stringify(((await inlineProbe.json()) as { data: unknown }).data))
+    throw new Error('the preparation and the inline enrichment differ: not the same work');
+
+  const runs = {
+    inline: { url: `${env.url}/api/v1/gwc/payment-intent-enrichment`, method: 'POST' as const, headers, body: inlineBody },
+    fresh: {
+      url: `${env.url}/api/v1/gwc/payment-preparations/from-invoice`,
+      method: 'POST' as const,
+      headers,
+      body: JSON.stringify(template),
+      generator: 'preparation:unique-key',
+    },
+    replay: { url: `${env.url}/api/v1/gwc/payment-preparations/from-invoice`, method: 'POST' as const, headers, body: replayBody },
+  };
+  // Warm every path first (JIT, pools), then measure inline before and after the preparation runs.
+  const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+  for (const options of Object.values(runs)) await load('warm-up', { ...options, duration: warmup });
+  const inlineBefore = await load(`gwc inline enrichment, ${LINES} lines (before)`, runs.inline);
+  const fresh = await load('gwc preparation (endpoint 12), new key each', runs.fresh);
+  const replay = await load('gwc preparation (endpoint 12), identical replay', runs.replay);
+  const inlineAfter = await load(`gwc inline enrichment, ${LINES} lines (after)`, runs.inline);
+  const inline = {
+    ...inlineBefore,
+    name: 'gwc inline enrichment: mean of before and after',
+    requestsPerSecond: Math.round((inlineBefore.requestsPerSecond + inlineAfter.requestsPerSecond) / 2),
+  };
+  printTable([inlineBefore, inlineAfter, fresh, replay], inline);
+  const pct = (a: number, b: number) => ((a / b) * 100).toFixed(0);
+  console.log(
+    `\ninline (mean of before and after): ${inline.requestsPerSecond} req/s` +
+      `\nnew preparations: ${pct(fresh.requestsPerSecond, inline.requestsPerSecond)}% of inline (target ≥ 70%)` +
+      `\nidentical replays: ${pct(replay.requestsPerSecond, inline.requestsPerSecond)}% of inline (target ≥ 100%)`,
+  );
+  const [saved] = await env.orm.em.getConnection().execute(`select count(*)::int as n from preparations`);
+  console.log(`preparations saved: ${saved?.n}`);
+} finally {
+  await env.close();
+  rmSync(scratch, { recursive: true, force: true });
+}
