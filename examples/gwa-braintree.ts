@@ -98,24 +98,13 @@ export async function payInvoiceWithGwaSale(
   if (!transaction) return null; // validation errors: no attempt exists at the provider, nothing to report
 
   // 3. Report the observed outcome (retried safely by the SDK: it carries an eventId).
-  const status = gwaReportStatus(transaction.status);
-  const amountMinor = input.invoice.totalAmountMinor;
-  await deps.svc.gwa.reportPayment({
-    body: {
-      eventId: newEventId(),
-      attemptId: input.attemptId,
-      status,
-      currency: 'usd',
-      amountMinor,
-      capturedAmountMinor: status === 'captured' ? amountMinor : 0,
-      refundedAmountMinor: 0,
-      occurredAt: new Date().toISOString(),
-      source: 'api',
-      transactionId: transaction.id,
-      ...(status === 'failed' ? { errorCode: transaction.status } : {}),
-      ...optional('enrichmentRequestId', enrichmentRequestIdOf(enriched)),
-      invoiceReference: input.invoice.invoiceNumber,
-    },
+  await reportGwaSale(deps.svc, {
+    attemptId: input.attemptId,
+    transaction,
+    amountMinor: input.invoice.totalAmountMinor,
+    currency: 'usd',
+    enrichmentRequestId: enrichmentRequestIdOf(enriched),
+    invoiceReference: input.invoice.invoiceNumber,
   });
   return transaction.id;
 }
@@ -154,24 +143,13 @@ export async function payInvoiceWithGwaSaleFromInvoice(
   if (!transaction) return null;
 
   // 3. Report with the preparation id as `enrichmentRequestId`.
-  const status = gwaReportStatus(transaction.status);
-  const amountMinor = preparation.amountMinor;
-  await deps.svc.gwa.reportPayment({
-    body: {
-      eventId: newEventId(),
-      attemptId: input.attemptId,
-      status,
-      currency: preparation.currency,
-      amountMinor,
-      capturedAmountMinor: status === 'captured' ? amountMinor : 0,
-      refundedAmountMinor: 0,
-      occurredAt: new Date().toISOString(),
-      source: 'api',
-      transactionId: transaction.id,
-      ...(status === 'failed' ? { errorCode: transaction.status } : {}),
-      enrichmentRequestId: preparation.id,
-      invoiceReference: data.orderId,
-    },
+  await reportGwaSale(deps.svc, {
+    attemptId: input.attemptId,
+    transaction,
+    amountMinor: preparation.amountMinor,
+    currency: preparation.currency,
+    enrichmentRequestId: preparation.id,
+    invoiceReference: data.orderId,
   });
   return transaction.id;
 }
@@ -189,4 +167,36 @@ export async function captureWithGwa(
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/** Report a sale's observed outcome; the SDK retries it safely (it carries an eventId). */
+async function reportGwaSale(
+  svc: SvcClient,
+  o: {
+    attemptId: string;
+    transaction: braintree.Transaction;
+    amountMinor: number;
+    currency: string;
+    enrichmentRequestId: string | undefined;
+    invoiceReference: string;
+  },
+): Promise<void> {
+  const status = gwaReportStatus(o.transaction.status);
+  await svc.gwa.reportPayment({
+    body: {
+      eventId: newEventId(),
+      attemptId: o.attemptId,
+      status,
+      currency: o.currency,
+      amountMinor: o.amountMinor,
+      capturedAmountMinor: status === 'captured' ? o.amountMinor : 0,
+      refundedAmountMinor: 0,
+      occurredAt: new Date().toISOString(),
+      source: 'api',
+      transactionId: o.transaction.id,
+      ...(status === 'failed' ? { errorCode: o.transaction.status } : {}),
+      ...optional('enrichmentRequestId', o.enrichmentRequestId),
+      invoiceReference: o.invoiceReference,
+    },
+  });
 }

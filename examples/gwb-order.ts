@@ -116,38 +116,9 @@ export async function payInvoiceWithGwbFromInvoice(
   fitsOrder(data);
   await deps.attempts.save({ attemptId: input.attemptId, idempotencyKey, preparationId: preparation.id });
 
-  // 2. Merge `data` (never `preparation`) into your own order, then pay exactly the order total.
-  const order: GwbOrder = mergeGwbOrder({ location_id: input.locationId, metadata: { attempt: input.attemptId } }, data);
-  const created = await deps.api.createOrder({ order, idempotency_key: `order-${input.attemptId}` });
-  const { payment } = await deps.api.createPayment({
-    source_id: input.sourceId,
-    idempotency_key: `pay-${input.attemptId}`,
-    amount_money: created.order.total_money,
-    order_id: created.order.id,
-    location_id: input.locationId,
-  });
-
-  // 3. Report with the preparation id as `enrichmentRequestId`.
-  const status = gwbReportStatus(payment.status);
-  const amountMinor = Number(created.order.total_money.amount);
-  await deps.svc.gwb.reportPayment({
-    body: {
-      eventId: newEventId(),
-      attemptId: input.attemptId,
-      status,
-      currency: created.order.total_money.currency.toLowerCase(),
-      amountMinor,
-      capturedAmountMinor: status === 'captured' ? amountMinor : 0,
-      refundedAmountMinor: 0,
-      occurredAt: new Date().toISOString(),
-      source: 'api',
-      paymentId: payment.id,
-      orderId: created.order.id,
-      locationId: input.locationId,
-      enrichmentRequestId: preparation.id,
-    },
-  });
-  return payment.id;
+  // 2-3. Merge `data` (never `preparation`) into your own order, pay exactly the order total, and report with the
+  // preparation id as `enrichmentRequestId`.
+  return payAndReportGwbOrder(deps, input, data, preparation.id);
 }
 
 export async function payInvoiceWithGwb(
@@ -158,8 +129,18 @@ export async function payInvoiceWithGwb(
   const enriched = await deps.svc.gwb.enrichOrder({ body: { invoice: input.invoice } });
   fitsOrder(enriched.body.data);
 
-  // 2. Merge the fragment into your own order, then pay exactly the order total.
-  const order: GwbOrder = mergeGwbOrder({ location_id: input.locationId, metadata: { attempt: input.attemptId } }, enriched.body.data);
+  // 2-3. Merge the fragment into your own order, pay exactly the order total, and report.
+  return payAndReportGwbOrder(deps, input, enriched.body.data, enrichmentRequestIdOf(enriched));
+}
+
+/** Merge the fragment into your own order, pay exactly the order total, and report the outcome. */
+async function payAndReportGwbOrder(
+  deps: { svc: SvcClient; api: GwbApi },
+  input: { sourceId: string; locationId: string; attemptId: string },
+  data: GwbOrderEnrichmentData,
+  enrichmentRequestId: string | undefined,
+): Promise<string> {
+  const order: GwbOrder = mergeGwbOrder({ location_id: input.locationId, metadata: { attempt: input.attemptId } }, data);
   const created = await deps.api.createOrder({ order, idempotency_key: `order-${input.attemptId}` });
   const { payment } = await deps.api.createPayment({
     source_id: input.sourceId,
@@ -168,27 +149,44 @@ export async function payInvoiceWithGwb(
     order_id: created.order.id,
     location_id: input.locationId,
   });
+  await reportGwbPayment(deps.svc, {
+    attemptId: input.attemptId,
+    locationId: input.locationId,
+    order: created.order,
+    payment,
+    enrichmentRequestId,
+  });
+  return payment.id;
+}
 
-  // 3. Report.
-  const status = gwbReportStatus(payment.status);
-  const amountMinor = Number(created.order.total_money.amount);
-  const enrichmentRequestId = enrichmentRequestIdOf(enriched);
-  await deps.svc.gwb.reportPayment({
+/** Report a payment's observed outcome; the SDK retries it safely (it carries an eventId). */
+async function reportGwbPayment(
+  svc: SvcClient,
+  o: {
+    attemptId: string;
+    locationId: string;
+    order: Awaited<ReturnType<GwbApi['createOrder']>>['order'];
+    payment: Awaited<ReturnType<GwbApi['createPayment']>>['payment'];
+    enrichmentRequestId: string | undefined;
+  },
+): Promise<void> {
+  const status = gwbReportStatus(o.payment.status);
+  const amountMinor = Number(o.order.total_money.amount);
+  await svc.gwb.reportPayment({
     body: {
       eventId: newEventId(),
-      attemptId: input.attemptId,
+      attemptId: o.attemptId,
       status,
-      currency: created.order.total_money.currency.toLowerCase(),
+      currency: o.order.total_money.currency.toLowerCase(),
       amountMinor,
       capturedAmountMinor: status === 'captured' ? amountMinor : 0,
       refundedAmountMinor: 0,
       occurredAt: new Date().toISOString(),
       source: 'api',
-      paymentId: payment.id,
-      orderId: created.order.id,
-      locationId: input.locationId,
-      ...(enrichmentRequestId ? { enrichmentRequestId } : {}),
+      paymentId: o.payment.id,
+      orderId: o.order.id,
+      locationId: o.locationId,
+      ...(o.enrichmentRequestId ? { enrichmentRequestId: o.enrichmentRequestId } : {}),
     },
   });
-  return payment.id;
 }
