@@ -1,52 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
-import {
-  insertNextMappingVersion,
-  listMappings,
-  mappingById,
-  revokeMapping,
-  type ItemMappingRow,
-} from '../../persistence/sql/item-mappings.sql.js';
+import { insertNextMappingVersion, listMappings, mappingById, revokeMapping } from '../../persistence/sql/item-mappings.sql.js';
 import { scopeOfRow, sqlOf } from '../../persistence/sql/sql.js';
 import { GWA_MAX_IDENTIFIER } from '../enrichment/gwa/limits.js';
 import { GWC_MAX_IDENTIFIER } from '../enrichment/gwc/limits.js';
 import { DomainError } from '../errors.js';
-import { isoTimestamp } from '../timestamps.js';
+import { toItemMappingView, toListView, type ItemMappingListView, type ItemMappingView } from './item-mapping-view.js';
+
+export type { ItemMappingListView, ItemMappingView };
 import { remapInvoicesOfItems } from './store-invoices.js';
 
 /** A confirmed identifier must fit every provider it may be sent to: the strictest limit (spec Limits). */
 export const MAPPED_IDENTIFIER_MAX = Math.min(GWA_MAX_IDENTIFIER, GWC_MAX_IDENTIFIER);
-
-export interface ItemMappingView {
-  id: string;
-  connectionId: string;
-  sourceItemId: string;
-  productCode: string;
-  unitOfMeasure: string;
-  commodityCode: string | null;
-  version: number;
-  evidence: string;
-  approvedBy: string;
-  approvedAt: string;
-}
-
-/** Listed and revoked mappings also say whether (and when) they were revoked. */
-export type ItemMappingListView = ItemMappingView & { revokedAt: string | null };
-
-export const toItemMappingView = (m: ItemMappingRow): ItemMappingView => ({
-  id: m.id,
-  connectionId: m.connection_id,
-  sourceItemId: m.source_item_id,
-  productCode: m.product_code,
-  unitOfMeasure: m.unit_of_measure,
-  commodityCode: m.commodity_code,
-  version: m.version,
-  evidence: m.evidence,
-  approvedBy: m.approved_by,
-  approvedAt: isoTimestamp(m.approved_at),
-});
-
-const toListView = (m: ItemMappingRow): ItemMappingListView => ({ ...toItemMappingView(m), revokedAt: isoTimestamp(m.revoked_at) });
 
 const noConnection = () => new DomainError('not_found', 'No such connection');
 

@@ -12,7 +12,7 @@ import {
   type MappedWrite,
   type SourceRecordRow,
 } from '../../persistence/sql/stored-invoices.sql.js';
-import { isoTimestamp } from '../timestamps.js';
+import { toItemMappingView } from './item-mapping-view.js';
 import { mapInvoice } from './map-invoice.js';
 import { record, records, refValue } from './source-record.js';
 import type { ItemMapping } from './types.js';
@@ -34,19 +34,9 @@ export function referencedItemIds(invoice: Record<string, unknown>): string[] {
   return [...ids];
 }
 
+/** Every version of the connection's item mappings, as the mapper takes them (provenance copies only the confirmed fields). */
 async function mappingsOf(sql: Sql, connectionId: string): Promise<ItemMapping[]> {
-  return (await listMappings(sql, { connectionId })).map((m) => ({
-    id: m.id,
-    sourceItemId: m.source_item_id,
-    productCode: m.product_code,
-    unitOfMeasure: m.unit_of_measure,
-    commodityCode: m.commodity_code,
-    version: m.version,
-    evidence: m.evidence,
-    approvedBy: m.approved_by,
-    approvedAt: isoTimestamp(m.approved_at),
-    revoked: m.revoked_at !== null,
-  }));
+  return (await listMappings(sql, { connectionId })).map((m) => ({ ...toItemMappingView(m), revoked: m.revoked_at !== null }));
 }
 
 /**
