@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/unstable-core-do-not-import';
 import { ZodError } from 'zod';
 import { DomainError } from '../server/domain/errors.js';
+import { findUnsafeStructure, refusalMessage } from '../server/domain/guard/secrets-guard.js';
 import { isUniqueViolation } from '../server/persistence/sql/sql.js';
 import { issuesFromZodError } from '../server/domain/zod-issues.js';
 import type { AdminContext } from './context.js';
@@ -32,8 +33,14 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /** Every operator procedure: requires the admin token, and turns expected failures into tRPC errors. */
-export const operatorProcedure = t.procedure.use(async ({ ctx, next }) => {
+export const operatorProcedure = t.procedure.use(async ({ ctx, next, getRawInput }) => {
   if (!ctx.authorized) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Send Authorization: Bearer <SVC_ADMIN_TOKEN>' });
+  // Query inputs arrive in the URL, past the body check: text PostgreSQL cannot store is refused here, not in a query.
+  const unsafe = findUnsafeStructure(await getRawInput());
+  if (unsafe.length > 0) {
+    const cause = new DomainError('validation_error', refusalMessage(unsafe), unsafe);
+    throw new TRPCError({ code: 'BAD_REQUEST', message: cause.message, cause });
+  }
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;

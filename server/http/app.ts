@@ -8,7 +8,7 @@ import { healthRoutes } from './health.js';
 import { accessLog } from './middleware/access-log.js';
 import { errorEnvelope, notFound } from './middleware/error-envelope.js';
 import { requestEntityManager } from './middleware/request-em.js';
-import { parseJsonBody, requireJsonContentType } from './middleware/json-body.js';
+import { parseJsonBody, refuseUnsafeBody, requireJsonContentType } from './middleware/json-body.js';
 import { requestId } from './middleware/request-id.js';
 import { mountApi } from './router.js';
 import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
@@ -46,7 +46,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestEntityManager(deps.orm));
   app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION));
   app.use(requireJsonContentType);
-  app.use('/admin/trpc', parseJsonBody(deps.config.SVC_BODY_LIMIT_BYTES));
+  app.use('/admin/trpc', parseJsonBody(deps.config.SVC_BODY_LIMIT_BYTES), refuseUnsafeBody);
 
   app.use(healthRoutes(deps.orm, deps.logger));
   const openApiDocument = buildOpenApiDocument();

@@ -28,7 +28,25 @@ function pathOf(parent: string, key: string | number): string {
   return typeof key === 'number' ? `${parent}[${key}]` : parent === '' ? key : `${parent}.${key}`;
 }
 
-function stringIssue(text: string): Omit<Issue, 'path'> | undefined {
+const UNSTORABLE_TEXT: Omit<Issue, 'path'> = {
+  code: 'invalid_text',
+  message: 'Text must be well-formed Unicode (no unpaired surrogate) without NUL characters',
+};
+
+/**
+ * PostgreSQL text cannot hold U+0000, and an unpaired surrogate has no UTF-8
+ * form (it would be stored as U+FFFD, silently changing the value): both are
+ * refused wherever they appear, in values and in property names.
+ */
+// eslint-disable-next-line no-control-regex -- matching NUL is the point
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export function isStorableText(text: string): boolean {
+  return !UNSTORABLE.test(text);
+}
+
+function stringIssue(text: string, scanSecrets: boolean): Omit<Issue, 'path'> | undefined {
+  if (!isStorableText(text)) return UNSTORABLE_TEXT;
+  if (!scanSecrets) return undefined;
   if (containsCardNumber(text)) return CARD_DATA;
   if (containsSecretValue(text)) return CREDENTIAL;
   return undefined;
@@ -39,13 +57,27 @@ type Pending =
   { value: unknown; path: string /** Nesting level of the value if it is an object or array. */; depth: number } | { issue: Issue };
 
 /**
- * Find card data and credentials anywhere in a parsed JSON body, and objects or
- * arrays nested deeper than MAX_NESTING_DEPTH (not entered; the issue names
+ * Find card data, credentials and text PostgreSQL cannot store anywhere in a
+ * parsed JSON body, and objects or arrays nested deeper than MAX_NESTING_DEPTH (not entered; the issue names
  * where the limit was hit). Issues name the path only, never the value (it must
  * not be echoed or logged), in document order. The walk uses its own stack, so
  * no body can exhaust the call stack.
  */
 export function findSecrets(body: unknown): Issue[] {
+  return inspect(body, true);
+}
+
+/**
+ * `findSecrets` without the card-data and credential checks, for input that may
+ * carry credentials on purpose (the operator surface) and for query and path
+ * parameters: nesting (too deep a body would overflow the call stack of code
+ * that walks it recursively, JSON.stringify for one) and text PostgreSQL cannot store.
+ */
+export function findUnsafeStructure(body: unknown): Issue[] {
+  return inspect(body, false);
+}
+
+function inspect(body: unknown, scanSecrets: boolean): Issue[] {
   const issues: Issue[] = [];
   const stack: Pending[] = [{ value: body, path: '', depth: 1 }];
   while (stack.length > 0) {
@@ -56,7 +88,7 @@ export function findSecrets(body: unknown): Issue[] {
     }
     const { value, path, depth } = next;
     if (typeof value === 'string') {
-      const issue = stringIssue(value);
+      const issue = stringIssue(value, scanSecrets);
       if (issue) issues.push({ ...issue, path });
       continue;
     }
@@ -76,9 +108,18 @@ export function findSecrets(body: unknown): Issue[] {
       const [key, inner] = entries[i]!;
       const innerPath = pathOf(path, key);
       // A secret-named property is refused whole: its value is never inspected.
-      const keyIssue = isSecretName(key) ? CREDENTIAL : stringIssue(key);
+      const keyIssue = scanSecrets && isSecretName(key) ? CREDENTIAL : stringIssue(key, scanSecrets);
       stack.push(keyIssue ? { issue: { ...keyIssue, path: innerPath } } : { value: inner, path: innerPath, depth: depth + 1 });
     }
   }
   return issues;
+}
+
+/** The message of a refusal by the guard: the specific one when every issue is of one kind. */
+export function refusalMessage(issues: Issue[]): string {
+  if (issues.every((issue) => issue.code === TOO_DEEP.code)) return 'The request body nests objects and arrays too deeply';
+  if (issues.every((issue) => issue.code === UNSTORABLE_TEXT.code)) {
+    return 'The request contains text that is not well-formed Unicode or contains NUL characters';
+  }
+  return 'The request contains card data or credentials, which this service never accepts';
 }

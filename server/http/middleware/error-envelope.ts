@@ -59,6 +59,13 @@ export const errorEnvelope =
       ]);
       return;
     }
+    if (err instanceof URIError) {
+      // The router could not percent-decode a path parameter: the client's URL is broken, not the service.
+      sendError(res, 'validation_error', 'The URL is not valid percent-encoded UTF-8', [
+        { code: 'invalid_url_encoding', path: '', message: 'The URL is not valid percent-encoded UTF-8' },
+      ]);
+      return;
+    }
     logger.error({ reqId: req.id, err }, 'unhandled error');
     sendError(res, 'internal_error', 'An unexpected error occurred. It has been logged; retry with back-off.');
   };

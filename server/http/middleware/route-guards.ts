@@ -5,7 +5,7 @@ import type { RouteAccess } from '../../../contract/common/index.js';
 import type { Config } from '../../config.js';
 import { authenticate } from '../../domain/auth/authenticate.js';
 import { DomainError } from '../../domain/errors.js';
-import { findSecrets } from '../../domain/guard/secrets-guard.js';
+import { findSecrets, findUnsafeStructure, refusalMessage } from '../../domain/guard/secrets-guard.js';
 import { readJsonBody } from './json-body.js';
 
 function routeAccess(req: Request): RouteAccess {
@@ -47,14 +47,9 @@ export function routeGuards(deps: { config: Pick<Config, 'SVC_ENVIRONMENT' | 'SV
         environment: deps.config.SVC_ENVIRONMENT,
       });
       await readBody(req, res, access, deps.config.SVC_BODY_LIMIT_BYTES);
-      const issues = findSecrets(req.body);
-      if (issues.length > 0) {
-        const onlyDepth = issues.every((issue) => issue.code === 'nesting_too_deep');
-        const message = onlyDepth
-          ? 'The request body nests objects and arrays too deeply'
-          : 'The request contains card data or credentials, which this service never accepts';
-        throw new DomainError('validation_error', message, issues);
-      }
+      // Parameters are text too: one PostgreSQL cannot store must be refused here, not fail in a query.
+      const issues = [...findUnsafeStructure({ ...req.params }), ...findUnsafeStructure({ ...req.query }), ...findSecrets(req.body)];
+      if (issues.length > 0) throw new DomainError('validation_error', refusalMessage(issues), issues);
       next();
     } catch (err) {
       next(err);

@@ -1,0 +1,163 @@
+import fc from 'fast-check';
+import type { ZodTypeAny } from 'zod';
+import { MAX_NESTING_DEPTH } from '../../../../server/domain/guard/secrets-guard.js';
+import { hostile, hostileParam, mutated, type RawBody } from './hostile.js';
+import { objectShape, pathOf, type ContractRoute } from './surface.js';
+import { arbitraryFor } from './zod-arbitrary.js';
+
+/** One request of the fuzzer against a contract route. */
+export interface ApiProbe {
+  kind: 'valid' | 'mutated' | 'hostile';
+  label: string;
+  /** Path and query string, already encoded. */
+  url: string;
+  /** False when a path or query parameter is outside its schema. */
+  paramsValid: boolean;
+  body?: RawBody;
+}
+
+const encodeQuery = (query: unknown) =>
+  query && typeof query === 'object'
+    ? Object.entries(query)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+        .join('&')
+    : '';
+
+const MARK = '\u0002mark';
+
+/** Valid, one-mutation-away and hostile requests for `route`, from its own schemas. */
+export function apiProbes(route: ContractRoute, options: { bodyLimit: number }): fc.Arbitrary<ApiProbe> {
+  // An empty path segment addresses another route (`/invoices/` is `/invoices`), so generated parameters are never empty.
+  const params = route.pathParams
+    ? (arbitraryFor(route.pathParams) as fc.Arbitrary<Record<string, unknown>>).filter((p) => Object.values(p).every((v) => v !== ''))
+    : fc.constant({});
+  const query = route.query ? arbitraryFor(route.query) : fc.constant(undefined);
+  const body = route.body ? arbitraryFor(route.body) : undefined;
+  const url = (p: Record<string, unknown>, q: string) => `${pathOf(route, p)}${q ? `?${q}` : ''}`;
+
+  const valid = fc.tuple(params, query, body ?? fc.constant(undefined)).map(([p, q, b]): ApiProbe => ({
+    kind: 'valid',
+    label: 'valid',
+    url: url(p, encodeQuery(q)),
+    paramsValid: true,
+    ...(b !== undefined ? { body: { label: 'valid', text: JSON.stringify(b) } } : {}),
+  }));
+  const withBody = (kind: 'mutated' | 'hostile', raw: fc.Arbitrary<RawBody>) =>
+    fc
+      .tuple(params, query, raw)
+      .map(([p, q, b]): ApiProbe => ({ kind, label: b.label, url: url(p, encodeQuery(q)), paramsValid: true, body: b }));
+
+  const mutatedParams = fc.tuple(params, query, fc.nat(), hostileParam).map(([p, q, pick, bad]): ApiProbe => {
+    const names = [...Object.keys(route.pathParams?.shape ?? {}), ...(route.query ? ['query'] : [])];
+    const name = names[pick % names.length]!;
+    if (name === 'query') {
+      const keys = Object.keys(objectShape(route.query));
+      const key = keys[pick % keys.length]!;
+      const qs = encodeQuery({ ...(q as object | undefined), [key]: MARK }).replace(encodeURIComponent(MARK), bad.encoded);
+      return { kind: 'mutated', label: `query ${key}: ${bad.label}`, url: url(p, qs), paramsValid: false };
+    }
+    const path = route.route.path.replace(/:([A-Za-z]+)/g, (_, n: string) =>
+      n === name ? bad.encoded : encodeURIComponent(String((p as Record<string, unknown>)[n])),
+    );
+    return { kind: 'mutated', label: `path ${name}: ${bad.label}`, url: `${path}${q ? `?${encodeQuery(q)}` : ''}`, paramsValid: false };
+  });
+
+  const kinds: fc.Arbitrary<ApiProbe>[] = [valid];
+  if (body) kinds.push(withBody('mutated', mutated(body)), withBody('hostile', hostile(body, options)));
+  if (route.pathParams || route.query) kinds.push(mutatedParams);
+  if (route.query) {
+    const mutatedQuery = mutated(query).map((b) => ({ label: b.label, value: JSON.parse(b.text || 'null') as unknown }));
+    kinds.push(
+      fc.tuple(params, mutatedQuery).map(([p, q]): ApiProbe => ({
+        kind: 'mutated',
+        label: `query ${q.label}`,
+        url: url(p, encodeQuery(q.value)),
+        paramsValid: false,
+      })),
+    );
+  }
+  return fc.oneof(...kinds).map((probe) => ({ ...probe, paramsValid: probeParamsValid(route, probe) }));
+}
+
+/** Re-read the parameters of a built URL the way the server does, to know whether they are valid. */
+function probeParamsValid(route: ContractRoute, probe: ApiProbe): boolean {
+  const [pathname, search = ''] = probe.url.split('?');
+  const names = [...route.route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
+  const pattern = new RegExp(`^${route.route.path.replace(/:([A-Za-z]+)/g, '([^/]+)')}$`);
+  const match = pattern.exec(pathname!);
+  if (!match) return false;
+  try {
+    const params = Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(match[i + 1]!)]));
+    const query = Object.fromEntries(new URLSearchParams(search));
+    return (!route.pathParams || route.pathParams.safeParse(params).success) && (!route.query || route.query.safeParse(query).success);
+  } catch {
+    return false;
+  }
+}
+
+/** The deepest nesting of a parsed JSON value, without recursion. */
+export function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * The status the server must answer a request with a body, when the request
+ * itself decides it (wrong content type, over the limit, broken JSON, too deep,
+ * outside the schema); undefined when only the service's state decides.
+ */
+export function expectedRejection(
+  body: RawBody | undefined,
+  schema: ZodTypeAny | undefined,
+  options: { limitBytes: number; nestingGuard: boolean },
+): number | undefined {
+  if (!body) return undefined;
+  if (body.expectStatus === 415) return 415;
+  if (Buffer.byteLength(body.text) > options.limitBytes) return 413;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.text);
+  } catch {
+    return 400;
+  }
+  if (options.nestingGuard && nestingDepth(parsed) > MAX_NESTING_DEPTH) return 400;
+  if (schema && !schema.safeParse(parsed).success) return 400;
+  return undefined;
+}
+
+/** One call of the fuzzer to an operator procedure: its input as raw JSON text. */
+export interface AdminProbe {
+  kind: 'valid' | 'mutated' | 'hostile';
+  label: string;
+  body?: RawBody;
+}
+
+/** Valid, one-mutation-away and hostile inputs of an operator procedure, from its input schema. */
+export function adminProbes(input: ZodTypeAny | undefined, options: { bodyLimit: number; query: boolean }): fc.Arbitrary<AdminProbe> {
+  const valid = input ? arbitraryFor(input) : fc.constant(undefined);
+  // An absent input is valid for some procedures; mutations and hostile inputs start from an object.
+  const base = valid.map((v) => v ?? {});
+  const kinds: fc.Arbitrary<AdminProbe>[] = [
+    valid.map((v) => ({
+      kind: 'valid',
+      label: 'valid',
+      ...(v !== undefined ? { body: { label: 'valid', text: JSON.stringify(v) } } : {}),
+    })),
+    mutated(base).map((b) => ({ kind: 'mutated', label: b.label, body: b })),
+    // A query's input travels in the URL: Node refuses a request line over 16 KiB before any code of ours runs.
+    hostile(base, options)
+      .filter((b) => !options.query || (b.contentType === undefined && encodeURIComponent(b.text).length < 12_000))
+      .map((b) => ({ kind: 'hostile', label: b.label, body: b })),
+  ];
+  return fc.oneof(...kinds);
+}
+
+export { type RawBody };
