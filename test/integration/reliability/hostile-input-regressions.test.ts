@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { TEST_ADMIN_TOKEN, useTestApp } from '../../support/harness.js';
+import { gwcReport } from '../../support/reports.js';
+import { createTenant } from '../../support/tenants.js';
+import { rowCounts } from './support/row-counts.js';
+
+/** Requests the contract fuzzer found answered with a 500; each now gets its documented 4xx and stores nothing. */
+describe('hostile input found by fuzzing', () => {
+  const app = useTestApp();
+  const admin = (procedure: string, body: string, contentType = 'application/json') =>
+    fetch(`${app.url}/admin/trpc/${procedure}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': contentType },
+      body,
+    }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+
+  it('when a path parameter is not percent-decodable, then 400 invalid_url_encoding', async () => {
+    const tenant = await createTenant(app, { provider: 'ledger', scopes: ['integrations:read'] });
+    const res = await app.request('/api/v1/integrations/ledger/%ED%A0%80/sync', { key: tenant.key });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: {
+        type: 'validation_error',
+        message: 'The URL is not valid percent-encoded UTF-8',
+        issues: [{ code: 'invalid_url_encoding', path: '', message: 'The URL is not valid percent-encoded UTF-8' }],
+      },
+    });
+  });
+
+  it('when a body declares a charset other than UTF-8, then 415 on API routes and operator procedures alike', async () => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const ledger = await createTenant(app, { provider: 'ledger', scopes: ['integrations:read'] });
+    const before = await rowCounts(app.orm);
+    const api = await app.request('/api/v1/gwc/payment-reports', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-16' },
+      body: JSON.stringify(gwcReport()),
+      key: tenant.key,
+    });
+    const operator = await admin('organizations.create', JSON.stringify({ name: 'Charset' }), 'application/json; charset=UTF-16LE');
+    for (const res of [api, operator]) {
+      expect(res.status).toBe(415);
+      expect(res.body).toEqual({ error: { type: 'unsupported_media_type', message: 'The request body must be UTF-8 JSON', issues: [] } });
+    }
+    expect(await rowCounts(app.orm)).toEqual(before);
+  });
+
+  it('when an operator body nests thousands of levels, then 400 nesting_too_deep instead of a stack overflow', async () => {
+    const res = await admin('connections.pause', `{"id":${'['.repeat(5_000)}${']'.repeat(5_000)}}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ type: 'validation_error', message: 'The request body nests objects and arrays too deeply' });
+    expect(res.body.error.issues[0]).toMatchObject({ code: 'nesting_too_deep' });
+  });
+
+  it.each([
+    ['a NUL character', 'Acme\u0000'],
+    ['an unpaired surrogate', 'Acme\ud800'],
+  ])('when text holds %s, then 400 invalid_text naming the field and nothing is stored', async (_, text) => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const ledger = await createTenant(app, { provider: 'ledger', scopes: ['integrations:read'] });
+    const before = await rowCounts(app.orm);
+    const message = 'The request contains text that is not well-formed Unicode or contains NUL characters';
+    const issue = (path: string) => ({
+      code: 'invalid_text',
+      path,
+      message: 'Text must be well-formed Unicode (no unpaired surrogate) without NUL characters',
+    });
+
+    const report = await app.request('/api/v1/gwc/payment-reports', {
+      method: 'POST',
+      json: gwcReport({ invoiceReference: text }),
+      key: tenant.key,
+    });
+    expect(report.status).toBe(400);
+    expect(report.body).toEqual({ error: { type: 'validation_error', message, issues: [issue('invoiceReference')] } });
+
+    if (!text.includes('\ud800')) {
+      // A URL cannot carry an unpaired surrogate (its UTF-8 bytes do not decode), but it can carry NUL.
+      const sync = await app.request(`/api/v1/integrations/ledger/${encodeURIComponent(text)}/sync`, { key: ledger.key });
+      expect(sync.status).toBe(400);
+      expect(sync.body).toEqual({ error: { type: 'validation_error', message, issues: [issue('connectionId')] } });
+    }
+
+    const created = await admin('organizations.create', JSON.stringify({ name: text }));
+    expect(created.status).toBe(400);
+    expect(created.body.error).toEqual({ type: 'validation_error', message, issues: [issue('name')] });
+
+    const query = await fetch(`${app.url}/admin/trpc/invoices.list?input=${encodeURIComponent(JSON.stringify({ cursor: text }))}`, {
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
+    expect(query.status).toBe(400);
+    expect(((await query.json()) as any).error.data.issues).toEqual([issue('cursor')]);
+
+    expect(await rowCounts(app.orm)).toEqual(before);
+  });
+});
