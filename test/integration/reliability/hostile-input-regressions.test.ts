@@ -29,7 +29,6 @@ describe('hostile input found by fuzzing', () => {
 
   it('when a body declares a charset other than UTF-8, then 415 on API routes and operator procedures alike', async () => {
     const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
-    const ledger = await createTenant(app, { provider: 'ledger', scopes: ['integrations:read'] });
     const before = await rowCounts(app.orm);
     const api = await app.request('/api/v1/gwc/payment-reports', {
       method: 'POST',
