@@ -26,6 +26,9 @@ const encodeQuery = (query: unknown) =>
 
 const MARK = '\u0002mark';
 
+/** A probe before its parameters are judged (`probeParamsValid` re-reads them as the server does). */
+type Draft = Omit<ApiProbe, 'paramsValid'>;
+
 /** Valid, one-mutation-away and hostile requests for `route`, from its own schemas. */
 export function apiProbes(route: ContractRoute, options: { bodyLimit: number }): fc.Arbitrary<ApiProbe> {
   // An empty path segment addresses another route (`/invoices/` is `/invoices`), so generated parameters are never empty.
@@ -36,44 +39,40 @@ export function apiProbes(route: ContractRoute, options: { bodyLimit: number }):
   const body = route.body ? arbitraryFor(route.body) : undefined;
   const url = (p: Record<string, unknown>, q: string) => `${pathOf(route, p)}${q ? `?${q}` : ''}`;
 
-  const valid = fc.tuple(params, query, body ?? fc.constant(undefined)).map(([p, q, b]): ApiProbe => ({
+  const valid = fc.tuple(params, query, body ?? fc.constant(undefined)).map(([p, q, b]): Draft => ({
     kind: 'valid',
     label: 'valid',
     url: url(p, encodeQuery(q)),
-    paramsValid: true,
     ...(b !== undefined ? { body: { label: 'valid', text: JSON.stringify(b) } } : {}),
   }));
   const withBody = (kind: 'mutated' | 'hostile', raw: fc.Arbitrary<RawBody>) =>
-    fc
-      .tuple(params, query, raw)
-      .map(([p, q, b]): ApiProbe => ({ kind, label: b.label, url: url(p, encodeQuery(q)), paramsValid: true, body: b }));
+    fc.tuple(params, query, raw).map(([p, q, b]): Draft => ({ kind, label: b.label, url: url(p, encodeQuery(q)), body: b }));
 
-  const mutatedParams = fc.tuple(params, query, fc.nat(), hostileParam).map(([p, q, pick, bad]): ApiProbe => {
+  const mutatedParams = fc.tuple(params, query, fc.nat(), hostileParam).map(([p, q, pick, bad]): Draft => {
     const names = [...Object.keys(route.pathParams?.shape ?? {}), ...(route.query ? ['query'] : [])];
     const name = names[pick % names.length]!;
     if (name === 'query') {
       const keys = Object.keys(objectShape(route.query));
       const key = keys[pick % keys.length]!;
       const qs = encodeQuery({ ...(q as object | undefined), [key]: MARK }).replace(encodeURIComponent(MARK), bad.encoded);
-      return { kind: 'mutated', label: `query ${key}: ${bad.label}`, url: url(p, qs), paramsValid: false };
+      return { kind: 'mutated', label: `query ${key}: ${bad.label}`, url: url(p, qs) };
     }
     const path = route.route.path.replace(/:([A-Za-z]+)/g, (_, n: string) =>
       n === name ? bad.encoded : encodeURIComponent(String((p as Record<string, unknown>)[n])),
     );
-    return { kind: 'mutated', label: `path ${name}: ${bad.label}`, url: `${path}${q ? `?${encodeQuery(q)}` : ''}`, paramsValid: false };
+    return { kind: 'mutated', label: `path ${name}: ${bad.label}`, url: `${path}${q ? `?${encodeQuery(q)}` : ''}` };
   });
 
-  const kinds: fc.Arbitrary<ApiProbe>[] = [valid];
+  const kinds: fc.Arbitrary<Draft>[] = [valid];
   if (body) kinds.push(withBody('mutated', mutated(body)), withBody('hostile', hostile(body, options)));
   if (route.pathParams || route.query) kinds.push(mutatedParams);
   if (route.query) {
     const mutatedQuery = mutated(query).map((b) => ({ label: b.label, value: JSON.parse(b.text || 'null') as unknown }));
     kinds.push(
-      fc.tuple(params, mutatedQuery).map(([p, q]): ApiProbe => ({
+      fc.tuple(params, mutatedQuery).map(([p, q]): Draft => ({
         kind: 'mutated',
         label: `query ${q.label}`,
         url: url(p, encodeQuery(q.value)),
-        paramsValid: false,
       })),
     );
   }
@@ -81,7 +80,7 @@ export function apiProbes(route: ContractRoute, options: { bodyLimit: number }):
 }
 
 /** Re-read the parameters of a built URL the way the server does, to know whether they are valid. */
-function probeParamsValid(route: ContractRoute, probe: ApiProbe): boolean {
+function probeParamsValid(route: ContractRoute, probe: Draft): boolean {
   const [pathname, search = ''] = probe.url.split('?');
   const names = [...route.route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
   const pattern = new RegExp(`^${route.route.path.replace(/:([A-Za-z]+)/g, '([^/]+)')}$`);
