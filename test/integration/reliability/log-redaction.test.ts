@@ -29,6 +29,11 @@ function cardLikeRuns(line: string): string[] {
 }
 
 describe('log redaction at trace level', () => {
+  it('when a line holds a card-like run, then the scan finds it (UUIDs and request ids aside)', () => {
+    expect(cardLikeRuns('{"path":"/x/4111111111111111","id":"0a1b2c3d-1111-2222-3333-444455556666"}')).toEqual(['4111111111111111']);
+    expect(cardLikeRuns('{"reqId":"req_41111111111111110000000000000000","n":4111111111111112}')).toEqual([]);
+  });
+
   it('when keys, consent, sync, invoices, preparations, reports, webhooks and operator calls run, then no log line holds a secret', async () => {
     const secrets = new Map<string, string>();
     const keep = (label: string, value: string) => secrets.set(value, label);
@@ -121,6 +126,7 @@ describe('log redaction at trace level', () => {
 
     expect([...secrets.values()].filter((label) => label.startsWith('OAuth access')).length).toBeGreaterThanOrEqual(2);
     expect(app.logs.lines.length).toBeGreaterThan(25);
+    expect(secrets.size).toBeGreaterThanOrEqual(14);
     const leaks = app.logs.lines.flatMap((line, index) => [
       ...[...secrets.entries()].filter(([value]) => line.includes(value)).map(([, label]) => `line ${index}: ${label}`),
       ...cardLikeRuns(line).map((run) => `line ${index}: card-like digits ${run}`),
