@@ -17,7 +17,7 @@ import { adminProcedures, AdminErrorSchema, contractRoutes, documentedResponse, 
  * FUZZ_SEED (set by `npm run fuzz -- --runs N`) make longer runs.
  */
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 15);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 const BODY_LIMIT = 65_536;
 

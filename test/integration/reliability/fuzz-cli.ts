@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 
 /**
  * `npm run fuzz -- --runs N [--seed S]`: the contract fuzzer with N cases per
- * route and procedure (the suite runs 15 with a fixed seed). Same test file,
+ * route and procedure (the suite runs 25 with a fixed seed). Same test file,
  * same real PostgreSQL; a failure prints the counterexample and its seed.
  */
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '500' }, seed: { type: 'string' } } });

@@ -87,7 +87,7 @@ const anyText = fc
     fc.oneof(
       fc.constantFrom(...CODE_POINTS).map((cp) => String.fromCodePoint(cp)),
       fc.constantFrom(...LONE),
-      fc.string({ unit: 'binary' }),
+      fc.string({ unit: 'binary', minLength: 1 }),
     ),
     {
       minLength: 1,
