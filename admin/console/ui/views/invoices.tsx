@@ -1,0 +1,396 @@
+import { useState } from 'preact/hooks';
+import { PaymentProviderSchema, type PaymentProvider } from '../../../../contract/common/access.js';
+import { api, type Outputs } from '../api.js';
+import { ConfirmButton, Empty, ErrorBox, Form, Id, Money, PagedList, Select, TextInput, Time } from '../components.js';
+import { useAction, usePaged, useQuery } from '../hooks.js';
+import { PoField } from './connections.js';
+
+type Detail = Outputs['invoices']['get'];
+type Issue = Detail['issues'][number];
+
+export function InvoicesView() {
+  const [connectionId, setConnectionId] = useState('');
+  const [provider, setProvider] = useState<PaymentProvider | ''>('');
+  const [ready, setReady] = useState<'' | 'yes' | 'no'>('');
+  const [selected, setSelected] = useState<string | undefined>();
+  const [changed, setChanged] = useState(0);
+  const connections = useQuery(() => api.connections.list.query({}), [changed]);
+  const connection = connections.data?.find((c) => c.id === connectionId);
+  const paged = usePaged(
+    async (cursor) => {
+      const page = await api.invoices.list.query({
+        ...(connectionId ? { connectionId } : {}),
+        ...(provider ? { provider } : {}),
+        ...(ready ? { ready: ready === 'yes' } : {}),
+        ...(cursor ? { cursor } : {}),
+      });
+      return { items: page.invoices, nextCursor: page.nextCursor };
+    },
+    [connectionId, provider, ready, changed],
+  );
+  return (
+    <>
+      <Form label="Filter invoices" onSubmit={() => undefined}>
+        <Select
+          label="Connection"
+          value={connectionId}
+          any="Every connection"
+          options={(connections.data ?? []).map((c) => ({ value: c.id, text: `${c.connectionId} (${c.status})` }))}
+          onChange={(v) => {
+            setConnectionId(v);
+            setSelected(undefined);
+          }}
+        />
+        <Select label="Provider" value={provider} any="Every provider" options={PaymentProviderSchema.options} onChange={setProvider} />
+        <Select
+          label="Ready"
+          value={ready}
+          any="Ready or not"
+          options={[
+            { value: 'yes', text: 'Ready' },
+            { value: 'no', text: 'Not ready' },
+          ]}
+          onChange={setReady}
+        />
+      </Form>
+      {connection && (
+        <div class="panel">
+          <p>
+            Purchase-order field of <code>{connection.connectionId}</code> (settings version {connection.settingsVersion}); saving remaps
+            every invoice of the connection:
+          </p>
+          <PoField key={connection.id + connection.settingsVersion} connection={connection} onSaved={() => setChanged((c) => c + 1)} />
+        </div>
+      )}
+      <PagedList
+        paged={paged}
+        caption="Invoices"
+        empty="No invoices match these filters (a page can be empty when the ready filter removes all of it)."
+      >
+        {(invoices) => (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Number</th>
+                <th scope="col">Status</th>
+                <th scope="col">Total</th>
+                <th scope="col">Ready{provider ? ` for ${provider}` : ' for every provider'}</th>
+                <th scope="col">Issues</th>
+                <th scope="col">Checked through</th>
+                <th scope="col">
+                  <span class="sr-only">Details</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {invoices.map((i) => (
+                <tr key={i.id} aria-selected={i.id === selected}>
+                  <td>{i.invoiceNumber ?? <span class="muted">—</span>}</td>
+                  <td>{i.status}</td>
+                  <td>
+                    <Money minor={i.totalAmountMinor} currency={i.currency} />
+                  </td>
+                  <td>
+                    <span class={`badge ${i.ready ? 'ready' : 'not-ready'}`}>{i.ready ? 'ready' : 'not ready'}</span>
+                  </td>
+                  <td>{i.issues.length}</td>
+                  <td>
+                    <Time iso={i.checkedThrough} />
+                  </td>
+                  <td>
+                    <button type="button" onClick={() => setSelected(i.id)} aria-label={`Details of invoice ${i.invoiceNumber ?? i.id}`}>
+                      Details
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </PagedList>
+      {selected && <InvoiceDetail id={selected} provider={provider} onChanged={() => setChanged((c) => c + 1)} />}
+    </>
+  );
+}
+
+function groupByCategory(issues: Issue[]): [string, Issue[]][] {
+  const groups = new Map<string, Issue[]>();
+  for (const issue of issues) groups.set(issue.category, [...(groups.get(issue.category) ?? []), issue]);
+  return [...groups];
+}
+
+/** The line a mapping issue points at (`invoice.lineItems[2].productCode`), when it names one. */
+const lineIndexOf = (path: string) => {
+  const match = /lineItems\[(\d+)\]/.exec(path);
+  return match ? Number(match[1]) : undefined;
+};
+
+function InvoiceDetail({ id, provider, onChanged }: { id: string; provider: PaymentProvider | ''; onChanged: () => void }) {
+  const [version, setVersion] = useState(0);
+  const detail = useQuery(() => api.invoices.get.query({ id, ...(provider ? { provider } : {}) }), [id, provider, version]);
+  const d = detail.data;
+  // Item mappings are kept per connection row; the detail names its company and integration.
+  const rows = useQuery(
+    () => (d ? api.connections.list.query({ integrationId: d.provenance.sourceIntegrationId }) : Promise.resolve([])),
+    [d?.provenance.sourceIntegrationId],
+  );
+  const connectionRowId = rows.data?.find((c) => c.connectionId === d?.provenance.sourceConnectionId)?.id;
+  const changed = () => {
+    setVersion((v) => v + 1);
+    onChanged();
+  };
+  // The items that mapping issues name, once each: confirming one fixes every line of that item.
+  const unmappedItems = new Map<string, { path: string; line: NonNullable<Detail['invoice']>['lineItems'][number] }>();
+  for (const issue of d?.issues ?? []) {
+    const index = lineIndexOf(issue.path);
+    const line = index === undefined ? undefined : d?.invoice?.lineItems[index];
+    if (issue.category === 'mapping' && line?.sourceItemId && !unmappedItems.has(line.sourceItemId))
+      unmappedItems.set(line.sourceItemId, { path: issue.path, line });
+  }
+  return (
+    <section class="detail" aria-label="Invoice detail">
+      <h2>Invoice {d?.invoiceNumber ?? <Id id={id} />}</h2>
+      <ErrorBox error={detail.error} />
+      {d && (
+        <>
+          <dl class="facts">
+            <dt>Readiness{provider ? ` for ${provider}` : ' (every provider)'}</dt>
+            <dd>
+              <span class={`badge ${d.ready ? 'ready' : 'not-ready'}`} data-testid="invoice-ready">
+                {d.ready ? 'ready' : 'not ready'}
+              </span>
+            </dd>
+            <dt>Status</dt>
+            <dd>{d.status}</dd>
+            <dt>Total</dt>
+            <dd>
+              <Money minor={d.totalAmountMinor} currency={d.currency} />
+            </dd>
+            <dt>Revision</dt>
+            <dd>
+              <code>{d.revision}</code> (source version {d.sourceVersion})
+            </dd>
+            <dt>Checked through</dt>
+            <dd>
+              <Time iso={d.checkedThrough} />
+            </dd>
+            <dt>PO reference</dt>
+            <dd>{d.invoice?.purchaseOrderReference ?? <span class="muted">—</span>}</dd>
+          </dl>
+          <h3>Issues</h3>
+          {d.issues.length === 0 ? (
+            <Empty>No issues.</Empty>
+          ) : (
+            groupByCategory(d.issues).map(([category, issues]) => (
+              <div key={category} class="issue-group">
+                <h4>
+                  {category} ({issues.length})
+                </h4>
+                <ul>
+                  {issues.map((i) => (
+                    <li key={`${i.code}:${i.path}`}>
+                      <code>{i.code}</code> {i.path && <code class="muted">{i.path}</code>} — {i.message}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ))
+          )}
+          {unmappedItems.size > 0 && connectionRowId && (
+            <>
+              <h3>Confirm item mappings</h3>
+              {[...unmappedItems].map(([itemId, { line }]) => (
+                <ConfirmMapping key={itemId} connectionRowId={connectionRowId} itemId={itemId} line={line} onDone={changed} />
+              ))}
+            </>
+          )}
+          <h3>Lines</h3>
+          {d.invoice && d.invoice.lineItems.length > 0 ? (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">Item</th>
+                  <th scope="col">Product</th>
+                  <th scope="col">Product code</th>
+                  <th scope="col">Unit</th>
+                  <th scope="col">Quantity</th>
+                  <th scope="col">Total</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.invoice.lineItems.map((l) => (
+                  <tr key={l.sourceLineId}>
+                    <td>{l.sequence}</td>
+                    <td>{l.sourceItemId ?? <span class="muted">—</span>}</td>
+                    <td>{l.productName ?? l.description ?? <span class="muted">—</span>}</td>
+                    <td>{l.productCode ?? <span class="muted">—</span>}</td>
+                    <td>{l.unitOfMeasure ?? <span class="muted">—</span>}</td>
+                    <td>{l.quantity ?? <span class="muted">—</span>}</td>
+                    <td>
+                      <Money minor={l.totalAmountMinor} currency={d.currency} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <Empty>No lines.</Empty>
+          )}
+          <h3>Provenance</h3>
+          <dl class="facts">
+            <dt>Source integration</dt>
+            <dd>
+              <Id id={d.provenance.sourceIntegrationId} />
+            </dd>
+            <dt>Company (connectionId)</dt>
+            <dd>
+              <code>{d.provenance.sourceConnectionId}</code>
+            </dd>
+            <dt>Source record</dt>
+            <dd>{d.provenance.sourceRecordId ? <Id id={d.provenance.sourceRecordId} /> : <span class="muted">—</span>}</dd>
+            <dt>Mapper version</dt>
+            <dd>{d.provenance.mapperVersion}</dd>
+            <dt>Depends on</dt>
+            <dd>
+              {d.provenance.dependencies.length === 0 ? (
+                <span class="muted">nothing</span>
+              ) : (
+                d.provenance.dependencies.map((x) => `${x.objectType} ${x.externalId}`).join(', ')
+              )}
+            </dd>
+          </dl>
+          <h4>Confirmed mappings used</h4>
+          {connectionRowId && <MappingsTable connectionRowId={connectionRowId} used={d.provenance.mappings} onChanged={changed} />}
+        </>
+      )}
+    </section>
+  );
+}
+
+function ConfirmMapping({
+  connectionRowId,
+  itemId,
+  line,
+  onDone,
+}: {
+  connectionRowId: string;
+  itemId: string;
+  line: NonNullable<Detail['invoice']>['lineItems'][number];
+  onDone: () => void;
+}) {
+  const [productCode, setProductCode] = useState(line.productCode ?? '');
+  const [unitOfMeasure, setUnit] = useState(line.unitOfMeasure ?? '');
+  const [commodityCode, setCommodity] = useState(line.commodityCode ?? '');
+  const [evidence, setEvidence] = useState('');
+  const [approvedBy, setApprovedBy] = useState('');
+  const confirm = useAction();
+  return (
+    <Form
+      label={`Confirm mapping of item ${itemId}`}
+      onSubmit={() =>
+        void confirm
+          .run(() =>
+            api.itemMappings.confirm.mutate({
+              connectionId: connectionRowId,
+              sourceItemId: itemId,
+              productCode,
+              unitOfMeasure,
+              ...(commodityCode ? { commodityCode } : {}),
+              evidence,
+              approvedBy,
+            }),
+          )
+          .then((m) => m && onDone())
+      }
+    >
+      <p class="form-title">
+        Item <code>{itemId}</code> ({line.productName ?? line.description ?? 'no name'})
+      </p>
+      <TextInput label="Product code" value={productCode} onInput={setProductCode} required />
+      <TextInput label="Unit of measure" value={unitOfMeasure} onInput={setUnit} required />
+      <TextInput label="Commodity code" value={commodityCode} onInput={setCommodity} placeholder="optional" />
+      <TextInput label="Evidence" value={evidence} onInput={setEvidence} required />
+      <TextInput label="Approved by" value={approvedBy} onInput={setApprovedBy} required />
+      <button type="submit" disabled={confirm.busy}>
+        Confirm mapping
+      </button>
+      <ErrorBox error={confirm.error} />
+    </Form>
+  );
+}
+
+function MappingsTable({
+  connectionRowId,
+  used,
+  onChanged,
+}: {
+  connectionRowId: string;
+  used: Detail['provenance']['mappings'];
+  onChanged: () => void;
+}) {
+  const revoke = useAction();
+  const [version, setVersion] = useState(0);
+  const items = [...new Set(used.map((m) => m.sourceItemId))];
+  const mappings = useQuery(
+    async () =>
+      (await Promise.all(items.map((sourceItemId) => api.itemMappings.list.query({ connectionId: connectionRowId, sourceItemId })))).flat(),
+    [connectionRowId, items.join(','), version],
+  );
+  if (used.length === 0) return <Empty>No confirmed mapping is used by this revision.</Empty>;
+  return (
+    <>
+      <ErrorBox error={mappings.error ?? revoke.error} />
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Item</th>
+            <th scope="col">Version</th>
+            <th scope="col">Product code</th>
+            <th scope="col">Unit</th>
+            <th scope="col">Commodity</th>
+            <th scope="col">Approved</th>
+            <th scope="col">Revoked</th>
+            <th scope="col">
+              <span class="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {(mappings.data ?? []).map((m) => (
+            <tr key={m.id}>
+              <td>{m.sourceItemId}</td>
+              <td>{m.version}</td>
+              <td>{m.productCode}</td>
+              <td>{m.unitOfMeasure}</td>
+              <td>{m.commodityCode ?? <span class="muted">—</span>}</td>
+              <td>
+                {m.approvedBy}, <Time iso={m.approvedAt} />
+              </td>
+              <td>
+                <Time iso={m.revokedAt} />
+              </td>
+              <td>
+                {!m.revokedAt && (
+                  <ConfirmButton
+                    label="Revoke"
+                    question={`Revoke version ${m.version} of item ${m.sourceItemId}? Its invoices lose readiness until confirmed again.`}
+                    onConfirm={() =>
+                      void revoke
+                        .run(() => api.itemMappings.revoke.mutate({ id: m.id }))
+                        .then((r) => {
+                          if (!r) return;
+                          setVersion((v) => v + 1);
+                          onChanged();
+                        })
+                    }
+                  />
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
