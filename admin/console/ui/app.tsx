@@ -37,7 +37,18 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
         }}
       >
         <Field label="Admin token" hint="The content of <SVC_DATA_DIR>/admin-token (SVC_ADMIN_TOKEN). Kept in this tab only.">
-          <input type="password" name="token" autoComplete="off" required value={token} onInput={(e) => setToken(e.currentTarget.value)} />
+          {({ id, describedBy }) => (
+            <input
+              id={id}
+              aria-describedby={describedBy}
+              type="password"
+              name="token"
+              autoComplete="off"
+              required
+              value={token}
+              onInput={(e) => setToken(e.currentTarget.value)}
+            />
+          )}
         </Field>
         <button type="submit" disabled={busy || token.trim() === ''}>
           Sign in

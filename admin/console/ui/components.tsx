@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { ShownError } from './api.js';
 import { formatMinor, localTime } from './format.js';
 import type { Paged } from './hooks.js';
@@ -43,14 +43,34 @@ export function Empty({ children }: { children: ComponentChildren }) {
   return <p class="empty">{children}</p>;
 }
 
-/** A labelled control: the label wraps it, so screen readers and clicks find it. */
-export function Field({ label, children, hint }: { label: string; children: ComponentChildren; hint?: string }) {
+/**
+ * A labelled control: the label names it through `for`, so its accessible name is
+ * the label alone (a wrapping label would add the control's value), and the hint
+ * describes it.
+ */
+export function Field({
+  label,
+  children,
+  hint,
+}: {
+  label: string;
+  children: (ids: { id: string; describedBy: string | undefined }) => ComponentChildren;
+  hint?: string | undefined;
+}) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
   return (
-    <label class="field">
-      <span class="label">{label}</span>
-      {children}
-      {hint && <span class="hint">{hint}</span>}
-    </label>
+    <div class="field">
+      <label class="label" for={id}>
+        {label}
+      </label>
+      {children({ id, describedBy: hintId })}
+      {hint && (
+        <span class="hint" id={hintId}>
+          {hint}
+        </span>
+      )}
+    </div>
   );
 }
 
@@ -69,17 +89,19 @@ export function Select<T extends string>({
 }) {
   return (
     <Field label={label}>
-      <select value={value} onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value as T | '')}>
-        {any !== undefined && <option value="">{any}</option>}
-        {options.map((o) => {
-          const { value: v, text } = typeof o === 'string' ? { value: o, text: o } : o;
-          return (
-            <option key={v} value={v}>
-              {text}
-            </option>
-          );
-        })}
-      </select>
+      {({ id }) => (
+        <select id={id} value={value} onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value as T | '')}>
+          {any !== undefined && <option value="">{any}</option>}
+          {options.map((o) => {
+            const { value: v, text } = typeof o === 'string' ? { value: o, text: o } : o;
+            return (
+              <option key={v} value={v}>
+                {text}
+              </option>
+            );
+          })}
+        </select>
+      )}
     </Field>
   );
 }
@@ -108,7 +130,16 @@ export function TextInput({
   return (
     <Field label={label} {...(hint ? { hint } : {})}>
       {/* One input element for every text-like type; Preact's per-type attribute union cannot follow a variable type. */}
-      <input {...rest} type={type as 'text'} value={value} onInput={(e) => onInput((e.currentTarget as HTMLInputElement).value)} />
+      {({ id, describedBy }) => (
+        <input
+          {...rest}
+          id={id}
+          aria-describedby={describedBy}
+          type={type as 'text'}
+          value={value}
+          onInput={(e) => onInput((e.currentTarget as HTMLInputElement).value)}
+        />
+      )}
     </Field>
   );
 }
@@ -194,17 +225,22 @@ export function PagedList<T>({
     <section aria-label={caption} aria-busy={paged.loading}>
       <ErrorBox error={paged.error} />
       {items === undefined ? paged.loading && <p class="muted">Loading…</p> : items.length === 0 ? <Empty>{empty}</Empty> : children(items)}
-      {(paged.previous || paged.next) && (
-        <nav class="pager" aria-label={`${caption} pages`}>
-          <button type="button" disabled={!paged.previous} onClick={paged.previous}>
-            Previous
-          </button>
-          <span>Page {paged.pageNumber}</span>
-          <button type="button" disabled={!paged.next} onClick={paged.next}>
-            Next
-          </button>
-        </nav>
-      )}
+      <nav class="pager" aria-label={`${caption} pages`}>
+        {(paged.previous || paged.next) && (
+          <>
+            <button type="button" disabled={!paged.previous} onClick={paged.previous}>
+              Previous
+            </button>
+            <span>Page {paged.pageNumber}</span>
+            <button type="button" disabled={!paged.next} onClick={paged.next}>
+              Next
+            </button>
+          </>
+        )}
+        <button type="button" onClick={paged.reload} aria-label={`Refresh ${caption.toLowerCase()}`}>
+          Refresh
+        </button>
+      </nav>
     </section>
   );
 }
