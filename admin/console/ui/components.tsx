@@ -270,3 +270,16 @@ export function Id({ id }: { id: string }) {
     </code>
   );
 }
+
+/** A detail panel; it takes focus when it opens (or shows another record), so keyboard users land on it. */
+export function DetailSection({ label, subject, children }: { label: string; subject: string; children: ComponentChildren }) {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, [subject]);
+  return (
+    <section class="detail" aria-label={label} tabIndex={-1} ref={ref}>
+      {children}
+    </section>
+  );
+}

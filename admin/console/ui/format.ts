@@ -24,7 +24,7 @@ function exponentOf(currency: string): number {
  * split at the currency's exponent as a string, and Intl formats that decimal string
  * exactly.
  */
-export function formatMinor(minor: number | string | bigint, currency: string): string {
+export function formatMinor(minor: number | string | bigint, currency: string, locale?: string): string {
   const value = BigInt(minor);
   const negative = value < 0n;
   const digits = (negative ? -value : value).toString();
@@ -33,7 +33,7 @@ export function formatMinor(minor: number | string | bigint, currency: string): 
   const decimal = exponent === 0 ? padded : `${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`;
   const signed = `${negative ? '-' : ''}${decimal}`;
   try {
-    const format = new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() }).format as (
+    const format = new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() }).format as (
       value: string,
     ) => string;
     return format(signed);

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { PaymentProviderSchema, type PaymentProvider } from '../../../../contract/common/access.js';
 import { api, type Outputs } from '../api.js';
-import { ConfirmButton, Empty, ErrorBox, Form, Id, Money, PagedList, Select, TextInput, Time } from '../components.js';
+import { ConfirmButton, Empty, ErrorBox, Form, Id, Money, PagedList, Select, TextInput, Time, DetailSection } from '../components.js';
 import { useAction, usePaged, useQuery } from '../hooks.js';
 import { PoField } from './connections.js';
 
@@ -84,7 +84,7 @@ export function InvoicesView() {
             </thead>
             <tbody>
               {invoices.map((i) => (
-                <tr key={i.id} aria-selected={i.id === selected}>
+                <tr key={i.id} class={i.id === selected ? 'selected' : undefined}>
                   <td>{i.invoiceNumber ?? <span class="muted">—</span>}</td>
                   <td>{i.status}</td>
                   <td>
@@ -148,7 +148,7 @@ function InvoiceDetail({ id, provider, onChanged }: { id: string; provider: Paym
       unmappedItems.set(line.sourceItemId, { path: issue.path, line });
   }
   return (
-    <section class="detail" aria-label="Invoice detail">
+    <DetailSection label="Invoice detail" subject={id}>
       <h2>Invoice {d?.invoiceNumber ?? <Id id={id} />}</h2>
       <ErrorBox error={detail.error} />
       {d && (
@@ -215,6 +215,9 @@ function InvoiceDetail({ id, provider, onChanged }: { id: string; provider: Paym
                   <th scope="col">Product code</th>
                   <th scope="col">Unit</th>
                   <th scope="col">Quantity</th>
+                  <th scope="col">Unit amount</th>
+                  <th scope="col">Subtotal</th>
+                  <th scope="col">Tax</th>
                   <th scope="col">Total</th>
                 </tr>
               </thead>
@@ -227,6 +230,15 @@ function InvoiceDetail({ id, provider, onChanged }: { id: string; provider: Paym
                     <td>{l.productCode ?? <span class="muted">—</span>}</td>
                     <td>{l.unitOfMeasure ?? <span class="muted">—</span>}</td>
                     <td>{l.quantity ?? <span class="muted">—</span>}</td>
+                    <td>
+                      <Money minor={l.unitAmountMinor} currency={d.currency} />
+                    </td>
+                    <td>
+                      <Money minor={l.subtotalAmountMinor} currency={d.currency} />
+                    </td>
+                    <td>
+                      <Money minor={l.taxAmountMinor} currency={d.currency} />
+                    </td>
                     <td>
                       <Money minor={l.totalAmountMinor} currency={d.currency} />
                     </td>
@@ -264,7 +276,7 @@ function InvoiceDetail({ id, provider, onChanged }: { id: string; provider: Paym
           {connectionRowId && <MappingsTable connectionRowId={connectionRowId} used={d.provenance.mappings} onChanged={changed} />}
         </>
       )}
-    </section>
+    </DetailSection>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ReportStatusSchema, type ReportStatus } from '../../../../contract/payment-reports.js';
 import { api } from '../api.js';
-import { ErrorBox, Form, Id, Money, PagedList, Select, TextInput, Time } from '../components.js';
+import { ErrorBox, Form, Id, Money, PagedList, Select, TextInput, Time, DetailSection } from '../components.js';
 import { usePaged, useQuery } from '../hooks.js';
 import { OrganizationPicker, useSelection } from '../selection.js';
 
@@ -55,7 +55,7 @@ export function PaymentsView() {
             </thead>
             <tbody>
               {payments.map((p) => (
-                <tr key={p.id} aria-selected={p.id === selected}>
+                <tr key={p.id} class={p.id === selected ? 'selected' : undefined}>
                   <td>
                     <Time iso={p.occurredAt} />
                   </td>
@@ -94,7 +94,7 @@ function PaymentDetail({ id }: { id: string }) {
   const detail = useQuery(() => api.payments.get.query({ id }), [id]);
   const d = detail.data;
   return (
-    <section class="detail" aria-label="Payment detail">
+    <DetailSection label="Payment detail" subject={id}>
       <h2>
         Payment <Id id={id} />
       </h2>
@@ -169,11 +169,19 @@ function PaymentDetail({ id }: { id: string }) {
           </table>
         </>
       )}
-    </section>
+    </DetailSection>
   );
 }
 
 const KINDS = ['amount_mismatch', 'currency_mismatch'] as const;
+
+/** An exception stores the two sides as text: minor units for amounts (no currency with them), codes for currencies. */
+const MismatchValue = ({ kind, value }: { kind: string; value: string }) => (
+  <>
+    <code>{value}</code>
+    {kind === 'amount_mismatch' && <span class="muted"> minor units</span>}
+  </>
+);
 
 export function CorrelationExceptionsView() {
   const { organizationId } = useSelection();
@@ -218,10 +226,10 @@ export function CorrelationExceptionsView() {
                   </td>
                   <td>{x.kind}</td>
                   <td>
-                    <code>{x.expected}</code>
+                    <MismatchValue kind={x.kind} value={x.expected} />
                   </td>
                   <td>
-                    <code>{x.observed}</code>
+                    <MismatchValue kind={x.kind} value={x.observed} />
                   </td>
                   <td>
                     <Id id={x.enrichmentRequestId} />

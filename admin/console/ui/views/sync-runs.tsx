@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { SyncStateSchema, type SyncState } from '../../../../contract/common/access.js';
 import { api, type Outputs } from '../api.js';
-import { ConfirmButton, ErrorBox, Form, Id, PagedList, Select, TextInput, Time } from '../components.js';
+import { ConfirmButton, ErrorBox, Form, Id, PagedList, Select, TextInput, Time, DetailSection } from '../components.js';
 import { useAction, useInterval, usePaged, useQuery } from '../hooks.js';
 
 type Run = Outputs['syncRuns']['get'];
@@ -52,7 +52,7 @@ export function SyncRunsView() {
             </thead>
             <tbody>
               {runs.map((r) => (
-                <tr key={r.id} aria-selected={r.id === selected}>
+                <tr key={r.id} class={r.id === selected ? 'selected' : undefined}>
                   <td>
                     <Time iso={r.createdAt} />
                   </td>
@@ -91,7 +91,7 @@ function RunDetail({ id }: { id: string }) {
   useInterval(run.reload, 1000, run.data !== undefined && active(run.data.state));
   const r: Run | undefined = run.data;
   return (
-    <section class="detail" aria-label="Sync run detail">
+    <DetailSection label="Sync run detail" subject={id}>
       <h2>
         Run <Id id={id} />
       </h2>
@@ -185,6 +185,6 @@ function RunDetail({ id }: { id: string }) {
           </table>
         </>
       )}
-    </section>
+    </DetailSection>
   );
 }

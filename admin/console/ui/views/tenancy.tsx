@@ -71,7 +71,7 @@ export function OrganizationsView() {
             </thead>
             <tbody>
               {orgs.map((o) => (
-                <tr key={o.id} aria-selected={o.id === organizationId}>
+                <tr key={o.id} class={o.id === organizationId ? 'selected' : undefined}>
                   <td>{o.name}</td>
                   <td>
                     <Id id={o.id} />
