@@ -26,6 +26,9 @@ beforeAll(async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'Europe/Berlin' });
   page = await context.newPage();
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('request', (req) => {
+    if (req.url().includes(TEST_ADMIN_TOKEN)) problems.push(`token in a URL: ${req.method()} ${req.url()}`);
+  });
   page.on('console', (m) => {
     if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(`CSP: ${m.text()}`);
   });
@@ -83,11 +86,12 @@ describe('operator console (browser)', () => {
     await page.getByLabel('Admin token').fill('not-the-admin-token-0000000000000000000');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('The admin token was refused');
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
     await shot('01-sign-in-refused');
     await page.getByLabel('Admin token').fill(TEST_ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Organizations' }).waitFor();
+    expect(await page.evaluate("sessionStorage.getItem('svc.adminToken')")).toBe(TEST_ADMIN_TOKEN);
 
     // Organization, ledger and gwc integrations, and the link between them.
     await page.getByLabel('Name', { exact: true }).fill('Acme Browser Ltd');
@@ -192,6 +196,19 @@ describe('operator console (browser)', () => {
     expect(await page.getByRole('cell', { name: `${total} minor units`, exact: true }).count()).toBe(1);
     await shot('10-correlation-exceptions');
 
+    // Pause and resume ask first; the list follows.
+    await view('Connections and invitations');
+    const status = page.getByRole('region', { name: 'Connections' }).locator('.badge');
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(await status.textContent()).toBe('active');
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await page.getByRole('button', { name: 'Yes, pause' }).click();
+    await expect.poll(() => status.textContent()).toBe('paused');
+    await page.getByRole('button', { name: 'Resume', exact: true }).click();
+    await page.getByRole('button', { name: 'Yes, resume' }).click();
+    await expect.poll(() => status.textContent()).toBe('active');
+
     // Webhooks need the gwa runtime, which this service has not: the tRPC error is shown as such.
     await view('Webhooks');
     await page.getByRole('alert').first().waitFor();
@@ -202,13 +219,13 @@ describe('operator console (browser)', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Integrations and links' }).waitFor();
-    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    await expect.poll(() => page.evaluate('document.activeElement?.tagName')).toBe('H1');
 
     // Sign out forgets the token; it never reached a cookie or localStorage.
-    expect(await page.evaluate(() => [document.cookie, localStorage.length])).toEqual(['', 0]);
+    expect(await page.evaluate('[document.cookie, localStorage.length]')).toEqual(['', 0]);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Admin token').waitFor();
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
     expect(problems).toEqual([]);
   });
 });

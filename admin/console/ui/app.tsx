@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, session, shownError, type ShownError } from './api.js';
 import { ErrorBox, Field } from './components.js';
 import { SelectionProvider } from './selection.js';
@@ -69,7 +69,7 @@ export function App() {
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
   // A new view moves focus to its heading, so keyboard and screen-reader users start there.
-  useEffect(() => heading.current?.focus(), [route]);
+  useLayoutEffect(() => heading.current?.focus(), [route]);
 
   if (!signedIn) return <SignIn onSignedIn={() => setSignedIn(true)} />;
   const view = VIEWS.find((v) => v.path === route) ?? VIEWS[0]!;
