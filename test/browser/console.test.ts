@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ADMIN_TOKEN } from '../support/harness.js';
 import { useLedgerApp } from '../support/ledger-app.js';
 import { gwcReport } from '../support/reports.js';
+import { deliver, newKeys, sampleNotification } from '../support/gwa-webhooks.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = 'test-artifacts/console';
@@ -209,9 +210,30 @@ describe('operator console (browser)', () => {
     await page.getByRole('button', { name: 'Yes, resume' }).click();
     await expect.poll(() => status.textContent()).toBe('active');
 
-    // Webhooks need the gwa runtime, which this service has not: the tRPC error is shown as such.
+    // A gwa integration's webhook endpoint, and a signed delivery seen among the events.
+    await view('Integrations and links');
+    await page.getByLabel('Provider', { exact: true }).selectOption('gwa');
+    await page.getByRole('button', { name: 'Create integration' }).click();
+    await page.getByRole('cell', { name: 'gwa', exact: true }).waitFor();
     await view('Webhooks');
-    await page.getByRole('alert').first().waitFor();
+    await choose('Integration', /^gwa/);
+    const keys = newKeys();
+    await page.getByLabel('gwa public key').fill(keys.publicKey);
+    await page.getByLabel('gwa private key').fill(keys.privateKey);
+    await page.getByRole('button', { name: 'Create endpoint' }).click();
+    const url = (await page.getByTestId('endpoint-url').first().textContent())!;
+    expect(url).toMatch(new RegExp(`^${app.url}/api/integrations/gwa/webhooks/[0-9a-f-]{36}$`));
+    const delivered = await deliver(app, new URL(url).pathname, sampleNotification(keys, 'transaction_settled', 'tconsole01'));
+    expect(delivered.status, JSON.stringify(delivered.body)).toBe(200);
+    await page.getByRole('button', { name: 'Show events' }).click();
+    await page.getByRole('cell', { name: 'transaction_settled', exact: true }).waitFor();
+    const next = newKeys();
+    await page.getByRole('button', { name: 'Rotate keys' }).click();
+    await page.getByLabel('New public key').fill(next.publicKey);
+    await page.getByLabel('New private key').fill(next.privateKey);
+    await page.getByRole('button', { name: 'Save key pair' }).click();
+    await page.locator('code', { hasText: next.publicKey }).waitFor();
+    await page.getByText('previous').locator('code', { hasText: keys.publicKey }).waitFor();
     await shot('11-webhooks');
 
     // Keyboard: the views are reachable by Tab and Enter, and focus lands on the heading.

@@ -86,7 +86,9 @@ export function useLedgerApp(
     });
     const queue = await startSyncQueue({ databaseUrl: db.url, orm, runtime, logger, work: true });
     runtime.queue = queue;
-    const express = createApp({ orm, config, logger, adminToken: TEST_ADMIN_TOKEN, ledger: runtime });
+    // The gwa webhook runtime too, as `npm start` has it (the operator console shows both).
+    const webhooks = { cipher: createTokenCipher(randomBytes(32)), publicUrl: () => url, environment: config.SVC_ENVIRONMENT };
+    const express = createApp({ orm, config, logger, adminToken: TEST_ADMIN_TOKEN, ledger: runtime, webhooks });
     const server = await listen(express, 0, '127.0.0.1');
     const url = `http://127.0.0.1:${server.port}`;
     runtime.setPublicUrl(url);

@@ -48,6 +48,7 @@ export function WebhooksView() {
                 )
                 .then((e) => {
                   if (!e) return;
+                  setPublicKey('');
                   setPrivateKey('');
                   setChanged((c) => c + 1);
                 })
@@ -77,6 +78,7 @@ export function WebhooksView() {
               <tr>
                 <th scope="col">URL to configure at gwa</th>
                 <th scope="col">Status</th>
+                <th scope="col">Key pair</th>
                 <th scope="col">Integration</th>
                 <th scope="col">Created</th>
                 <th scope="col">Actions</th>
@@ -86,9 +88,12 @@ export function WebhooksView() {
               {rows.map((e) => (
                 <tr key={e.id}>
                   <td>
-                    <code>{e.url}</code> <CopyButton text={e.url} label="Copy URL" />
+                    <code data-testid="endpoint-url">{e.url}</code> <CopyButton text={e.url} label="Copy URL" />
                   </td>
                   <td>{e.status}</td>
+                  <td>
+                    <KeyPair endpoint={e} onSaved={() => setChanged((c) => c + 1)} />
+                  </td>
                   <td>
                     <Id id={e.integrationId} />
                   </td>
@@ -162,6 +167,56 @@ export function WebhooksView() {
           </table>
         )}
       </PagedList>
+    </>
+  );
+}
+
+/** The public key in use (and the previous one while it still verifies); the private key is never shown, only replaced. */
+function KeyPair({ endpoint, onSaved }: { endpoint: Endpoint; onSaved: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const [publicKey, setPublicKey] = useState('');
+  const [privateKey, setPrivateKey] = useState('');
+  const save = useAction();
+  return (
+    <>
+      {endpoint.hasCredentials ? <code>{endpoint.publicKey}</code> : <span class="muted">not set: deliveries are refused</span>}
+      {endpoint.previousPublicKey && (
+        <div class="muted">
+          previous <code>{endpoint.previousPublicKey}</code> until <Time iso={endpoint.previousValidUntil} />
+        </div>
+      )}
+      {endpoint.status === 'active' &&
+        (editing ? (
+          <Form
+            label="Set the key pair"
+            onSubmit={() =>
+              void save
+                .run(() => api.webhookEndpoints.setCredentials.mutate({ id: endpoint.id, publicKey, privateKey }))
+                .then((r) => {
+                  if (!r) return;
+                  setEditing(false);
+                  setPrivateKey('');
+                  onSaved();
+                })
+            }
+          >
+            <TextInput label="New public key" value={publicKey} onInput={setPublicKey} required />
+            <TextInput label="New private key" type="password" autoComplete="off" value={privateKey} onInput={setPrivateKey} required />
+            <button type="submit" disabled={save.busy}>
+              Save key pair
+            </button>
+            <button type="button" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+            <ErrorBox error={save.error} />
+          </Form>
+        ) : (
+          <div>
+            <button type="button" onClick={() => setEditing(true)}>
+              {endpoint.hasCredentials ? 'Rotate keys' : 'Set keys'}
+            </button>
+          </div>
+        ))}
     </>
   );
 }
