@@ -159,6 +159,16 @@ describe('operator console (browser)', () => {
     await detail.getByRole('heading', { name: /^mapping/i }).waitFor();
     await shot('07-invoice-not-ready');
     const forms = detail.getByRole('form', { name: /Confirm mapping of item/ });
+    // A value the strictest provider refuses: the tRPC error names the field, and nothing changes.
+    await forms.first().getByLabel('Product code').fill('P 1 ');
+    await forms.first().getByLabel('Unit of measure').fill('Stück');
+    await forms.first().getByLabel('Evidence').fill('Price list 2026');
+    await forms.first().getByLabel('Approved by').fill('ops@acme.example');
+    await forms.first().getByRole('button', { name: 'Confirm mapping' }).click();
+    const refusal = forms.first().getByRole('alert');
+    await expect.poll(() => refusal.textContent()).toMatch(/^Invalid input \(BAD_REQUEST\)/);
+    expect(await refusal.locator('li code').allTextContents()).toEqual(['productCode', 'unitOfMeasure']);
+    await shot('07b-invalid-mapping');
     while ((await forms.count()) > 0) {
       const form = forms.first();
       const item = (await form.getAttribute('aria-label'))!.replace('Confirm mapping of item ', '');
