@@ -3,7 +3,9 @@ import { ConnectionsView } from './connections.js';
 import { InvoicesView } from './invoices.js';
 import { CorrelationExceptionsView, PaymentsView } from './payments.js';
 import { SyncRunsView } from './sync-runs.js';
-import { ApiKeysView, IntegrationsView, OrganizationsView } from './tenancy.js';
+import { ApiKeysView } from './api-keys.js';
+import { IntegrationsView } from './integrations.js';
+import { OrganizationsView } from './organizations.js';
 import { WebhooksView } from './webhooks.js';
 
 export interface View {

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import { PaymentProviderSchema, type PaymentProvider } from '../../../../contract/common/access.js';
 import { api, type Outputs } from '../api.js';
-import { ConfirmButton, Empty, ErrorBox, Form, Id, Money, PagedList, Select, TextInput, Time, DetailSection } from '../components.js';
-import { useAction, usePaged, useQuery } from '../hooks.js';
+import { DetailSection, Empty, ErrorBox, Form, Id, Money, PagedList, Select, Time } from '../components.js';
+import { usePaged, useQuery } from '../hooks.js';
 import { PoField } from './connections.js';
+import { ConfirmMapping, MappingsTable, type StoredLine } from './item-mappings.js';
 
 type Detail = Outputs['invoices']['get'];
 type Issue = Detail['issues'][number];
@@ -140,7 +141,7 @@ function InvoiceDetail({ id, provider, onChanged }: { id: string; provider: Paym
     onChanged();
   };
   // The items that mapping issues name, once each: confirming one fixes every line of that item.
-  const unmappedItems = new Map<string, { path: string; line: NonNullable<Detail['invoice']>['lineItems'][number] }>();
+  const unmappedItems = new Map<string, { path: string; line: StoredLine }>();
   for (const issue of d?.issues ?? []) {
     const index = lineIndexOf(issue.path);
     const line = index === undefined ? undefined : d?.invoice?.lineItems[index];
@@ -277,132 +278,5 @@ function InvoiceDetail({ id, provider, onChanged }: { id: string; provider: Paym
         </>
       )}
     </DetailSection>
-  );
-}
-
-function ConfirmMapping({
-  connectionRowId,
-  itemId,
-  line,
-  onDone,
-}: {
-  connectionRowId: string;
-  itemId: string;
-  line: NonNullable<Detail['invoice']>['lineItems'][number];
-  onDone: () => void;
-}) {
-  const [productCode, setProductCode] = useState(line.productCode ?? '');
-  const [unitOfMeasure, setUnit] = useState(line.unitOfMeasure ?? '');
-  const [commodityCode, setCommodity] = useState(line.commodityCode ?? '');
-  const [evidence, setEvidence] = useState('');
-  const [approvedBy, setApprovedBy] = useState('');
-  const confirm = useAction();
-  return (
-    <Form
-      label={`Confirm mapping of item ${itemId}`}
-      onSubmit={() =>
-        void confirm
-          .run(() =>
-            api.itemMappings.confirm.mutate({
-              connectionId: connectionRowId,
-              sourceItemId: itemId,
-              productCode,
-              unitOfMeasure,
-              ...(commodityCode ? { commodityCode } : {}),
-              evidence,
-              approvedBy,
-            }),
-          )
-          .then((m) => m && onDone())
-      }
-    >
-      <p class="form-title">
-        Item <code>{itemId}</code> ({line.productName ?? line.description ?? 'no name'})
-      </p>
-      <TextInput label="Product code" value={productCode} onInput={setProductCode} required />
-      <TextInput label="Unit of measure" value={unitOfMeasure} onInput={setUnit} required />
-      <TextInput label="Commodity code" value={commodityCode} onInput={setCommodity} placeholder="optional" />
-      <TextInput label="Evidence" value={evidence} onInput={setEvidence} required />
-      <TextInput label="Approved by" value={approvedBy} onInput={setApprovedBy} required />
-      <button type="submit" disabled={confirm.busy}>
-        Confirm mapping
-      </button>
-      <ErrorBox error={confirm.error} />
-    </Form>
-  );
-}
-
-function MappingsTable({
-  connectionRowId,
-  used,
-  onChanged,
-}: {
-  connectionRowId: string;
-  used: Detail['provenance']['mappings'];
-  onChanged: () => void;
-}) {
-  const revoke = useAction();
-  const [version, setVersion] = useState(0);
-  const items = [...new Set(used.map((m) => m.sourceItemId))];
-  const mappings = useQuery(
-    async () =>
-      (await Promise.all(items.map((sourceItemId) => api.itemMappings.list.query({ connectionId: connectionRowId, sourceItemId })))).flat(),
-    [connectionRowId, items.join(','), version],
-  );
-  if (used.length === 0) return <Empty>No confirmed mapping is used by this revision.</Empty>;
-  return (
-    <>
-      <ErrorBox error={mappings.error ?? revoke.error} />
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Item</th>
-            <th scope="col">Version</th>
-            <th scope="col">Product code</th>
-            <th scope="col">Unit</th>
-            <th scope="col">Commodity</th>
-            <th scope="col">Approved</th>
-            <th scope="col">Revoked</th>
-            <th scope="col">
-              <span class="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {(mappings.data ?? []).map((m) => (
-            <tr key={m.id}>
-              <td>{m.sourceItemId}</td>
-              <td>{m.version}</td>
-              <td>{m.productCode}</td>
-              <td>{m.unitOfMeasure}</td>
-              <td>{m.commodityCode ?? <span class="muted">—</span>}</td>
-              <td>
-                {m.approvedBy}, <Time iso={m.approvedAt} />
-              </td>
-              <td>
-                <Time iso={m.revokedAt} />
-              </td>
-              <td>
-                {!m.revokedAt && (
-                  <ConfirmButton
-                    label="Revoke"
-                    question={`Revoke version ${m.version} of item ${m.sourceItemId}? Its invoices lose readiness until confirmed again.`}
-                    onConfirm={() =>
-                      void revoke
-                        .run(() => api.itemMappings.revoke.mutate({ id: m.id }))
-                        .then((r) => {
-                          if (!r) return;
-                          setVersion((v) => v + 1);
-                          onChanged();
-                        })
-                    }
-                  />
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </>
   );
 }
