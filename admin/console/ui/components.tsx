@@ -283,3 +283,68 @@ export function DetailSection({ label, subject, children }: { label: string; sub
     </section>
   );
 }
+
+export interface Column<T> {
+  header: string;
+  /** The header is read by screen readers only (an actions column). */
+  hiddenHeader?: boolean;
+  /** The cell names its row (`<th scope="row">`). */
+  rowHeader?: boolean;
+  cell: (row: T) => ComponentChildren;
+}
+
+/** A table of records: one column definition per field, the selected row marked. */
+export function Table<T>({
+  rows,
+  columns,
+  rowKey,
+  selected,
+}: {
+  rows: readonly T[];
+  columns: Column<T>[];
+  rowKey: (row: T) => string;
+  selected?: string | undefined;
+}) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th scope="col" key={c.header}>
+              {c.hiddenHeader ? <span class="sr-only">{c.header}</span> : c.header}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => {
+          const key = rowKey(row);
+          return (
+            <tr key={key} class={key === selected ? 'selected' : undefined}>
+              {columns.map((c) =>
+                c.rowHeader ? (
+                  <th scope="row" key={c.header}>
+                    {c.cell(row)}
+                  </th>
+                ) : (
+                  <td key={c.header}>{c.cell(row)}</td>
+                ),
+              )}
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** The "Details" button of a list row; its accessible name says which record it opens. */
+export const DetailsButton = ({ label, onClick }: { label: string; onClick: () => void }) => (
+  <button type="button" onClick={onClick} aria-label={label}>
+    Details
+  </button>
+);
+
+/** A value that may be absent: a dash, muted. */
+export const Maybe = ({ children }: { children: ComponentChildren }) =>
+  children === null || children === undefined || children === '' ? <span class="muted">—</span> : <>{children}</>;

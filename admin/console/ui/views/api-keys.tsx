@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ScopeSchema, type Scope } from '../../../../contract/common/access.js';
 import { api, type Outputs } from '../api.js';
-import { ConfirmButton, CopyButton, ErrorBox, Form, PagedList, Select, Time } from '../components.js';
+import { ConfirmButton, CopyButton, ErrorBox, Form, PagedList, Select, Table, Time } from '../components.js';
 import { pageOf, useAction, usePaged } from '../hooks.js';
 import { IntegrationPicker, OrganizationPicker, useSelection } from '../selection.js';
 
@@ -89,50 +89,29 @@ export function ApiKeysView() {
       </Form>
       <PagedList paged={paged} caption="API keys" empty={integrationId ? 'This integration has no keys.' : 'Choose an integration first.'}>
         {(keys) => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Prefix</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Revoked</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((k) => (
-                <tr key={k.id}>
-                  <td>
-                    <code>{k.prefix}</code>
-                  </td>
-                  <td>{k.scopes.join(', ')}</td>
-                  <td>
-                    <Time iso={k.createdAt} />
-                  </td>
-                  <td>
-                    <Time iso={k.lastUsedAt} />
-                  </td>
-                  <td>
-                    <Time iso={k.revokedAt} />
-                  </td>
-                  <td>
-                    {!k.revokedAt && (
-                      <ConfirmButton
-                        label="Revoke"
-                        question={`Revoke ${k.prefix}? Its next request is refused.`}
-                        onConfirm={() =>
-                          void action.run(() => api.apiKeys.revoke.mutate({ id: k.id })).then(() => setChanged((c) => c + 1))
-                        }
-                      />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            rows={keys}
+            rowKey={(k) => k.id}
+            columns={[
+              { header: 'Prefix', cell: (k) => <code>{k.prefix}</code> },
+              { header: 'Scopes', cell: (k) => k.scopes.join(', ') },
+              { header: 'Created', cell: (k) => <Time iso={k.createdAt} /> },
+              { header: 'Last used', cell: (k) => <Time iso={k.lastUsedAt} /> },
+              { header: 'Revoked', cell: (k) => <Time iso={k.revokedAt} /> },
+              {
+                header: 'Actions',
+                hiddenHeader: true,
+                cell: (k) =>
+                  !k.revokedAt && (
+                    <ConfirmButton
+                      label="Revoke"
+                      question={`Revoke ${k.prefix}? Its next request is refused.`}
+                      onConfirm={() => void action.run(() => api.apiKeys.revoke.mutate({ id: k.id })).then(() => setChanged((c) => c + 1))}
+                    />
+                  ),
+              },
+            ]}
+          />
         )}
       </PagedList>
     </>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, type Outputs } from '../api.js';
-import { ConfirmButton, CopyButton, ErrorBox, Form, Id, PagedList, Select, TextInput, Time } from '../components.js';
+import { ConfirmButton, CopyButton, ErrorBox, Form, Id, Maybe, PagedList, Select, Table, TextInput, Time } from '../components.js';
 import { pageOf, useAction, usePaged, useQuery } from '../hooks.js';
 import { IntegrationPicker, OrganizationPicker, useSelection } from '../selection.js';
 
@@ -45,36 +45,19 @@ export function ConnectionsView() {
       <h2>Connections</h2>
       <PagedList paged={paged} caption="Connections" empty="No connections: invite the company's administrator below.">
         {(connections) => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Company (connectionId)</th>
-                <th scope="col">Status</th>
-                <th scope="col">Checked through</th>
-                <th scope="col">PO field</th>
-                <th scope="col">Row id</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {connections.map((c) => (
-                <tr key={c.id}>
-                  <td>
-                    <code>{c.connectionId}</code>
-                  </td>
-                  <td>
-                    <span class={`badge ${c.status}`}>{c.status}</span>
-                  </td>
-                  <td>
-                    <Time iso={c.checkedThrough} />
-                  </td>
-                  <td>
-                    <PoField connection={c} onSaved={() => setChanged((n) => n + 1)} />
-                  </td>
-                  <td>
-                    <Id id={c.id} />
-                  </td>
-                  <td class="actions">
+          <Table
+            rows={connections}
+            rowKey={(c) => c.id}
+            columns={[
+              { header: 'Company (connectionId)', cell: (c) => <code>{c.connectionId}</code> },
+              { header: 'Status', cell: (c) => <span class={`badge ${c.status}`}>{c.status}</span> },
+              { header: 'Checked through', cell: (c) => <Time iso={c.checkedThrough} /> },
+              { header: 'PO field', cell: (c) => <PoField connection={c} onSaved={() => setChanged((n) => n + 1)} /> },
+              { header: 'Row id', cell: (c) => <Id id={c.id} /> },
+              {
+                header: 'Actions',
+                cell: (c) => (
+                  <span class="actions">
                     <button
                       type="button"
                       onClick={() => act(() => api.connections.sync.mutate({ id: c.id }), `Sync queued for ${c.connectionId}.`)}
@@ -102,11 +85,11 @@ export function ConnectionsView() {
                         onConfirm={() => act(() => api.connections.disconnect.mutate({ id: c.id }), `${c.connectionId} disconnected.`)}
                       />
                     )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </span>
+                ),
+              },
+            ]}
+          />
         )}
       </PagedList>
       <InvitationsSection integrationId={integrationId} />
@@ -203,36 +186,18 @@ function InvitationsSection({ integrationId }: { integrationId: string }) {
       )}
       <PagedList paged={paged} caption="Invitations" empty="No invitations.">
         {(invitations) => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Recipient</th>
-                <th scope="col">Status</th>
-                <th scope="col">Company</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Used</th>
-              </tr>
-            </thead>
-            <tbody>
-              {invitations.map((i) => (
-                <tr key={i.id}>
-                  <td>{i.recipientEmail}</td>
-                  <td>{i.status}</td>
-                  <td>{i.connectionId ?? <span class="muted">—</span>}</td>
-                  <td>
-                    <Time iso={i.createdAt} />
-                  </td>
-                  <td>
-                    <Time iso={i.expiresAt} />
-                  </td>
-                  <td>
-                    <Time iso={i.consumedAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            rows={invitations}
+            rowKey={(i) => i.id}
+            columns={[
+              { header: 'Recipient', cell: (i) => i.recipientEmail },
+              { header: 'Status', cell: (i) => i.status },
+              { header: 'Company', cell: (i) => <Maybe>{i.connectionId}</Maybe> },
+              { header: 'Created', cell: (i) => <Time iso={i.createdAt} /> },
+              { header: 'Expires', cell: (i) => <Time iso={i.expiresAt} /> },
+              { header: 'Used', cell: (i) => <Time iso={i.consumedAt} /> },
+            ]}
+          />
         )}
       </PagedList>
     </>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { EnvironmentSchema, ProviderSchema, type Environment, type Provider } from '../../../../contract/common/access.js';
 import { api, type Outputs } from '../api.js';
-import { ConfirmButton, ErrorBox, Form, Id, PagedList, Select, Time } from '../components.js';
+import { ConfirmButton, ErrorBox, Form, Id, PagedList, Select, Table, Time } from '../components.js';
 import { pageOf, useAction, usePaged, useQuery } from '../hooks.js';
 import { OrganizationPicker, useSelection } from '../selection.js';
 
@@ -67,30 +67,16 @@ export function IntegrationsView() {
         empty={organizationId ? 'This organization has no integrations matching the filter.' : 'Choose an organization first.'}
       >
         {(integrations) => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Provider</th>
-                <th scope="col">Environment</th>
-                <th scope="col">Id</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {integrations.map((i) => (
-                <tr key={i.id}>
-                  <td>{i.provider}</td>
-                  <td>{i.environment}</td>
-                  <td>
-                    <Id id={i.id} />
-                  </td>
-                  <td>
-                    <Time iso={i.createdAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            rows={integrations}
+            rowKey={(i) => i.id}
+            columns={[
+              { header: 'Provider', cell: (i) => i.provider },
+              { header: 'Environment', cell: (i) => i.environment },
+              { header: 'Id', cell: (i) => <Id id={i.id} /> },
+              { header: 'Created', cell: (i) => <Time iso={i.createdAt} /> },
+            ]}
+          />
         )}
       </PagedList>
       {organizationId && <LinksSection organizationId={organizationId} version={version} />}
@@ -141,36 +127,26 @@ function LinksSection({ organizationId, version }: { organizationId: string; ver
       <ErrorBox error={action.error} />
       <PagedList paged={paged} caption="Links" empty="No links in this organization.">
         {(links) => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Ledger integration</th>
-                <th scope="col">Provider integration</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {links.map((l) => (
-                <tr key={l.id}>
-                  <td>{label(l.ledgerIntegrationId)}</td>
-                  <td>{label(l.providerIntegrationId)}</td>
-                  <td>
-                    <Time iso={l.createdAt} />
-                  </td>
-                  <td>
-                    <ConfirmButton
-                      label="Unlink"
-                      question="Keys of the provider integration lose access to these invoices. Unlink?"
-                      onConfirm={() => void action.run(() => api.links.delete.mutate({ id: l.id })).then(() => setChanged((c) => c + 1))}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            rows={links}
+            rowKey={(l) => l.id}
+            columns={[
+              { header: 'Ledger integration', cell: (l) => label(l.ledgerIntegrationId) },
+              { header: 'Provider integration', cell: (l) => label(l.providerIntegrationId) },
+              { header: 'Created', cell: (l) => <Time iso={l.createdAt} /> },
+              {
+                header: 'Actions',
+                hiddenHeader: true,
+                cell: (l) => (
+                  <ConfirmButton
+                    label="Unlink"
+                    question="Keys of the provider integration lose access to these invoices. Unlink?"
+                    onConfirm={() => void action.run(() => api.links.delete.mutate({ id: l.id })).then(() => setChanged((c) => c + 1))}
+                  />
+                ),
+              },
+            ]}
+          />
         )}
       </PagedList>
     </>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { PaymentProviderSchema, type PaymentProvider } from '../../../../contract/common/access.js';
 import { api, type Outputs } from '../api.js';
-import { DetailSection, Empty, ErrorBox, Form, Id, Money, PagedList, Select, Time } from '../components.js';
+import { DetailSection, DetailsButton, Empty, ErrorBox, Form, Id, Maybe, Money, PagedList, Select, Table, Time } from '../components.js';
 import { usePaged, useQuery } from '../hooks.js';
 import { PoField } from './connections.js';
 import { ConfirmMapping, MappingsTable, type StoredLine } from './item-mappings.js';
@@ -69,44 +69,27 @@ export function InvoicesView() {
         empty="No invoices match these filters (a page can be empty when the ready filter removes all of it)."
       >
         {(invoices) => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Number</th>
-                <th scope="col">Status</th>
-                <th scope="col">Total</th>
-                <th scope="col">Ready{provider ? ` for ${provider}` : ' for every provider'}</th>
-                <th scope="col">Issues</th>
-                <th scope="col">Checked through</th>
-                <th scope="col">
-                  <span class="sr-only">Details</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {invoices.map((i) => (
-                <tr key={i.id} class={i.id === selected ? 'selected' : undefined}>
-                  <td>{i.invoiceNumber ?? <span class="muted">—</span>}</td>
-                  <td>{i.status}</td>
-                  <td>
-                    <Money minor={i.totalAmountMinor} currency={i.currency} />
-                  </td>
-                  <td>
-                    <span class={`badge ${i.ready ? 'ready' : 'not-ready'}`}>{i.ready ? 'ready' : 'not ready'}</span>
-                  </td>
-                  <td>{i.issues.length}</td>
-                  <td>
-                    <Time iso={i.checkedThrough} />
-                  </td>
-                  <td>
-                    <button type="button" onClick={() => setSelected(i.id)} aria-label={`Details of invoice ${i.invoiceNumber ?? i.id}`}>
-                      Details
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            rows={invoices}
+            rowKey={(i) => i.id}
+            selected={selected}
+            columns={[
+              { header: 'Number', cell: (i) => <Maybe>{i.invoiceNumber}</Maybe> },
+              { header: 'Status', cell: (i) => i.status },
+              { header: 'Total', cell: (i) => <Money minor={i.totalAmountMinor} currency={i.currency} /> },
+              {
+                header: `Ready${provider ? ` for ${provider}` : ' for every provider'}`,
+                cell: (i) => <span class={`badge ${i.ready ? 'ready' : 'not-ready'}`}>{i.ready ? 'ready' : 'not ready'}</span>,
+              },
+              { header: 'Issues', cell: (i) => i.issues.length },
+              { header: 'Checked through', cell: (i) => <Time iso={i.checkedThrough} /> },
+              {
+                header: 'Details',
+                hiddenHeader: true,
+                cell: (i) => <DetailsButton label={`Details of invoice ${i.invoiceNumber ?? i.id}`} onClick={() => setSelected(i.id)} />,
+              },
+            ]}
+          />
         )}
       </PagedList>
       {selected && <InvoiceDetail id={selected} provider={provider} onChanged={() => setChanged((c) => c + 1)} />}
@@ -207,46 +190,22 @@ function InvoiceDetail({ id, provider, onChanged }: { id: string; provider: Paym
           )}
           <h3>Lines</h3>
           {d.invoice && d.invoice.lineItems.length > 0 ? (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">Item</th>
-                  <th scope="col">Product</th>
-                  <th scope="col">Product code</th>
-                  <th scope="col">Unit</th>
-                  <th scope="col">Quantity</th>
-                  <th scope="col">Unit amount</th>
-                  <th scope="col">Subtotal</th>
-                  <th scope="col">Tax</th>
-                  <th scope="col">Total</th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.invoice.lineItems.map((l) => (
-                  <tr key={l.sourceLineId}>
-                    <td>{l.sequence}</td>
-                    <td>{l.sourceItemId ?? <span class="muted">—</span>}</td>
-                    <td>{l.productName ?? l.description ?? <span class="muted">—</span>}</td>
-                    <td>{l.productCode ?? <span class="muted">—</span>}</td>
-                    <td>{l.unitOfMeasure ?? <span class="muted">—</span>}</td>
-                    <td>{l.quantity ?? <span class="muted">—</span>}</td>
-                    <td>
-                      <Money minor={l.unitAmountMinor} currency={d.currency} />
-                    </td>
-                    <td>
-                      <Money minor={l.subtotalAmountMinor} currency={d.currency} />
-                    </td>
-                    <td>
-                      <Money minor={l.taxAmountMinor} currency={d.currency} />
-                    </td>
-                    <td>
-                      <Money minor={l.totalAmountMinor} currency={d.currency} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Table
+              rows={d.invoice.lineItems}
+              rowKey={(l) => l.sourceLineId}
+              columns={[
+                { header: '#', cell: (l) => l.sequence },
+                { header: 'Item', cell: (l) => <Maybe>{l.sourceItemId}</Maybe> },
+                { header: 'Product', cell: (l) => <Maybe>{l.productName ?? l.description}</Maybe> },
+                { header: 'Product code', cell: (l) => <Maybe>{l.productCode}</Maybe> },
+                { header: 'Unit', cell: (l) => <Maybe>{l.unitOfMeasure}</Maybe> },
+                { header: 'Quantity', cell: (l) => <Maybe>{l.quantity}</Maybe> },
+                { header: 'Unit amount', cell: (l) => <Money minor={l.unitAmountMinor} currency={d.currency} /> },
+                { header: 'Subtotal', cell: (l) => <Money minor={l.subtotalAmountMinor} currency={d.currency} /> },
+                { header: 'Tax', cell: (l) => <Money minor={l.taxAmountMinor} currency={d.currency} /> },
+                { header: 'Total', cell: (l) => <Money minor={l.totalAmountMinor} currency={d.currency} /> },
+              ]}
+            />
           ) : (
             <Empty>No lines.</Empty>
           )}

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, type Outputs } from '../api.js';
-import { ConfirmButton, Empty, ErrorBox, Form, TextInput, Time } from '../components.js';
+import { ConfirmButton, Empty, ErrorBox, Form, Maybe, Table, TextInput, Time } from '../components.js';
 import { useAction, useQuery } from '../hooks.js';
 
 type Detail = Outputs['invoices']['get'];
@@ -81,56 +81,46 @@ export function MappingsTable({
   return (
     <>
       <ErrorBox error={mappings.error ?? revoke.error} />
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Item</th>
-            <th scope="col">Version</th>
-            <th scope="col">Product code</th>
-            <th scope="col">Unit</th>
-            <th scope="col">Commodity</th>
-            <th scope="col">Approved</th>
-            <th scope="col">Revoked</th>
-            <th scope="col">
-              <span class="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {(mappings.data ?? []).map((m) => (
-            <tr key={m.id}>
-              <td>{m.sourceItemId}</td>
-              <td>{m.version}</td>
-              <td>{m.productCode}</td>
-              <td>{m.unitOfMeasure}</td>
-              <td>{m.commodityCode ?? <span class="muted">—</span>}</td>
-              <td>
+      <Table
+        rows={mappings.data ?? []}
+        rowKey={(m) => m.id}
+        columns={[
+          { header: 'Item', cell: (m) => m.sourceItemId },
+          { header: 'Version', cell: (m) => m.version },
+          { header: 'Product code', cell: (m) => m.productCode },
+          { header: 'Unit', cell: (m) => m.unitOfMeasure },
+          { header: 'Commodity', cell: (m) => <Maybe>{m.commodityCode}</Maybe> },
+          {
+            header: 'Approved',
+            cell: (m) => (
+              <>
                 {m.approvedBy}, <Time iso={m.approvedAt} />
-              </td>
-              <td>
-                <Time iso={m.revokedAt} />
-              </td>
-              <td>
-                {!m.revokedAt && (
-                  <ConfirmButton
-                    label="Revoke"
-                    question={`Revoke version ${m.version} of item ${m.sourceItemId}? Its invoices lose readiness until confirmed again.`}
-                    onConfirm={() =>
-                      void revoke
-                        .run(() => api.itemMappings.revoke.mutate({ id: m.id }))
-                        .then((r) => {
-                          if (!r) return;
-                          setVersion((v) => v + 1);
-                          onChanged();
-                        })
-                    }
-                  />
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+          { header: 'Revoked', cell: (m) => <Time iso={m.revokedAt} /> },
+          {
+            header: 'Actions',
+            hiddenHeader: true,
+            cell: (m) =>
+              !m.revokedAt && (
+                <ConfirmButton
+                  label="Revoke"
+                  question={`Revoke version ${m.version} of item ${m.sourceItemId}? Its invoices lose readiness until confirmed again.`}
+                  onConfirm={() =>
+                    void revoke
+                      .run(() => api.itemMappings.revoke.mutate({ id: m.id }))
+                      .then((r) => {
+                        if (!r) return;
+                        setVersion((v) => v + 1);
+                        onChanged();
+                      })
+                  }
+                />
+              ),
+          },
+        ]}
+      />
     </>
   );
 }

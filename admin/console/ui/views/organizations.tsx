@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { ErrorBox, Form, Id, PagedList, TextInput, Time } from '../components.js';
+import { ErrorBox, Form, Id, PagedList, Table, TextInput, Time } from '../components.js';
 import { pageOf, useAction, usePaged } from '../hooks.js';
 import { useSelection } from '../selection.js';
 
@@ -50,38 +50,26 @@ export function OrganizationsView() {
       </Form>
       <PagedList paged={paged} caption="Organizations" empty={filter ? 'No organization matches this filter.' : 'No organizations yet.'}>
         {(orgs) => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Id</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {orgs.map((o) => (
-                <tr key={o.id} class={o.id === organizationId ? 'selected' : undefined}>
-                  <td>{o.name}</td>
-                  <td>
-                    <Id id={o.id} />
-                  </td>
-                  <td>{o.status}</td>
-                  <td>
-                    <Time iso={o.createdAt} />
-                  </td>
-                  <td>
-                    <button type="button" onClick={() => setOrganization(o.id)} aria-label={`Select ${o.name}`}>
-                      {o.id === organizationId ? 'Selected' : 'Select'}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            rows={orgs}
+            rowKey={(o) => o.id}
+            selected={organizationId}
+            columns={[
+              { header: 'Name', cell: (o) => o.name },
+              { header: 'Id', cell: (o) => <Id id={o.id} /> },
+              { header: 'Status', cell: (o) => o.status },
+              { header: 'Created', cell: (o) => <Time iso={o.createdAt} /> },
+              {
+                header: 'Actions',
+                hiddenHeader: true,
+                cell: (o) => (
+                  <button type="button" onClick={() => setOrganization(o.id)} aria-label={`Select ${o.name}`}>
+                    {o.id === organizationId ? 'Selected' : 'Select'}
+                  </button>
+                ),
+              },
+            ]}
+          />
         )}
       </PagedList>
     </>

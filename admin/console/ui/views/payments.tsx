@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ReportStatusSchema, type ReportStatus } from '../../../../contract/payment-reports.js';
 import { api } from '../api.js';
-import { ErrorBox, Form, Id, Money, PagedList, Select, TextInput, Time, DetailSection } from '../components.js';
+import { DetailSection, DetailsButton, ErrorBox, Form, Id, Money, PagedList, Select, Table, TextInput, Time } from '../components.js';
 import { usePaged, useQuery } from '../hooks.js';
 import { OrganizationPicker, useSelection } from '../selection.js';
 
@@ -37,52 +37,26 @@ export function PaymentsView() {
       </Form>
       <PagedList paged={paged} caption="Payments" empty="No payments match these filters.">
         {(payments) => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Occurred</th>
-                <th scope="col">Provider</th>
-                <th scope="col">Provider payment</th>
-                <th scope="col">Status</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Captured</th>
-                <th scope="col">Refunded</th>
-                <th scope="col">Observations</th>
-                <th scope="col">
-                  <span class="sr-only">Details</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {payments.map((p) => (
-                <tr key={p.id} class={p.id === selected ? 'selected' : undefined}>
-                  <td>
-                    <Time iso={p.occurredAt} />
-                  </td>
-                  <td>{p.provider}</td>
-                  <td>
-                    <code>{p.providerPaymentId ?? p.attemptId ?? '—'}</code>
-                  </td>
-                  <td>{p.status}</td>
-                  <td>
-                    <Money minor={p.amountMinor} currency={p.currency} />
-                  </td>
-                  <td>
-                    <Money minor={p.capturedAmountMinor} currency={p.currency} />
-                  </td>
-                  <td>
-                    <Money minor={p.refundedAmountMinor} currency={p.currency} />
-                  </td>
-                  <td>{p.observationCount}</td>
-                  <td>
-                    <button type="button" onClick={() => setSelected(p.id)} aria-label={`Details of payment ${p.id.slice(0, 8)}`}>
-                      Details
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            rows={payments}
+            rowKey={(p) => p.id}
+            selected={selected}
+            columns={[
+              { header: 'Occurred', cell: (p) => <Time iso={p.occurredAt} /> },
+              { header: 'Provider', cell: (p) => p.provider },
+              { header: 'Provider payment', cell: (p) => <code>{p.providerPaymentId ?? p.attemptId ?? '—'}</code> },
+              { header: 'Status', cell: (p) => p.status },
+              { header: 'Amount', cell: (p) => <Money minor={p.amountMinor} currency={p.currency} /> },
+              { header: 'Captured', cell: (p) => <Money minor={p.capturedAmountMinor} currency={p.currency} /> },
+              { header: 'Refunded', cell: (p) => <Money minor={p.refundedAmountMinor} currency={p.currency} /> },
+              { header: 'Observations', cell: (p) => p.observationCount },
+              {
+                header: 'Details',
+                hiddenHeader: true,
+                cell: (p) => <DetailsButton label={`Details of payment ${p.id.slice(0, 8)}`} onClick={() => setSelected(p.id)} />,
+              },
+            ]}
+          />
         )}
       </PagedList>
       {selected && <PaymentDetail id={selected} />}
@@ -127,46 +101,20 @@ function PaymentDetail({ id }: { id: string }) {
             </dd>
           </dl>
           <h3>Observation history</h3>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Occurred</th>
-                <th scope="col">Received</th>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Captured</th>
-                <th scope="col">Refunded</th>
-                <th scope="col">Current</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.observations.map((o) => (
-                <tr key={o.id}>
-                  <td>
-                    <Time iso={o.occurredAt} />
-                  </td>
-                  <td>
-                    <Time iso={o.receivedAt} />
-                  </td>
-                  <td>
-                    <code>{o.eventId}</code>
-                  </td>
-                  <td>{o.status}</td>
-                  <td>
-                    <Money minor={o.amountMinor} currency={o.currency} />
-                  </td>
-                  <td>
-                    <Money minor={o.capturedAmountMinor} currency={o.currency} />
-                  </td>
-                  <td>
-                    <Money minor={o.refundedAmountMinor} currency={o.currency} />
-                  </td>
-                  <td>{o.current ? 'yes' : ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            rows={d.observations}
+            rowKey={(o) => o.id}
+            columns={[
+              { header: 'Occurred', cell: (o) => <Time iso={o.occurredAt} /> },
+              { header: 'Received', cell: (o) => <Time iso={o.receivedAt} /> },
+              { header: 'Event', cell: (o) => <code>{o.eventId}</code> },
+              { header: 'Status', cell: (o) => o.status },
+              { header: 'Amount', cell: (o) => <Money minor={o.amountMinor} currency={o.currency} /> },
+              { header: 'Captured', cell: (o) => <Money minor={o.capturedAmountMinor} currency={o.currency} /> },
+              { header: 'Refunded', cell: (o) => <Money minor={o.refundedAmountMinor} currency={o.currency} /> },
+              { header: 'Current', cell: (o) => (o.current ? 'yes' : '') },
+            ]}
+          />
         </>
       )}
     </DetailSection>
@@ -206,44 +154,19 @@ export function CorrelationExceptionsView() {
       <p class="muted">A reported payment whose amount or currency differs from the prepared (enriched) request it names.</p>
       <PagedList paged={paged} caption="Correlation exceptions" empty="No correlation exceptions.">
         {(rows) => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Recorded</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Expected</th>
-                <th scope="col">Observed</th>
-                <th scope="col">Enrichment request</th>
-                <th scope="col">Integration</th>
-                <th scope="col">Observation</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((x) => (
-                <tr key={x.id}>
-                  <td>
-                    <Time iso={x.createdAt} />
-                  </td>
-                  <td>{x.kind}</td>
-                  <td>
-                    <MismatchValue kind={x.kind} value={x.expected} />
-                  </td>
-                  <td>
-                    <MismatchValue kind={x.kind} value={x.observed} />
-                  </td>
-                  <td>
-                    <Id id={x.enrichmentRequestId} />
-                  </td>
-                  <td>
-                    <Id id={x.integrationId} />
-                  </td>
-                  <td>
-                    <Id id={x.observationId} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            rows={rows}
+            rowKey={(x) => x.id}
+            columns={[
+              { header: 'Recorded', cell: (x) => <Time iso={x.createdAt} /> },
+              { header: 'Kind', cell: (x) => x.kind },
+              { header: 'Expected', cell: (x) => <MismatchValue kind={x.kind} value={x.expected} /> },
+              { header: 'Observed', cell: (x) => <MismatchValue kind={x.kind} value={x.observed} /> },
+              { header: 'Enrichment request', cell: (x) => <Id id={x.enrichmentRequestId} /> },
+              { header: 'Integration', cell: (x) => <Id id={x.integrationId} /> },
+              { header: 'Observation', cell: (x) => <Id id={x.observationId} /> },
+            ]}
+          />
         )}
       </PagedList>
     </>

@@ -1,7 +1,20 @@
 import { useState } from 'preact/hooks';
 import { SyncStateSchema, type SyncState } from '../../../../contract/common/access.js';
 import { api, type Outputs } from '../api.js';
-import { ConfirmButton, ErrorBox, Form, Id, PagedList, Select, TextInput, Time, DetailSection } from '../components.js';
+import {
+  ConfirmButton,
+  DetailSection,
+  DetailsButton,
+  ErrorBox,
+  Form,
+  Id,
+  Maybe,
+  PagedList,
+  Select,
+  Table,
+  TextInput,
+  Time,
+} from '../components.js';
 import { useAction, useInterval, usePaged, useQuery } from '../hooks.js';
 
 type Run = Outputs['syncRuns']['get'];
@@ -36,48 +49,31 @@ export function SyncRunsView() {
       </Form>
       <PagedList paged={paged} caption="Sync runs" empty="No sync runs match these filters.">
         {(runs) => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Company</th>
-                <th scope="col">State</th>
-                <th scope="col">Mode</th>
-                <th scope="col">Entities done</th>
-                <th scope="col">Records</th>
-                <th scope="col">
-                  <span class="sr-only">Details</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.map((r) => (
-                <tr key={r.id} class={r.id === selected ? 'selected' : undefined}>
-                  <td>
-                    <Time iso={r.createdAt} />
-                  </td>
-                  <td>
-                    <code>{r.connectionId}</code>
-                  </td>
-                  <td>
-                    <span class={`badge ${r.state}`} data-testid="run-state">
-                      {r.state}
-                    </span>
-                  </td>
-                  <td>{r.mode}</td>
-                  <td>
-                    {r.progress.entitiesDone}/{r.progress.entitiesTotal}
-                  </td>
-                  <td>{r.progress.recordsStored}</td>
-                  <td>
-                    <button type="button" onClick={() => setSelected(r.id)} aria-label={`Details of run ${r.id.slice(0, 8)}`}>
-                      Details
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            rows={runs}
+            rowKey={(r) => r.id}
+            selected={selected}
+            columns={[
+              { header: 'Created', cell: (r) => <Time iso={r.createdAt} /> },
+              { header: 'Company', cell: (r) => <code>{r.connectionId}</code> },
+              {
+                header: 'State',
+                cell: (r) => (
+                  <span class={`badge ${r.state}`} data-testid="run-state">
+                    {r.state}
+                  </span>
+                ),
+              },
+              { header: 'Mode', cell: (r) => r.mode },
+              { header: 'Entities done', cell: (r) => `${r.progress.entitiesDone}/${r.progress.entitiesTotal}` },
+              { header: 'Records', cell: (r) => r.progress.recordsStored },
+              {
+                header: 'Details',
+                hiddenHeader: true,
+                cell: (r) => <DetailsButton label={`Details of run ${r.id.slice(0, 8)}`} onClick={() => setSelected(r.id)} />,
+              },
+            ]}
+          />
         )}
       </PagedList>
       {selected && <RunDetail id={selected} />}
@@ -138,51 +134,37 @@ function RunDetail({ id }: { id: string }) {
             />
           )}
           <h3>Entities</h3>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Entity</th>
-                <th scope="col">State</th>
-                <th scope="col">Pages</th>
-                <th scope="col">Fetched</th>
-                <th scope="col">Created</th>
-                <th scope="col">Updated</th>
-                <th scope="col">Unchanged</th>
-                <th scope="col">Deleted</th>
-                <th scope="col">Cursor</th>
-                <th scope="col">Error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {Object.entries(r.entities).map(([entity, p]) => (
-                <tr key={entity}>
-                  <th scope="row">{entity}</th>
-                  <td>{p.state}</td>
-                  <td>{p.pages}</td>
-                  <td>{p.fetched}</td>
-                  <td>{p.created}</td>
-                  <td>{p.updated}</td>
-                  <td>{p.unchanged}</td>
-                  <td>{p.deleted}</td>
-                  <td>
-                    {p.cursor ? (
-                      <>
-                        position {p.cursor.startPosition}
-                        {p.cursor.lastUpdatedTime && (
-                          <>
-                            , changed since <Time iso={p.cursor.lastUpdatedTime} />
-                          </>
-                        )}
-                      </>
-                    ) : (
-                      <span class="muted">—</span>
-                    )}
-                  </td>
-                  <td>{p.error ? `${p.error.code}: ${p.error.message}` : <span class="muted">—</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            rows={Object.entries(r.entities)}
+            rowKey={([entity]) => entity}
+            columns={[
+              { header: 'Entity', rowHeader: true, cell: ([entity]) => entity },
+              { header: 'State', cell: ([, p]) => p.state },
+              { header: 'Pages', cell: ([, p]) => p.pages },
+              { header: 'Fetched', cell: ([, p]) => p.fetched },
+              { header: 'Created', cell: ([, p]) => p.created },
+              { header: 'Updated', cell: ([, p]) => p.updated },
+              { header: 'Unchanged', cell: ([, p]) => p.unchanged },
+              { header: 'Deleted', cell: ([, p]) => p.deleted },
+              {
+                header: 'Cursor',
+                cell: ([, p]) =>
+                  p.cursor ? (
+                    <>
+                      position {p.cursor.startPosition}
+                      {p.cursor.lastUpdatedTime && (
+                        <>
+                          , changed since <Time iso={p.cursor.lastUpdatedTime} />
+                        </>
+                      )}
+                    </>
+                  ) : (
+                    <Maybe>{null}</Maybe>
+                  ),
+              },
+              { header: 'Error', cell: ([, p]) => <Maybe>{p.error && `${p.error.code}: ${p.error.message}`}</Maybe> },
+            ]}
+          />
         </>
       )}
     </DetailSection>

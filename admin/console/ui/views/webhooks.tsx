@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, type Outputs } from '../api.js';
-import { ConfirmButton, CopyButton, ErrorBox, Form, Id, PagedList, Select, TextInput, Time } from '../components.js';
+import { ConfirmButton, CopyButton, ErrorBox, Form, Id, Maybe, PagedList, Select, Table, TextInput, Time } from '../components.js';
 import { pageOf, useAction, usePaged } from '../hooks.js';
 import { IntegrationPicker, OrganizationPicker, useSelection } from '../selection.js';
 
@@ -73,34 +73,27 @@ export function WebhooksView() {
       <h2>Endpoints</h2>
       <PagedList paged={endpoints} caption="Webhook endpoints" empty="No webhook endpoints.">
         {(rows: Endpoint[]) => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">URL to configure at gwa</th>
-                <th scope="col">Status</th>
-                <th scope="col">Key pair</th>
-                <th scope="col">Integration</th>
-                <th scope="col">Created</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((e) => (
-                <tr key={e.id}>
-                  <td>
+          <Table
+            rows={rows}
+            rowKey={(e) => e.id}
+            selected={endpointId}
+            columns={[
+              {
+                header: 'URL to configure at gwa',
+                cell: (e) => (
+                  <>
                     <code data-testid="endpoint-url">{e.url}</code> <CopyButton text={e.url} label="Copy URL" />
-                  </td>
-                  <td>{e.status}</td>
-                  <td>
-                    <KeyPair endpoint={e} onSaved={() => setChanged((c) => c + 1)} />
-                  </td>
-                  <td>
-                    <Id id={e.integrationId} />
-                  </td>
-                  <td>
-                    <Time iso={e.createdAt} />
-                  </td>
-                  <td class="actions">
+                  </>
+                ),
+              },
+              { header: 'Status', cell: (e) => e.status },
+              { header: 'Key pair', cell: (e) => <KeyPair endpoint={e} onSaved={() => setChanged((c) => c + 1)} /> },
+              { header: 'Integration', cell: (e) => <Id id={e.integrationId} /> },
+              { header: 'Created', cell: (e) => <Time iso={e.createdAt} /> },
+              {
+                header: 'Actions',
+                cell: (e) => (
+                  <span class="actions">
                     <button type="button" onClick={() => setEndpointId(e.id)}>
                       Show events
                     </button>
@@ -113,11 +106,11 @@ export function WebhooksView() {
                         }
                       />
                     )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </span>
+                ),
+              },
+            ]}
+          />
         )}
       </PagedList>
       <h2>Events</h2>
@@ -133,38 +126,26 @@ export function WebhooksView() {
       </Form>
       <PagedList paged={events} caption="Webhook events" empty="No recorded notifications match these filters.">
         {(rows) => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Notified</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Subject</th>
-                <th scope="col">Status</th>
-                <th scope="col">Issues</th>
-                <th scope="col">Payment</th>
-                <th scope="col">Received</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <Time iso={e.notificationAt} />
-                  </td>
-                  <td>{e.kind}</td>
-                  <td>
+          <Table
+            rows={rows}
+            rowKey={(e) => e.id}
+            columns={[
+              { header: 'Notified', cell: (e) => <Time iso={e.notificationAt} /> },
+              { header: 'Kind', cell: (e) => e.kind },
+              {
+                header: 'Subject',
+                cell: (e) => (
+                  <>
                     {e.subjectType} {e.subjectId && <code>{e.subjectId}</code>}
-                  </td>
-                  <td>{e.status}</td>
-                  <td>{e.issues.length === 0 ? '—' : e.issues.map((i) => i.code).join(', ')}</td>
-                  <td>{e.trackedPaymentId ? <Id id={e.trackedPaymentId} /> : '—'}</td>
-                  <td>
-                    <Time iso={e.receivedAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              { header: 'Status', cell: (e) => e.status },
+              { header: 'Issues', cell: (e) => <Maybe>{e.issues.map((i) => i.code).join(', ')}</Maybe> },
+              { header: 'Payment', cell: (e) => (e.trackedPaymentId ? <Id id={e.trackedPaymentId} /> : <Maybe>{null}</Maybe>) },
+              { header: 'Received', cell: (e) => <Time iso={e.receivedAt} /> },
+            ]}
+          />
         )}
       </PagedList>
     </>
