@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { mapAndStoreInvoices, remapAfterRun } from '../invoices/store-invoices.js';
+import { remapAfterRun, storeAndMapInvoicePage } from '../invoices/store-invoices.js';
 import type { Logger } from '../../logger.js';
 import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
 import { markDeleted, markSeen, markUnseenDeleted, upsertSourceRecords } from '../../persistence/sql/ledger-source-records.sql.js';
@@ -184,14 +184,20 @@ export async function importRun(
         await em.transactional(async (tem) => {
           const tsql = sqlOf(tem);
           await stillOurs(tsql);
-          const counts = await upsertSourceRecords(tsql, {
-            scope: scopeOfRow(connection),
-            connectionId: connection.id,
-            entityType: entity,
-            syncRunId: run.id,
-            records,
-            now: new Date(),
-          });
+          const store = () =>
+            upsertSourceRecords(tsql, {
+              scope: scopeOfRow(connection),
+              connectionId: connection.id,
+              entityType: entity,
+              syncRunId: run.id,
+              records,
+              now: new Date(),
+            });
+          // The page's invoices are mapped in its transaction: a crash never leaves a page stored but unmapped.
+          const counts =
+            entity === 'Invoice' && mapInvoices
+              ? await storeAndMapInvoicePage(tsql, { connection, records, store, now: new Date() })
+              : await store();
           const sourceIds = records.map((r) => r.sourceId);
           if (reconcile) await markSeen(tsql, { connectionId: connection.id, entityType: entity, sourceIds, syncRunId: run.id });
           p.pages += 1;
@@ -211,9 +217,6 @@ export async function importRun(
               });
             p.state = 'done';
           }
-          // The page's invoices are mapped in its transaction: a crash never leaves a page stored but unmapped.
-          if (entity === 'Invoice' && mapInvoices)
-            await mapAndStoreInvoices(tsql, { connection, ledgerInvoiceIds: sourceIds, now: new Date() });
           await saveRunEntities(tsql, run.id, entities);
         });
         if (digest.last) break;
