@@ -58,11 +58,36 @@ async function mappingContext(sql: Sql, connection: ConnectionRow): Promise<Mapp
 /** A source invoice to map: the stored record, or a page's record once the page is stored. */
 type InvoiceRecord = Pick<SourceRecordRow, 'source_id' | 'deleted' | 'payload'>;
 
-/** The stored Items a batch of invoices references, by source id. */
-async function itemsOf(sql: Sql, connectionId: string, invoices: readonly InvoiceRecord[]) {
+/**
+ * Stored Items by source id (`null`: not imported, or deleted), kept across the
+ * Invoice pages of one sync run. A run stores every Item before any Invoice and
+ * no other writer changes source records while it holds the connection's run, so
+ * an Item read for one page is still what is stored for the next.
+ */
+export type ItemCache = Map<string, Record<string, unknown> | null>;
+
+/** Items kept per run at most; beyond, the cache starts again (memory stays bounded for very large catalogs). */
+const ITEM_CACHE_LIMIT = 50_000;
+
+/** The stored Items a batch of invoices references, by source id: from `cache` when given, else read. */
+async function itemsOf(sql: Sql, connectionId: string, invoices: readonly InvoiceRecord[], cache: ItemCache = new Map()) {
   const itemIds = [...new Set(invoices.flatMap((r) => referencedItemIds(r.payload)))];
-  const rows = await sourceRecordsOf(sql, connectionId, 'Item', itemIds);
-  return new Map(rows.filter((i) => !i.deleted).map((i) => [i.source_id, i.payload]));
+  let missing = itemIds.filter((id) => !cache.has(id));
+  if (cache.size + missing.length > ITEM_CACHE_LIMIT) {
+    cache.clear();
+    missing = itemIds;
+  }
+  if (missing.length > 0) {
+    const rows = await sourceRecordsOf(sql, connectionId, 'Item', missing);
+    for (const id of missing) cache.set(id, null);
+    for (const i of rows) if (!i.deleted) cache.set(i.source_id, i.payload);
+  }
+  const items = new Map<string, Record<string, unknown>>();
+  for (const id of itemIds) {
+    const payload = cache.get(id);
+    if (payload) items.set(id, payload);
+  }
+  return items;
 }
 
 /** The stored invoices of a batch, by source id. */
@@ -144,13 +169,15 @@ export async function storeAndMapInvoicePage<Stored extends { written: ReadonlyM
     connection: ConnectionRow;
     records: readonly { sourceId: string; deleted: boolean; payload: Record<string, unknown> }[];
     store: () => Promise<Stored>;
+    /** The run's Items read by earlier pages. */
+    items: ItemCache;
     now: Date;
   },
 ): Promise<Stored> {
   const { connection } = o;
   const page: InvoiceRecord[] = o.records.map((r) => ({ source_id: r.sourceId, deleted: r.deleted, payload: r.payload }));
   const context = await mappingContext(sql, connection);
-  const items = await itemsOf(sql, connection.id, page);
+  const items = await itemsOf(sql, connection.id, page, o.items);
   const states = await statesOf(sql, connection.id, page);
   const storing = o.store();
   storing.catch(() => undefined); // awaited below; a failure must not count as unhandled while the page is mapped

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { remapAfterRun, storeAndMapInvoicePage } from '../invoices/store-invoices.js';
+import { remapAfterRun, storeAndMapInvoicePage, type ItemCache } from '../invoices/store-invoices.js';
 import type { Logger } from '../../logger.js';
 import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
 import { markDeleted, markSeen, markUnseenDeleted, upsertSourceRecords } from '../../persistence/sql/ledger-source-records.sql.js';
@@ -129,6 +129,7 @@ export async function importRun(
     const session = new LedgerSession(sql, runtime, connection);
     const pageSize = runtime.settings.pageSize;
     const strategy = deletionStrategy(run.mode, periodStart, new Date());
+    const itemCache: ItemCache = new Map();
     for (const entity of SYNC_ENTITIES) {
       current = entity;
       const p = entities[entity];
@@ -196,7 +197,7 @@ export async function importRun(
           // The page's invoices are mapped in its transaction: a crash never leaves a page stored but unmapped.
           const counts =
             entity === 'Invoice' && mapInvoices
-              ? await storeAndMapInvoicePage(tsql, { connection, records, store, now: new Date() })
+              ? await storeAndMapInvoicePage(tsql, { connection, records, store, items: itemCache, now: new Date() })
               : await store();
           const sourceIds = records.map((r) => r.sourceId);
           if (reconcile) await markSeen(tsql, { connectionId: connection.id, entityType: entity, sourceIds, syncRunId: run.id });
