@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { SourceObjectType } from '../../../contract/invoices.js';
 
 export interface RevisionInput {
@@ -28,7 +28,7 @@ export function revisionOf(input: RevisionInput): string {
     sortedByText(input.mappingVersions.map((m) => [m.id, m.version, m.revoked])),
     sortedByText(input.dependencyVersions.map((d) => [d.objectType, d.externalId, d.version])),
   ]);
-  return `r1_${createHash('sha256').update(canonical).digest('hex').slice(0, 40)}`;
+  return `r1_${hash('sha256', canonical).slice(0, 40)}`;
 }
 
 /** Tuples in the order of their JSON text (each serialized once, not once per comparison). */

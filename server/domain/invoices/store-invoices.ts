@@ -171,6 +171,8 @@ export async function storeAndMapInvoicePage<Stored extends { written: ReadonlyM
     store: () => Promise<Stored>;
     /** The run's Items read by earlier pages. */
     items: ItemCache;
+    /** Called once the mapped invoices are sent to the database, to use the time it takes to write them. */
+    whileWriting?: () => void;
     now: Date;
   },
 ): Promise<Stored> {
@@ -196,7 +198,11 @@ export async function storeAndMapInvoicePage<Stored extends { written: ReadonlyM
     const sourceRecordId = stored.written.get(sourceId);
     return sourceRecordId === undefined ? [] : [{ sourceRecordId, sourceId, result }];
   });
-  await writeChanged(sql, context, mapped, states, o.now);
+  const writing = writeChanged(sql, context, mapped, states, o.now);
+  writing.catch(() => undefined); // awaited below
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  o.whileWriting?.();
+  await writing;
   const notWritten = page.filter((r) => !stored.written.has(r.source_id)).map((r) => r.source_id);
   await mapAndStoreInvoices(sql, { connection, ledgerInvoiceIds: notWritten, now: o.now });
   return stored;
