@@ -324,7 +324,10 @@ describe('mapInvoice', () => {
   it('when the total does not add up but a line text is beyond the canonical schema, then the arithmetic is not checked', () => {
     const longText = 'x'.repeat(4097);
     const mismatched = { TotalAmt: 40, Balance: 40 };
-    const line = (description: string) => [salesLine('1', '11', 2, 12.5, 25, { Description: description }), salesLine('2', '12', 1, 10, 10)];
+    const line = (description: string) => [
+      salesLine('1', '11', 2, 12.5, 25, { Description: description }),
+      salesLine('2', '12', 1, 10, 10),
+    ];
     const valid = mapInvoice(input({ invoice: sourceInvoice({ ...mismatched, Line: line('Line 1') }) }));
     expect(valid.issues.map((i) => i.code)).toStrictEqual(['arithmetic_mismatch']);
     const refused = mapInvoice(input({ invoice: sourceInvoice({ ...mismatched, Line: line(longText) }) }));
