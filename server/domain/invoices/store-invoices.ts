@@ -55,7 +55,7 @@ async function mappingContext(sql: Sql, connection: ConnectionRow): Promise<Mapp
   return { connection, preferences, mappings, settings };
 }
 
-/** A source invoice to map: the stored record, or a page's record once the page is stored. */
+/** A source invoice to map: the stored record, or a sync page's record as the provider returned it. */
 type InvoiceRecord = Pick<SourceRecordRow, 'source_id' | 'deleted' | 'payload'>;
 
 /**
