@@ -18,7 +18,7 @@ import { mapInvoice } from './map-invoice.js';
 import { record, records, refValue } from './source-record.js';
 import type { ItemMapping, MappedInvoice } from './types.js';
 
-/** Invoices mapped per batch: one item read, one state read and up to three writes per batch. */
+/** Invoices mapped per batch: one item read, one state read and one write per batch (two when a revision came back). */
 const BATCH = 500;
 
 /** The Item ids an Invoice record references (sales lines, and sales lines inside groups). */
