@@ -91,10 +91,12 @@ export async function invoiceReader(app: LedgerTestApp, provider: 'gwa' | 'gwb' 
   const integration = (
     await app.admin<{ id: string }>('integrations.create', { organizationId: ledger.organizationId, provider, environment: 'sandbox' })
   ).body;
-  await app.admin('links.create', { ledgerIntegrationId: ledger.integrationId, providerIntegrationId: integration.id });
+  const link = (
+    await app.admin<{ id: string }>('links.create', { ledgerIntegrationId: ledger.integrationId, providerIntegrationId: integration.id })
+  ).body;
   const key = (
     await app.admin<{ key: string }>('apiKeys.issue', { integrationId: integration.id, scopes: ['invoices:read', 'enrichment:write'] })
   ).body.key;
   const [connection] = (await app.admin<{ id: string }[]>('connections.list', { integrationId: ledger.integrationId })).body;
-  return { ledger, connectionId, connectionRowId: connection!.id, integrationId: integration.id, key };
+  return { ledger, connectionId, connectionRowId: connection!.id, integrationId: integration.id, linkId: link.id, key };
 }
