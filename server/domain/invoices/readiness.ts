@@ -42,8 +42,7 @@ export interface Readiness {
  * brings: amountMinor, currency and expectedRevision (docs/decisions.md).
  */
 export function readinessOf(input: ReadinessInput): Readiness {
-  const issues: CategorizedIssue[] = [];
-  if (input.deleted) issues.push(invoiceIssue('invoice_deleted_at_source', 'source'));
+  const issues: CategorizedIssue[] = deletionIssues(input.deleted);
   issues.push(...input.mapperIssues.filter((i) => appliesTo(i.code, input.provider)));
   const canonical = toCanonicalInvoice(input.invoice);
   if (canonical.ok) issues.push(...providerFieldIssues(input.provider, canonical.invoice));
@@ -77,6 +76,24 @@ export function preparationRequest<P extends PaymentProvider>(provider: P, invoi
 export function providerFieldIssues(provider: PaymentProvider, invoice: CanonicalInvoice): CategorizedIssue[] {
   const result = enrichInline(provider, preparationRequest(provider, invoice));
   return result.ok ? [] : result.issues.map(categorize);
+}
+
+/**
+ * What can change about a stored invoice without a new snapshot: deletion at the source, freshness and access. Every
+ * other check reads the snapshot, which is immutable (a saved preparation's replay re-runs only these).
+ */
+export function sourceStateIssues(
+  input: Pick<ReadinessInput, 'deleted' | 'connectionStatus' | 'checkedThrough' | 'syncActive' | 'now'>,
+): CategorizedIssue[] {
+  return [
+    ...deletionIssues(input.deleted),
+    ...freshnessIssues(input.checkedThrough, input.syncActive, input.now),
+    ...accessIssues(input.connectionStatus),
+  ];
+}
+
+function deletionIssues(deleted: boolean): CategorizedIssue[] {
+  return deleted ? [invoiceIssue('invoice_deleted_at_source', 'source')] : [];
 }
 
 export function freshnessIssues(checkedThrough: Date | null, syncActive: boolean, now: Date): CategorizedIssue[] {
