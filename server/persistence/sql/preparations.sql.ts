@@ -90,28 +90,32 @@ export interface PreparationInsert {
 
 /** Insert one preparation; the unique (integration, idempotency key) refuses a concurrent duplicate. */
 export async function insertPreparation(sql: Sql, scope: TenantScope, row: PreparationInsert): Promise<void> {
-  await sql(`insert into preparations (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)`, [
-    row.id,
-    scope.organizationId,
-    scope.integrationId,
-    scope.environment,
-    row.provider,
-    row.kind,
-    row.storedInvoiceId,
-    row.snapshotId,
-    row.revision,
-    row.sourceIntegrationId,
-    row.connectionId,
-    row.sourceConnectionId,
-    row.checkedThrough,
-    row.amountMinor,
-    row.currency,
-    row.idempotencyKey,
-    row.fingerprint,
-    row.mode,
-    JSON.stringify(row.data),
-    row.createdAt,
-  ]);
+  await sql(
+    `insert into preparations (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)`,
+    [
+      row.id,
+      scope.organizationId,
+      scope.integrationId,
+      scope.environment,
+      row.provider,
+      row.kind,
+      row.storedInvoiceId,
+      row.snapshotId,
+      row.revision,
+      row.sourceIntegrationId,
+      row.connectionId,
+      row.sourceConnectionId,
+      row.checkedThrough,
+      row.amountMinor,
+      row.currency,
+      row.idempotencyKey,
+      row.fingerprint,
+      row.mode,
+      JSON.stringify(row.data),
+      row.createdAt,
+    ],
+    'preparation_insert',
+  );
 }
 
 /** A keyset page of preparations in (created_at, id) order, for operators. */
@@ -177,6 +181,7 @@ export async function preparationContext(
        left join invoice_snapshots s on s.id = si.current_snapshot_id
       order by f.created_at, f.id`,
     [o.scope.integrationId, o.scope.organizationId, o.scope.environment, o.value, o.scope.integrationId, o.idempotencyKey],
+    `preparation_context_${o.selector}`,
   );
   const first = found[0];
   const saved = first?.p_id == null ? undefined : rows([Object.fromEntries(COLUMN_NAMES.map((c) => [c, first[`p_${c}`]]))])[0];
