@@ -22,6 +22,8 @@ export interface Evaluation {
   /** Mapping and validation problems: the invoice cannot produce valid provider fields. */
   readonly fields: CategorizedIssue[];
   readonly canonical: CanonicalInvoice | null;
+  /** The provider fields of the invoice (readiness ran the enrichment core), or `null` when it refused. */
+  readonly enrichment: unknown;
 }
 
 /**
@@ -33,11 +35,17 @@ export interface Evaluation {
 export function evaluate(row: InvoiceReadRow, provider: PaymentProvider, request: PreparationRequest, now: Date): Evaluation {
   const stored = (row.content?.invoice ?? null) as StoredInvoice | null;
   if (row.snapshot_id === null || stored === null) {
-    return { state: [], fields: [invoiceIssue('fact_unavailable', 'invoice', 'The source invoice could not be mapped.')], canonical: null };
+    const fields = [invoiceIssue('fact_unavailable', 'invoice', 'The source invoice could not be mapped.')];
+    return { state: [], fields, canonical: null, enrichment: null };
   }
   const readiness = readinessOfRow(row, provider, now);
   const issues = [...readiness.issues, ...requestIssues(stored, row.revision, request)];
-  return { state: issues.filter((i) => !isFieldIssue(i)), fields: issues.filter(isFieldIssue), canonical: readiness.canonical };
+  return {
+    state: issues.filter((i) => !isFieldIssue(i)),
+    fields: issues.filter(isFieldIssue),
+    canonical: readiness.canonical,
+    enrichment: readiness.enrichment,
+  };
 }
 
 function requestIssues(stored: StoredInvoice, revision: string | null, request: PreparationRequest): CategorizedIssue[] {

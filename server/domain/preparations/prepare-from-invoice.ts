@@ -15,13 +15,11 @@ import {
 import { sqlOf } from '../../persistence/sql/sql.js';
 import type { InvoiceReadRow } from '../../persistence/sql/stored-invoices.sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
-import { enrichInline } from '../enrichment/index.js';
 import { DomainError } from '../errors.js';
 import { idempotentWrite, type KeyConflict } from '../idempotency/idempotent-write.js';
 import { requestFingerprint } from '../idempotency/fingerprint.js';
 import { invoiceIssue } from '../invoices/issue-categories.js';
 import { sourceStateOfRow } from '../invoices/invoice-views.js';
-import { preparationRequest } from '../invoices/readiness.js';
 import { evaluate } from './evaluate.js';
 
 /** `enrichment`: endpoints 1, 6, 11 (enhancement only); `payment_preparation`: endpoint 12 (enhanced or ordinary). */
@@ -169,17 +167,17 @@ function prepareData(
   request: PreparationRequest,
   now: Date,
 ): { mode: 'enhanced' | 'ordinary'; data: unknown } {
-  const { state, fields, canonical } = evaluate(invoice, provider, request, now);
+  const { state, fields, enrichment } = evaluate(invoice, provider, request, now);
   // Without a snapshot there is nothing to pin, whichever the endpoint.
   if (state.length > 0 || (fields.length > 0 && (kind === 'enrichment' || invoice.snapshot_id === null))) refuse(state, fields);
-  const result = fields.length === 0 && canonical !== null ? enrichInline(provider, preparationRequest(provider, canonical)) : undefined;
+  // Readiness ran the enrichment core on this invoice: without issues it made the fields.
+  const enhanced = fields.length === 0 && enrichment !== null;
   if (kind === 'enrichment') {
-    // Readiness runs the same core on the same invoice: a failure here cannot happen without an issue above.
-    if (!result?.ok) throw new Error('enrichment failed on a ready invoice');
-    return { mode: 'enhanced', data: result.data };
+    if (!enhanced) throw new Error('enrichment failed on a ready invoice');
+    return { mode: 'enhanced', data: enrichment };
   }
-  const data: GwcPaymentPreparationData = result?.ok
-    ? { mode: 'enhanced', enrichment: result.data as GwcPaymentPreparationData['enrichment'], optimizationIssues: [] }
+  const data: GwcPaymentPreparationData = enhanced
+    ? { mode: 'enhanced', enrichment: enrichment as GwcPaymentPreparationData['enrichment'], optimizationIssues: [] }
     : { mode: 'ordinary', enrichment: null, optimizationIssues: fields };
   return { mode: data.mode, data };
 }
