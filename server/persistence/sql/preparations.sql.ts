@@ -150,8 +150,9 @@ export interface PreparationContext {
   /** The preparation already saved under the idempotency key, if any. */
   saved: PreparationRow | undefined;
   /**
-   * The visible invoices the selector names, oldest first, at most two (two: ambiguous). Their snapshot JSON is read
-   * only when it is not the saved preparation's snapshot: a replay on the same snapshot does not need it.
+   * The visible invoices the selector names, oldest first, at most two (two: ambiguous). Of their snapshot's JSON only
+   * the content and the mapper's issues are read (what preparation checks), and only when it is not the saved
+   * preparation's snapshot: a replay on the same snapshot does not need them.
    */
   invoices: InvoiceReadRow[];
 }
@@ -172,7 +173,7 @@ export async function preparationContext(
         where si.integration_id in (${LINKED_LEDGER_INTEGRATIONS}) and si.organization_id = ? and si.environment = ?
           and si.${SELECTOR_COLUMNS[o.selector]} = ?
         order by si.created_at, si.id limit 2)
-     select ${COLUMN_NAMES.map((c) => `p.${c} as p_${c}`).join(', ')}, ${invoiceReadColumns('s.id is distinct from p.snapshot_id')}
+     select ${COLUMN_NAMES.map((c) => `p.${c} as p_${c}`).join(', ')}, ${invoiceReadColumns({ only: ['content', 'issues'], when: 's.id is distinct from p.snapshot_id' })}
        from (select 1) one
        left join preparations p on p.integration_id = ? and p.idempotency_key = ?
        left join found f on true

@@ -210,18 +210,21 @@ export interface InvoiceReadRow {
 
 export const readRows = withDates<InvoiceReadRow>(['checked_through', 'created_at']);
 
+const SNAPSHOT_JSON = ['content', 'issues', 'dependencies', 'mappings'] as const;
+
 /**
- * The columns of an `InvoiceReadRow` (aliases `si`, `c`, `s`). With `jsonWhen` (an SQL condition) the snapshot's
- * JSON columns are read only when it holds, else null: they are the bulk of the row.
+ * The columns of an `InvoiceReadRow` (aliases `si`, `c`, `s`). The snapshot's JSON columns are the bulk of the row:
+ * `json.only` reads just those (the others are null), `json.when` (an SQL condition) reads them only when it holds.
  */
-export function invoiceReadColumns(jsonWhen?: string): string {
-  const json = ['content', 'issues', 'dependencies', 'mappings'].map((c) =>
-    jsonWhen ? `case when ${jsonWhen} then s.${c} end as ${c}` : `s.${c}`,
+export function invoiceReadColumns(json: { only?: readonly (typeof SNAPSHOT_JSON)[number][]; when?: string } = {}): string {
+  const only: readonly string[] = json.only ?? SNAPSHOT_JSON;
+  const snapshot = SNAPSHOT_JSON.map((c) =>
+    !only.includes(c) ? `null as ${c}` : json.when ? `case when ${json.when} then s.${c} end as ${c}` : `s.${c}`,
   );
   return `si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
     exists (select 1 from ledger_sync_runs r where r.connection_id = c.id and r.state in ('queued', 'running')) as sync_active,
     si.source_record_id, si.ledger_invoice_id, si.invoice_number, si.status, si.currency, si.total_amount_minor, si.source_version,
-    si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, ${json.join(', ')}`;
+    si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, ${snapshot.join(', ')}`;
 }
 
 const COLUMNS = invoiceReadColumns();
