@@ -50,13 +50,6 @@ const COLUMN_NAMES = [
 ] as const satisfies readonly (keyof PreparationRow)[];
 const COLUMNS = COLUMN_NAMES.join(', ');
 
-/** The preparation an integration saved under an idempotency key, if any. */
-export async function preparationByKey(sql: Sql, integrationId: string, idempotencyKey: string): Promise<PreparationRow | undefined> {
-  return rows(
-    await sql(`select ${COLUMNS} from preparations where integration_id = ? and idempotency_key = ?`, [integrationId, idempotencyKey]),
-  )[0];
-}
-
 /** A preparation of this integration and environment (payment-report correlation), or any when no scope is given (operators). */
 export async function preparationById(
   sql: Sql,
