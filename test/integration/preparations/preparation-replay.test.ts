@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
+import { deleteEntity } from '../../../server/ledger-sandbox/company.js';
 import { connect, insertRunRow, invoiceReader, waitForRun } from '../../support/ledger-flow.js';
 import { bodyFor, preparationFlow, type PreparationEndpoint, type Reader } from '../../support/preparation-flow.js';
 
@@ -108,6 +109,28 @@ describe('replaying a saved preparation after the source changed', () => {
     });
     expect(relinked.status).toBe(200);
     await expectOriginal(reader, 'gwa', prepared.body, prepared);
+  });
+
+  it('when the invoice was deleted at the source and synced, then the replay is 409 invoice_deleted_at_source', async () => {
+    const prepared = await preparedOnce('gwb', '1012');
+    const { reader } = prepared;
+    const company = [...app.sandbox.companies.values()][0]!;
+    const removed = company.Invoice.find((i) => i.Id === '1012')!;
+    deleteEntity(company, 'Invoice', '1012');
+    try {
+      const queued = await app.request(`/api/v1/integrations/ledger/${reader.connectionId}/sync`, {
+        method: 'POST',
+        key: reader.ledger.key,
+      });
+      expect(queued.status).toBe(202);
+      expect(await waitForRun(app, reader.ledger, reader.connectionId)).toMatchObject({ state: 'succeeded' });
+      // The same snapshot, now marked deleted: the replay's source-state check alone refuses it.
+      await expectBlocked(prepared, 'gwb', [{ code: 'invoice_deleted_at_source', path: 'source', category: 'source' }]);
+    } finally {
+      // Other tests of this file read the same sandbox company.
+      company.Invoice.push(removed);
+      company.deleted = company.deleted.filter((d) => d.Id !== '1012');
+    }
   });
 
   it('when the same key comes with another body, then 409 idempotency_key_conflict whatever changed, and nothing is saved', async () => {
