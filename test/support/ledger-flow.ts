@@ -88,13 +88,20 @@ export async function invoiceReader(app: LedgerTestApp, provider: 'gwa' | 'gwb' 
   const res = await app.request(`/api/v1/integrations/ledger/${connectionId}/sync`, { method: 'POST', key: ledger.key });
   expect(res.status).toBe(202);
   expect(await waitForRun(app, ledger, connectionId)).toMatchObject({ state: 'succeeded' });
+  const [connection] = (await app.admin<{ id: string }[]>('connections.list', { integrationId: ledger.integrationId })).body;
+  return { ledger, connectionId, connectionRowId: connection!.id, ...(await linkedProvider(app, ledger, provider)) };
+}
+
+/** Another payment-provider integration of the ledger tenant's organization, linked to its ledger integration, with a reading key. */
+export async function linkedProvider(app: LedgerTestApp, ledger: Tenant, provider: 'gwa' | 'gwb' | 'gwc') {
   const integration = (
     await app.admin<{ id: string }>('integrations.create', { organizationId: ledger.organizationId, provider, environment: 'sandbox' })
   ).body;
-  await app.admin('links.create', { ledgerIntegrationId: ledger.integrationId, providerIntegrationId: integration.id });
+  const link = (
+    await app.admin<{ id: string }>('links.create', { ledgerIntegrationId: ledger.integrationId, providerIntegrationId: integration.id })
+  ).body;
   const key = (
     await app.admin<{ key: string }>('apiKeys.issue', { integrationId: integration.id, scopes: ['invoices:read', 'enrichment:write'] })
   ).body.key;
-  const [connection] = (await app.admin<{ id: string }[]>('connections.list', { integrationId: ledger.integrationId })).body;
-  return { ledger, connectionId, connectionRowId: connection!.id, integrationId: integration.id, key };
+  return { integrationId: integration.id, linkId: link.id, key };
 }

@@ -214,12 +214,26 @@ export interface InvoiceReadRow {
   mappings: unknown[] | null;
 }
 
-const readRows = withDates<InvoiceReadRow>(['checked_through', 'created_at']);
+export const readRows = withDates<InvoiceReadRow>(['checked_through', 'created_at']);
 
-const COLUMNS = `si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
+const SNAPSHOT_JSON = ['content', 'issues', 'dependencies', 'mappings'] as const;
+
+/**
+ * The columns of an `InvoiceReadRow` (aliases `si`, `c`, `s`). The snapshot's JSON columns are the bulk of the row:
+ * `json.only` reads just those (the others are null), `json.when` (an SQL condition) reads them only when it holds.
+ */
+export function invoiceReadColumns(json: { only?: readonly (typeof SNAPSHOT_JSON)[number][]; when?: string } = {}): string {
+  const only: readonly string[] = json.only ?? SNAPSHOT_JSON;
+  const snapshot = SNAPSHOT_JSON.map((c) =>
+    !only.includes(c) ? `null as ${c}` : json.when ? `case when ${json.when} then s.${c} end as ${c}` : `s.${c}`,
+  );
+  return `si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
     exists (select 1 from ledger_sync_runs r where r.connection_id = c.id and r.state in ('queued', 'running')) as sync_active,
     si.source_record_id, si.ledger_invoice_id, si.invoice_number, si.status, si.currency, si.total_amount_minor, si.source_version,
-    si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, s.content, s.issues, s.dependencies, s.mappings`;
+    si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, ${snapshot.join(', ')}`;
+}
+
+const COLUMNS = invoiceReadColumns();
 
 const READ = `select ${COLUMNS}
   from stored_invoices si join ledger_connections c on c.id = si.connection_id left join invoice_snapshots s on s.id = si.current_snapshot_id`;
@@ -318,13 +332,12 @@ export async function sourceRecordIds(sql: Sql, connectionId: string, refs: read
   return new Map(rows.map((r) => [`${r.entity_type}:${r.source_id}`, r.id]));
 }
 
-/** The ledger integrations linked to a payment provider integration of the same organization and environment. */
-export async function linkedLedgerIntegrations(sql: Sql, providerIntegrationId: string): Promise<string[]> {
-  const rows = await sql<{ id: string }>(
-    `select l.ledger_integration_id as id from integration_links l
+/** The ledger integrations linked to a payment provider integration (bound parameter) of the same organization and environment. */
+export const LINKED_LEDGER_INTEGRATIONS = `select l.ledger_integration_id as id from integration_links l
        join integrations li on li.id = l.ledger_integration_id join integrations pi on pi.id = l.provider_integration_id
-      where l.provider_integration_id = ? and li.organization_id = pi.organization_id and li.environment = pi.environment`,
-    [providerIntegrationId],
-  );
+      where l.provider_integration_id = ? and li.organization_id = pi.organization_id and li.environment = pi.environment`;
+
+export async function linkedLedgerIntegrations(sql: Sql, providerIntegrationId: string): Promise<string[]> {
+  const rows = await sql<{ id: string }>(LINKED_LEDGER_INTEGRATIONS, [providerIntegrationId]);
   return rows.map((r) => r.id);
 }
