@@ -66,10 +66,8 @@ export const errorEnvelope =
     }
     if (isDatabaseUnavailable(err)) {
       // Expected during a database outage or restart: not a bug, and the client should retry (docs/errors.md).
-      logger.warn(
-        { reqId: req.id, err: { message: (err as Error).message, code: (err as { code?: unknown }).code } },
-        'database unavailable',
-      );
+      const { message, code } = err as { message?: unknown; code?: unknown };
+      logger.warn({ reqId: req.id, reason: String(message).split('\n')[0], code }, 'database unavailable');
       res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       sendError(res, 'service_unavailable', 'The service cannot reach its database right now; retry with back-off.');
       return;
