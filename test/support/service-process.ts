@@ -35,6 +35,8 @@ export async function spawnService(env: Record<string, string>, options: { start
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-proc-'));
   const url = `http://127.0.0.1:${port}`;
+  // One token key for every start: tokens stored before a crash must decrypt after the restart.
+  const tokenKey = randomBytes(32).toString('base64');
   let child: ChildProcess | undefined;
   let output = '';
 
@@ -48,7 +50,8 @@ export async function spawnService(env: Record<string, string>, options: { start
           TMPDIR: process.env.TMPDIR,
           LOG_LEVEL: 'warn',
           SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-          SVC_TOKEN_KEY: randomBytes(32).toString('base64'),
+          SVC_TOKEN_KEY: tokenKey,
+          SVC_PUBLIC_URL: url,
           SVC_RESPONSE_VALIDATION: 'true',
           ...env,
           PORT: String(port),
