@@ -67,7 +67,9 @@ export const errorEnvelope =
     if (isDatabaseUnavailable(err)) {
       // Expected during a database outage or restart: not a bug, and the client should retry (docs/errors.md).
       const { message, code } = err as { message?: unknown; code?: unknown };
-      logger.warn({ reqId: req.id, reason: String(message).split('\n')[0], code }, 'database unavailable');
+      // The driver prefixes the statement to the message: keep only the driver's reason.
+      const reason = String(message).split('\n')[0]!.split(' - ').pop();
+      logger.warn({ reqId: req.id, reason, code }, 'database unavailable');
       res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       sendError(res, 'service_unavailable', 'The service cannot reach its database right now; retry with back-off.');
       return;

@@ -120,6 +120,9 @@ describe('PostgreSQL stopped and started again under load', () => {
     const ready = await svc.request('/readyz');
     expect(ready.status).toBe(503);
     expect(ready.body).toEqual({ error: { type: 'service_unavailable', message: 'The database is not reachable', issues: [] } });
+    expect(ready.headers.get('retry-after')).toBe('1');
+    // The process itself is alive: liveness stays green, only readiness follows the database.
+    expect((await svc.request('/healthz')).status).toBe(200);
 
     phase = 'starting';
     await startDatabase();
