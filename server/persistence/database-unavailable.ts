@@ -32,11 +32,10 @@ const UNAVAILABLE_MESSAGES = [
 ];
 
 export function isDatabaseUnavailable(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const { code, name, message } = e as { code?: unknown; name?: unknown; message?: unknown };
-    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
-    if (name === 'KnexTimeoutError') return true;
-    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => m.test(message))) return true;
-  }
-  return false;
+  // Only the error itself: the driver and the pool throw these as they are (the ORM copies `code` onto its own
+  // exceptions), while a `cause` chain would also match a failed call to another party (fetch, SMTP).
+  const { code, name, message } = (err ?? {}) as { code?: unknown; name?: unknown; message?: unknown };
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  if (name === 'KnexTimeoutError') return true;
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => m.test(message));
 }
