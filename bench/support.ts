@@ -15,6 +15,12 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef0123456789';
 
+/**
+ * Benchmarks drive one key far beyond the default per-key limit; the limiter
+ * still runs (leasing from PostgreSQL as usual) but never refuses.
+ */
+export const UNLIMITED_RATE = { SVC_RATE_LIMIT_PER_SECOND: '1000000000', SVC_RATE_LIMIT_BURST: '1000000000' } as const;
+
 export interface BenchEnv {
   databaseUrl: string;
   /** The embedded PostgreSQL's data directory; undefined with BENCH_DATABASE_URL. */
@@ -48,7 +54,7 @@ export async function startBenchService(): Promise<BenchEnv> {
   }
   const orm = await openOrm(databaseUrl, { pool: { min: 2, max: 10 } });
   await migrate(orm);
-  const config = ConfigSchema.parse({ DATABASE_URL: databaseUrl, SVC_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn' });
+  const config = ConfigSchema.parse({ DATABASE_URL: databaseUrl, SVC_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', ...UNLIMITED_RATE });
   const app = createApp({ orm, config, logger: createLogger('warn'), adminToken: ADMIN_TOKEN });
   const server = await listen(app, 0, '127.0.0.1');
   return {
