@@ -14,6 +14,8 @@ const TRPC_CODES: Partial<Record<DomainError['type'], TRPC_ERROR_CODE_KEY>> = {
   gone: 'NOT_FOUND',
   permission_error: 'FORBIDDEN',
   authentication_error: 'UNAUTHORIZED',
+  rate_limited: 'TOO_MANY_REQUESTS',
+  upstream_error: 'BAD_GATEWAY',
 };
 
 /** No transformer: inputs and outputs are plain JSON, so curl works (POST /admin/trpc/<procedure>). */

@@ -22,12 +22,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createAdminCaller } from '../admin/router.js';
 import { importRun } from '../server/domain/ledger/import-run.js';
 import { encodeCursor } from '../server/domain/pagination.js';
 import { createLogger } from '../server/logger.js';
 import { sqlOf } from '../server/persistence/sql/sql.js';
-import { queuedImport } from './ledger-support.js';
+import { linkedKey, queuedImport } from './ledger-support.js';
 import { startBenchService } from './support.js';
 
 const PART = process.env.BENCH_PART ?? 'all';
@@ -145,17 +144,14 @@ interface Reader {
 
 /** A gwc integration of the organization, linked to its ledger integration, and an invoices:read key; cursors spread over the list. */
 async function reader(orm: MikroORM, name: string, ledger: { organizationId: string; integrationId: string }): Promise<Reader> {
-  const admin = createAdminCaller({ orm, authorized: true });
-  const gwc = await admin.integrations.create({ organizationId: ledger.organizationId, provider: 'gwc', environment: 'sandbox' });
-  await admin.links.create({ ledgerIntegrationId: ledger.integrationId, providerIntegrationId: gwc.id });
-  const key = (await admin.apiKeys.issue({ integrationId: gwc.id, scopes: ['invoices:read'] })).key;
+  const { integrationId: gwcId, key } = await linkedKey(orm, ledger, 'gwc', ['invoices:read']);
   const sql = sqlOf(orm.em.fork());
   const [{ n }] = (await sql<{ n: string }>(`select count(*) as n from stored_invoices where integration_id = ?`, [
     ledger.integrationId,
   ])) as [{ n: string }];
   const invoices = Number(n);
   // The cursor the service hands out after the row at each offset (bound to the key's integration, no filters).
-  const binding = JSON.stringify([gwc.id, null, null]);
+  const binding = JSON.stringify([gwcId, null, null]);
   const deep: string[] = [];
   for (let i = 1; i <= 20; i++) {
     const offset = Math.floor((i * (invoices - 26)) / 20);

@@ -9,11 +9,14 @@
  * same invoice as a CanonicalInvoice (`toCanonicalInvoice` + `preparationRequest`,
  * exactly what the preparation enriches).
  *
- * Each path is warmed first (BENCH_WARMUP_SECONDS, default 2); inline is measured
- * before and after the preparation runs and the ratios use the mean of the two.
- * Runs: inline; new preparations (a distinct idempotency key per request, so each
- * one saves a preparation); identical replays (same key and body, answered from the
- * saved preparation after re-checking the invoice). Targets: new preparations
+ * Each path is warmed first (BENCH_WARMUP_SECONDS, default 2). Then BENCH_ROUNDS
+ * rounds (default 3), each of: inline, new preparations (a distinct idempotency key
+ * per request, so each one saves a preparation), identical replays (same key and
+ * body, answered from the saved preparation after re-checking the source), inline
+ * again; BENCH_SECONDS per load (default 5). Each round's ratios use the mean of its
+ * two inline loads, so a machine shared with other work compares paths under the
+ * same load; the medians over the rounds are reported, with the CPU time per request
+ * of the service and of PostgreSQL (steadier than throughput on a shared machine). Targets: new preparations
  * ≥ 70 % of inline throughput; replays ≥ inline.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,7 +28,7 @@ import { importRun } from '../server/domain/ledger/import-run.js';
 import { preparationRequest, toCanonicalInvoice } from '../server/domain/invoices/index.js';
 import { createLogger } from '../server/logger.js';
 import { queuedImport } from './ledger-support.js';
-import { load, printTable, startBenchService } from './support.js';
+import { load, postgresCpuMs, printTable, startBenchService } from './support.js';
 
 type Detail = { id: string; totalAmountMinor: number; invoice: StoredInvoice };
 
@@ -100,24 +103,49 @@ try {
     },
     replay: { url: `${env.url}/api/v1/gwc/payment-preparations/from-invoice`, method: 'POST' as const, headers, body: replayBody },
   };
-  // Warm every path first (JIT, pools), then measure inline before and after the preparation runs.
+  // Warm every path first (JIT, pools), then measure in rounds of inline, new, replay, inline.
   const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
   for (const options of Object.values(runs)) await load('warm-up', { ...options, duration: warmup });
-  const inlineBefore = await load(`gwc inline enrichment, ${LINES} lines (before)`, runs.inline);
-  const fresh = await load('gwc preparation (endpoint 12), new key each', runs.fresh);
-  const replay = await load('gwc preparation (endpoint 12), identical replay', runs.replay);
-  const inlineAfter = await load(`gwc inline enrichment, ${LINES} lines (after)`, runs.inline);
-  const inline = {
-    ...inlineBefore,
-    name: 'gwc inline enrichment: mean of before and after',
-    requestsPerSecond: Math.round((inlineBefore.requestsPerSecond + inlineAfter.requestsPerSecond) / 2),
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const duration = Number(process.env.BENCH_SECONDS ?? 5);
+  // CPU per request of the service (this process; the load generator has its own) and of PostgreSQL: steadier than
+  // throughput on a machine shared with other work.
+  const cpu: Record<'inline' | 'fresh' | 'replay', { service: number[]; postgres: number[] }> = {
+    inline: { service: [], postgres: [] },
+    fresh: { service: [], postgres: [] },
+    replay: { service: [], postgres: [] },
   };
-  printTable([inlineBefore, inlineAfter, fresh, replay], inline);
-  const pct = (a: number, b: number) => ((a / b) * 100).toFixed(0);
+  const measured = async (path: keyof typeof runs, name: string) => {
+    const [service0, postgres0] = [process.cpuUsage(), postgresCpuMs(env.pgDataDir)];
+    const figures = await load(name, { ...runs[path], duration });
+    const [service, postgres1] = [process.cpuUsage(service0), postgresCpuMs(env.pgDataDir)];
+    cpu[path].service.push((service.user + service.system) / 1000 / figures.requests);
+    if (postgres0 !== undefined && postgres1 !== undefined) cpu[path].postgres.push((postgres1 - postgres0) / figures.requests);
+    return figures;
+  };
+  const ratios: { fresh: number; replay: number }[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    const inlineBefore = await measured('inline', `round ${round}: gwc inline enrichment, ${LINES} lines (before)`);
+    const fresh = await measured('fresh', `round ${round}: gwc preparation (endpoint 12), new key each`);
+    const replay = await measured('replay', `round ${round}: gwc preparation (endpoint 12), identical replay`);
+    const inlineAfter = await measured('inline', `round ${round}: gwc inline enrichment, ${LINES} lines (after)`);
+    const inline = {
+      ...inlineBefore,
+      name: `round ${round}: gwc inline enrichment, mean of before and after`,
+      requestsPerSecond: Math.round((inlineBefore.requestsPerSecond + inlineAfter.requestsPerSecond) / 2),
+    };
+    printTable([inlineBefore, inlineAfter, fresh, replay], inline);
+    ratios.push({ fresh: fresh.requestsPerSecond / inline.requestsPerSecond, replay: replay.requestsPerSecond / inline.requestsPerSecond });
+    console.log('');
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+  const ms = (x: number | undefined) => (x === undefined ? 'n/a' : x.toFixed(2));
+  console.log('| path | service CPU ms/request (median) | PostgreSQL CPU ms/request (median) |\n|---|---|---|');
+  for (const [path, c] of Object.entries(cpu)) console.log(`| ${path} | ${ms(median(c.service))} | ${ms(median(c.postgres))} |`);
   console.log(
-    `\ninline (mean of before and after): ${inline.requestsPerSecond} req/s` +
-      `\nnew preparations: ${pct(fresh.requestsPerSecond, inline.requestsPerSecond)}% of inline (target ≥ 70%)` +
-      `\nidentical replays: ${pct(replay.requestsPerSecond, inline.requestsPerSecond)}% of inline (target ≥ 100%)`,
+    `\nnew preparations: ${ratios.map((r) => pct(r.fresh)).join(' / ')} of inline, median ${pct(median(ratios.map((r) => r.fresh))!)} (target ≥ 70%)` +
+      `\nidentical replays: ${ratios.map((r) => pct(r.replay)).join(' / ')} of inline, median ${pct(median(ratios.map((r) => r.replay))!)} (target ≥ 100%)`,
   );
   const [saved] = await env.orm.em.getConnection().execute(`select count(*)::int as n from preparations`);
   console.log(`preparations saved: ${saved?.n}`);

@@ -1,7 +1,7 @@
 import type autocannon from 'autocannon';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigSchema } from '../server/config.js';
@@ -15,8 +15,16 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef0123456789';
 
+/**
+ * Benchmarks drive one key far beyond the default per-key limit; the limiter
+ * still runs (leasing from PostgreSQL as usual) but never refuses.
+ */
+export const UNLIMITED_RATE = { SVC_RATE_LIMIT_PER_SECOND: '1000000000', SVC_RATE_LIMIT_BURST: '1000000000' } as const;
+
 export interface BenchEnv {
   databaseUrl: string;
+  /** The embedded PostgreSQL's data directory; undefined with BENCH_DATABASE_URL. */
+  pgDataDir: string | undefined;
   orm: MikroORM;
   server: RunningServer;
   url: string;
@@ -26,6 +34,7 @@ export interface BenchEnv {
 /** The real service (log level warn) on a throw-away embedded PostgreSQL, or BENCH_DATABASE_URL. */
 export async function startBenchService(): Promise<BenchEnv> {
   let stopDb = async () => {};
+  let pgDataDir: string | undefined;
   let databaseUrl = process.env.BENCH_DATABASE_URL;
   if (!databaseUrl) {
     const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-'));
@@ -37,6 +46,7 @@ export async function startBenchService(): Promise<BenchEnv> {
       persistent: false,
     });
     databaseUrl = pg.url;
+    pgDataDir = path.join(dir, 'pgdata');
     stopDb = async () => {
       await pg.stop();
       rmSync(dir, { recursive: true, force: true });
@@ -44,11 +54,12 @@ export async function startBenchService(): Promise<BenchEnv> {
   }
   const orm = await openOrm(databaseUrl, { pool: { min: 2, max: 10 } });
   await migrate(orm);
-  const config = ConfigSchema.parse({ DATABASE_URL: databaseUrl, SVC_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn' });
+  const config = ConfigSchema.parse({ DATABASE_URL: databaseUrl, SVC_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', ...UNLIMITED_RATE });
   const app = createApp({ orm, config, logger: createLogger('warn'), adminToken: ADMIN_TOKEN });
   const server = await listen(app, 0, '127.0.0.1');
   return {
     databaseUrl,
+    pgDataDir,
     orm,
     server,
     url: `http://127.0.0.1:${server.port}`,
@@ -74,6 +85,7 @@ export async function benchKey(
 
 export interface Figures {
   name: string;
+  requests: number;
   requestsPerSecond: number;
   p50: number;
   p99: number;
@@ -94,6 +106,7 @@ export async function load(name: string, options: autocannon.Options & { generat
   const result = JSON.parse(stdout) as autocannon.Result;
   return {
     name,
+    requests: result.requests.total,
     requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -111,5 +124,33 @@ export function printTable(rows: Figures[], baseline: Figures): void {
   for (const r of rows) {
     const ratio = ((r.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(0);
     console.log(`| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.statusCodes} | ${r.errors} | ${ratio}% |`);
+  }
+}
+
+/**
+ * CPU time (ms) used so far by the processes of an embedded PostgreSQL: the postmaster's children (backends, writer,
+ * WAL), from /proc. A backend that exited is no longer counted, so read it around loads on a pool that keeps its
+ * connections. Undefined without a data directory or /proc.
+ */
+export function postgresCpuMs(pgDataDir: string | undefined): number | undefined {
+  if (pgDataDir === undefined) return undefined;
+  try {
+    const postmaster = readFileSync(path.join(pgDataDir, 'postmaster.pid'), 'utf8').split('\n')[0]!.trim();
+    const ticksPerSecond = 100; // USER_HZ on Linux
+    let ticks = 0;
+    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      // Fields after the command name (which may hold spaces): state ppid … utime(14) stime(15), 1-based.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (fields[1] === postmaster || pid === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return (ticks * 1000) / ticksPerSecond;
+  } catch {
+    return undefined;
   }
 }

@@ -51,6 +51,26 @@ export const ConfigSchema = z
     SVC_ADMIN_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     SVC_BODY_LIMIT_BYTES: positiveInt(1_048_576),
     SVC_SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+    /** Connections of the service's database pool. */
+    SVC_DB_POOL_MAX: positiveInt(10),
+    /**
+     * How long a request waits for a pooled connection, and how long opening one
+     * may take, before it fails with 503 `service_unavailable` (docs/reliability.md,
+     * "Database outage"): while PostgreSQL is down no request hangs longer.
+     */
+    SVC_DB_ACQUIRE_TIMEOUT_MS: positiveInt(5_000),
+    /** Longest a single SQL statement may run; PostgreSQL cancels it beyond (503 for a request). Migrations included. */
+    SVC_DB_STATEMENT_TIMEOUT_MS: positiveInt(30_000),
+    /**
+     * Per-key token bucket on /api/v1 (docs/reliability.md, "Rate limits"): a key
+     * may burst to SVC_RATE_LIMIT_BURST requests and is refilled at
+     * SVC_RATE_LIMIT_PER_SECOND; beyond, 429 `rate_limited` with Retry-After. The
+     * bucket lives in PostgreSQL, so the limit holds across processes; each process
+     * leases up to SVC_RATE_LIMIT_LEASE tokens per database round trip.
+     */
+    SVC_RATE_LIMIT_PER_SECOND: positiveInt(100),
+    SVC_RATE_LIMIT_BURST: positiveInt(1_000),
+    SVC_RATE_LIMIT_LEASE: positiveInt(20),
     /** Check every response against the contract before sending (tests turn it on; it costs CPU per request). */
     SVC_RESPONSE_VALIDATION: z
       .enum(['true', 'false'])

@@ -6,7 +6,7 @@ import { createApp } from './http/app.js';
 import { listen } from './http/lifecycle.js';
 import { resolveAdminToken } from './admin-token.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './persistence/embedded-postgres.js';
-import { migrate, openOrm } from './persistence/orm.js';
+import { databaseOptions, migrate, openOrm } from './persistence/orm.js';
 import { buildLedgerRuntime } from './jobs/ledger-setup.js';
 import { rebindLegacyTokens } from './domain/ledger/rebind-legacy-tokens.js';
 import { startSyncQueue, type SyncQueue } from './jobs/sync-queue.js';
@@ -36,7 +36,7 @@ export async function startService(
     embedded = await startEmbeddedPostgres({ dataDir: config.SVC_DATA_DIR, port: config.SVC_EMBEDDED_PG_PORT });
     databaseUrl = embedded.url;
   }
-  const orm = await openOrm(databaseUrl);
+  const orm = await openOrm(databaseUrl, databaseOptions(config));
   let ledger: Awaited<ReturnType<typeof buildLedgerRuntime>> | undefined;
   let queue: SyncQueue | undefined;
   try {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SyncStateSchema } from '../../contract/common/index.js';
+import { CreateInvitationBodySchema } from '../../contract/ledger.js';
 
 const id = z.string().uuid();
 
@@ -24,3 +25,8 @@ export const InvitationsListInput = z
   .object({ integrationId: id.optional(), limit: z.number().int().min(1).max(200).optional() })
   .strict()
   .optional();
+export const ConnectionSyncInput = z.object({ id, fullReconciliation: z.boolean().optional() }).strict();
+/** Endpoint 14's fields, sent on behalf of one of the integration's keys (it needs integrations:write). */
+export const InvitationCreateInput = CreateInvitationBodySchema.pick({ recipientEmail: true, expiresInHours: true })
+  .extend({ apiKeyId: id })
+  .strict();

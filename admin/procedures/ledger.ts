@@ -8,8 +8,11 @@ import {
   listSyncRunViews,
 } from '../../server/domain/ledger/admin-views.js';
 import { operatorProcedure, router } from '../trpc.js';
+import { createInvitationForKey, queueSyncForConnection } from './ledger-actions.js';
 import {
   ConnectionIdInput,
+  ConnectionSyncInput,
+  InvitationCreateInput,
   ConnectionsListInput,
   InvitationsListInput,
   SyncRunFailInput,
@@ -18,7 +21,7 @@ import {
 } from './ledger.schema.js';
 import { ConnectionConfigureInput } from './invoices.schema.js';
 
-/** Accounting-source connections: list, configure (PO field), pause, resume, disconnect (revokes the tokens at the provider; tokens are never shown). */
+/** Accounting-source connections: list, configure (PO field), sync (queue a run), pause, resume, disconnect (revokes the tokens at the provider; tokens are never shown). */
 export const connectionsRouter = router({
   list: operatorProcedure.input(ConnectionsListInput).query(({ ctx, input }) => listConnectionViews(ctx.orm.em.fork(), input ?? {})),
   pause: operatorProcedure
@@ -35,6 +38,9 @@ export const connectionsRouter = router({
     .mutation(({ ctx, input }) =>
       changeConnection(ctx.orm.em.fork(), { ...input, action: 'disconnect' }, { runtime: ctx.ledger, logger: ctx.logger }),
     ),
+  sync: operatorProcedure
+    .input(ConnectionSyncInput)
+    .mutation(({ ctx, input }) => queueSyncForConnection(ctx.orm.em.fork(), ctx.ledger, input)),
 });
 
 /** Sync runs, newest first, with a cursor; `fail` ends a queued or running run (docs/ledger-sync.md). */
@@ -45,5 +51,8 @@ export const syncRunsRouter = router({
 });
 
 export const invitationsRouter = router({
+  create: operatorProcedure
+    .input(InvitationCreateInput)
+    .mutation(({ ctx, input }) => createInvitationForKey(ctx.orm.em.fork(), ctx.ledger, input)),
   list: operatorProcedure.input(InvitationsListInput).query(({ ctx, input }) => listInvitationViews(ctx.orm.em.fork(), input ?? {})),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EnvironmentSchema, ProviderSchema, ScopeSchema } from '../../contract/common/index.js';
 import { issueApiKey, listApiKeys, revokeApiKey } from '../../server/domain/tenancy/api-keys.js';
 import { createIntegration, listIntegrations } from '../../server/domain/tenancy/integrations.js';
-import { createLink, deleteLink } from '../../server/domain/tenancy/links.js';
+import { createLink, deleteLink, listLinks } from '../../server/domain/tenancy/links.js';
 import { createOrganization, listOrganizations } from '../../server/domain/tenancy/organizations.js';
 import { operatorProcedure, router } from '../trpc.js';
 
@@ -47,4 +47,7 @@ export const linksRouter = router({
     .input(z.object({ ledgerIntegrationId: id, providerIntegrationId: id }).strict())
     .mutation(({ ctx, input }) => createLink(ctx.orm.em.fork(), input)),
   delete: operatorProcedure.input(z.object({ id }).strict()).mutation(({ ctx, input }) => deleteLink(ctx.orm.em.fork(), input)),
+  list: operatorProcedure
+    .input(z.object({ organizationId: id.optional(), integrationId: id.optional() }).strict().default({}))
+    .query(({ ctx, input }) => listLinks(ctx.orm.em.fork(), input)),
 });

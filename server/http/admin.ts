@@ -2,10 +2,12 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { Express } from 'express';
 import { isAdminAuthorized } from '../../admin/context.js';
 import { adminRouter } from '../../admin/router.js';
+import { consoleRoutes } from '../../admin/console/routes.js';
 import type { AppDeps } from './app.js';
 
-/** Mount the operator surface (tRPC, plain JSON) at /admin/trpc, guarded by the admin token. */
+/** Mount the operator surface (tRPC, plain JSON) at /admin/trpc, guarded by the admin token, and its browser console at /admin/. */
 export function mountAdmin(app: Express, deps: AppDeps): void {
+  app.use(consoleRoutes(deps.logger));
   app.use(
     '/admin/trpc',
     createExpressMiddleware({

@@ -11,6 +11,7 @@ import { requestEntityManager } from './middleware/request-em.js';
 import { parseJsonBody, refuseUnsafeBody, requireJsonContentType } from './middleware/json-body.js';
 import { requestId } from './middleware/request-id.js';
 import { mountApi } from './router.js';
+import type { RateLimitConfig } from './middleware/rate-limit.js';
 import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
 import { ledgerConsentRoutes } from './routes/ledger-consent.js';
 import { gwaWebhookRoutes } from './routes/gwa-webhooks.js';
@@ -18,7 +19,7 @@ import type { WebhookRuntime } from '../domain/gwa-webhooks/runtime.js';
 
 export interface AppDeps {
   orm: MikroORM;
-  config: Pick<Config, 'SVC_BODY_LIMIT_BYTES' | 'SVC_ENVIRONMENT' | 'SVC_RESPONSE_VALIDATION'>;
+  config: Pick<Config, 'SVC_BODY_LIMIT_BYTES' | 'SVC_ENVIRONMENT' | 'SVC_RESPONSE_VALIDATION'> & RateLimitConfig;
   logger: Logger;
   /** Bearer token of the operator surface at /admin/trpc. */
   adminToken: string;

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { Router } from 'express';
 import type { Logger } from '../logger.js';
 import { pendingMigrations } from '../persistence/orm.js';
-import { sendError } from './middleware/error-envelope.js';
+import { DATABASE_RETRY_AFTER_SECONDS, sendError } from './middleware/error-envelope.js';
 
 /** `/healthz`: the process answers. `/readyz`: the database answers and every migration is applied. */
 export function healthRoutes(orm: MikroORM, logger: Logger): Router {
@@ -21,6 +21,7 @@ export function healthRoutes(orm: MikroORM, logger: Logger): Router {
       res.json({ status: 'ready' });
     } catch (err) {
       logger.warn({ reqId: req.id, err }, 'readiness check failed');
+      res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       sendError(res, 'service_unavailable', 'The database is not reachable');
     }
   });

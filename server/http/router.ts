@@ -4,6 +4,7 @@ import { contract } from '../../contract/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { AppDeps } from './app.js';
 import { routeGuards } from './middleware/route-guards.js';
+import { apiRateLimit } from './middleware/rate-limit.js';
 import { issuesFromZodError } from '../domain/zod-issues.js';
 import type { RequestValidationError } from '@ts-rest/express';
 import { inlineEnrichmentHandlers } from './routes/inline-enrichment.js';
@@ -46,7 +47,7 @@ export function mountApi(app: Express, deps: AppDeps): void {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: deps.config.SVC_RESPONSE_VALIDATION,
-    globalMiddleware: [routeGuards(deps)],
+    globalMiddleware: [routeGuards(deps, apiRateLimit(deps.orm, deps.config))],
     requestValidationErrorHandler: requestValidationError,
   });
 }

@@ -6,7 +6,7 @@
  */
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
-import { openOrm } from '../persistence/orm.js';
+import { databaseOptions, openOrm } from '../persistence/orm.js';
 import { buildLedgerRuntime } from './ledger-setup.js';
 import { startSyncQueue } from './sync-queue.js';
 
@@ -26,7 +26,7 @@ try {
   throw err;
 }
 const logger = createLogger(config.LOG_LEVEL);
-const orm = await openOrm(config.DATABASE_URL!);
+const orm = await openOrm(config.DATABASE_URL!, databaseOptions(config));
 const ledger = await buildLedgerRuntime(config);
 const queue = await startSyncQueue({ databaseUrl: config.DATABASE_URL!, orm, runtime: ledger.runtime, logger, work: true });
 process.stdout.write('svc worker running (queue ledger-sync)\n');

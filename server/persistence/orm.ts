@@ -1,6 +1,7 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { fileURLToPath } from 'node:url';
+import type { Config } from '../config.js';
 import { entities } from './entities/index.js';
 import { migrationsList } from './migrations/index.js';
 
@@ -28,6 +29,22 @@ export function ormOptions(clientUrl: string, overrides: Partial<Options> = {}):
     // The ORM must never write to stdout on its own: logs are the service's JSON lines.
     logger: () => {},
     ...overrides,
+  };
+}
+
+type DatabaseSettings = Pick<Config, 'SVC_DB_POOL_MAX' | 'SVC_DB_ACQUIRE_TIMEOUT_MS' | 'SVC_DB_STATEMENT_TIMEOUT_MS'>;
+
+/**
+ * Pool size and the bounds that keep a request from hanging on a database that
+ * is down or stuck: waiting for a pooled connection, opening one, and running
+ * one statement (server/config.ts, SVC_DB_*; docs/reliability.md).
+ */
+export function databaseOptions(c: DatabaseSettings): Partial<Options> {
+  return {
+    pool: { min: 0, max: c.SVC_DB_POOL_MAX, acquireTimeoutMillis: c.SVC_DB_ACQUIRE_TIMEOUT_MS },
+    driverOptions: {
+      connection: { connectionTimeoutMillis: c.SVC_DB_ACQUIRE_TIMEOUT_MS, statement_timeout: c.SVC_DB_STATEMENT_TIMEOUT_MS },
+    },
   };
 }
 

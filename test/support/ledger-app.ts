@@ -86,7 +86,7 @@ export function useLedgerApp(
     });
     const queue = await startSyncQueue({ databaseUrl: db.url, orm, runtime, logger, work: true });
     runtime.queue = queue;
-    // gwa webhook endpoints too, so one app serves every route and operator procedure.
+    // The gwa webhook runtime too, as `npm start` has it (the operator console shows both).
     const webhooks = { cipher: createTokenCipher(randomBytes(32)), publicUrl: () => url, environment: config.SVC_ENVIRONMENT };
     const express = createApp({ orm, config, logger, adminToken: TEST_ADMIN_TOKEN, ledger: runtime, webhooks });
     const server = await listen(express, 0, '127.0.0.1');

@@ -4,18 +4,21 @@ import { mailText } from './smtp.js';
 import { createTenant, type Tenant } from './tenants.js';
 import { emptyProgress, SYNC_ENTITIES } from '../../server/domain/ledger/sync-rules.js';
 
-export const ledgerTenant = (app: LedgerTestApp) =>
+/** What the flows need of a running service: the in-process harness app or a spawned service with its sandbox. */
+export type LedgerFlowApp = Pick<LedgerTestApp, 'request' | 'admin' | 'sandbox'>;
+
+export const ledgerTenant = (app: LedgerFlowApp) =>
   createTenant(app, { provider: 'ledger', scopes: ['integrations:write', 'integrations:read'] });
 
 let n = 0;
 export const uniqueEmail = () => `admin${++n}-${Math.random().toString(36).slice(2, 10).replace(/[0-9]/g, 'x')}@example.test`;
 
 /** POST an invitation and return the response. */
-export const invite = (app: LedgerTestApp, tenant: Tenant, json: Record<string, unknown>) =>
+export const invite = (app: LedgerFlowApp, tenant: Tenant, json: Record<string, unknown>) =>
   app.request('/api/v1/integrations/ledger/invitations', { method: 'POST', key: tenant.key, json });
 
 /** Invitation → email → connect URL → sandbox consent (auto-approve) → callback; returns the connection id. */
-export async function connect(app: LedgerTestApp, tenant: Tenant): Promise<string> {
+export async function connect(app: LedgerFlowApp, tenant: Tenant): Promise<string> {
   const res = await invite(app, tenant, { recipientEmail: uniqueEmail() });
   expect(res.status).toBe(201);
   const done = await followConsent(res.body.invitation.connectUrl);
@@ -43,7 +46,7 @@ export async function followConsent(
 export const connectUrlFromMail = (raw: string) => /https?:\/\/\S+\/ledger\/connect\/[A-Za-z0-9_-]{43}/.exec(mailText(raw))?.[0];
 
 /** Poll the sync status until the run leaves queued/running. */
-export async function waitForRun(app: LedgerTestApp, tenant: Tenant, connectionId: string, timeoutMs = 20_000): Promise<any> {
+export async function waitForRun(app: LedgerFlowApp, tenant: Tenant, connectionId: string, timeoutMs = 20_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await app.request(`/api/v1/integrations/ledger/${connectionId}/sync`, { key: tenant.key });
@@ -82,19 +85,26 @@ export async function insertRunRow(
  * `provider` integration of the same organization linked to it, and a key with
  * `invoices:read` and `enrichment:write`.
  */
-export async function invoiceReader(app: LedgerTestApp, provider: 'gwa' | 'gwb' | 'gwc') {
+export async function invoiceReader(app: LedgerFlowApp, provider: 'gwa' | 'gwb' | 'gwc') {
   const ledger = await ledgerTenant(app);
   const connectionId = await connect(app, ledger);
   const res = await app.request(`/api/v1/integrations/ledger/${connectionId}/sync`, { method: 'POST', key: ledger.key });
   expect(res.status).toBe(202);
   expect(await waitForRun(app, ledger, connectionId)).toMatchObject({ state: 'succeeded' });
+  const [connection] = (await app.admin<{ id: string }[]>('connections.list', { integrationId: ledger.integrationId })).body;
+  return { ledger, connectionId, connectionRowId: connection!.id, ...(await linkedProvider(app, ledger, provider)) };
+}
+
+/** Another payment-provider integration of the ledger tenant's organization, linked to its ledger integration, with a reading key. */
+export async function linkedProvider(app: LedgerFlowApp, ledger: Tenant, provider: 'gwa' | 'gwb' | 'gwc') {
   const integration = (
     await app.admin<{ id: string }>('integrations.create', { organizationId: ledger.organizationId, provider, environment: 'sandbox' })
   ).body;
-  await app.admin('links.create', { ledgerIntegrationId: ledger.integrationId, providerIntegrationId: integration.id });
+  const link = (
+    await app.admin<{ id: string }>('links.create', { ledgerIntegrationId: ledger.integrationId, providerIntegrationId: integration.id })
+  ).body;
   const key = (
     await app.admin<{ key: string }>('apiKeys.issue', { integrationId: integration.id, scopes: ['invoices:read', 'enrichment:write'] })
   ).body.key;
-  const [connection] = (await app.admin<{ id: string }[]>('connections.list', { integrationId: ledger.integrationId })).body;
-  return { ledger, connectionId, connectionRowId: connection!.id, integrationId: integration.id, key };
+  return { integrationId: integration.id, linkId: link.id, key };
 }

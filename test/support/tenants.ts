@@ -12,7 +12,7 @@ export interface Tenant {
 
 let counter = 0;
 
-async function call<T>(app: TestApp, procedure: string, input: unknown): Promise<T> {
+async function call<T>(app: Pick<TestApp, 'admin'>, procedure: string, input: unknown): Promise<T> {
   const res = await app.admin<T>(procedure, input);
   if (res.status !== 200) throw new Error(`${procedure} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
@@ -23,7 +23,7 @@ async function call<T>(app: TestApp, procedure: string, input: unknown): Promise
  * real operator surface (no shortcuts into the database).
  */
 export async function createTenant(
-  app: TestApp,
+  app: Pick<TestApp, 'admin'>,
   options: { provider: Provider; scopes: Scope[]; environment?: Environment; organizationId?: string },
 ): Promise<Tenant> {
   const environment = options.environment ?? 'sandbox';
@@ -35,7 +35,7 @@ export async function createTenant(
 }
 
 /** Another key on an existing integration. */
-export async function issueKey(app: TestApp, integrationId: string, scopes: Scope[]): Promise<{ id: string; key: string }> {
+export async function issueKey(app: Pick<TestApp, 'admin'>, integrationId: string, scopes: Scope[]): Promise<{ id: string; key: string }> {
   return call(app, 'apiKeys.issue', { integrationId, scopes });
 }
 

@@ -17,7 +17,7 @@
  */
 
 /** Identifiers this service issues or accepts by shape: never card data, removed before scanning (docs/decisions.md). */
-const KNOWN_IDENTIFIERS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\breq_[0-9a-f]{32}\b/gi;
+const KNOWN_IDENTIFIERS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\breq_[0-9a-f]{32}\b|\br1_[0-9a-f]{40}\b/gi;
 /** Replaces a known identifier: neither a digit nor a separator, so it also splits the runs around it. */
 const IDENTIFIER_MARK = '|';
 

@@ -5,7 +5,6 @@ export { toCanonicalInvoice, arithmeticIssues, type CanonicalResult } from './to
 export {
   readinessOf,
   preparationRequest,
-  providerFieldIssues,
   freshnessIssues,
   accessIssues,
   FRESHNESS_WINDOW_MS,

@@ -28,7 +28,7 @@ import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
 import { invoiceIssue } from './issue-categories.js';
-import { readinessOf, type Readiness } from './readiness.js';
+import { readinessOf, sourceStateIssues, type Readiness } from './readiness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -38,6 +38,17 @@ export function readinessOfRow(row: InvoiceReadRow, provider: PaymentProvider, n
     provider,
     invoice: row.content!.invoice as StoredInvoice,
     mapperIssues: (row.issues ?? []) as CategorizedIssue[],
+    deleted: row.deleted,
+    connectionStatus: row.connection_status as ConnectionStatus,
+    checkedThrough: row.checked_through,
+    syncActive: row.sync_active,
+    now,
+  });
+}
+
+/** The checks of a stored invoice that do not read its snapshot (`sourceStateIssues`), now. */
+export function sourceStateOfRow(row: InvoiceReadRow, now: Date): CategorizedIssue[] {
+  return sourceStateIssues({
     deleted: row.deleted,
     connectionStatus: row.connection_status as ConnectionStatus,
     checkedThrough: row.checked_through,

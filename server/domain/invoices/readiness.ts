@@ -32,6 +32,8 @@ export interface Readiness {
   readonly checkedThrough: string | null;
   /** The invoice as the enrichment core takes it, or `null` when a fact is unavailable. */
   readonly canonical: CanonicalInvoice | null;
+  /** The provider fields the enrichment core made of `canonical` (`preparationRequest`), or `null` when it refused or had none. */
+  readonly enrichment: unknown;
 }
 
 /**
@@ -42,12 +44,12 @@ export interface Readiness {
  * brings: amountMinor, currency and expectedRevision (docs/decisions.md).
  */
 export function readinessOf(input: ReadinessInput): Readiness {
-  const issues: CategorizedIssue[] = [];
-  if (input.deleted) issues.push(invoiceIssue('invoice_deleted_at_source', 'source'));
+  const issues: CategorizedIssue[] = deletionIssues(input.deleted);
   issues.push(...input.mapperIssues.filter((i) => appliesTo(i.code, input.provider)));
   const canonical = toCanonicalInvoice(input.invoice);
-  if (canonical.ok) issues.push(...providerFieldIssues(input.provider, canonical.invoice));
-  else issues.push(...withoutExplainedPaths(canonical.issues, issues));
+  const enriched = canonical.ok ? enrichInline(input.provider, preparationRequest(input.provider, canonical.invoice)) : undefined;
+  if (enriched && !enriched.ok) issues.push(...enriched.issues.map(categorize));
+  if (!canonical.ok) issues.push(...withoutExplainedPaths(canonical.issues, issues));
   issues.push(...freshnessIssues(input.checkedThrough, input.syncActive, input.now));
   issues.push(...accessIssues(input.connectionStatus));
   const unique = dedupe(issues);
@@ -56,6 +58,7 @@ export function readinessOf(input: ReadinessInput): Readiness {
     issues: unique,
     checkedThrough: input.checkedThrough?.toISOString() ?? null,
     canonical: canonical.ok ? canonical.invoice : null,
+    enrichment: enriched?.ok ? enriched.data : null,
   };
 }
 
@@ -73,10 +76,22 @@ export function preparationRequest<P extends PaymentProvider>(provider: P, invoi
   return requests[provider];
 }
 
-/** The provider's field rules: the enrichment core's issues for this invoice, categorized. */
-export function providerFieldIssues(provider: PaymentProvider, invoice: CanonicalInvoice): CategorizedIssue[] {
-  const result = enrichInline(provider, preparationRequest(provider, invoice));
-  return result.ok ? [] : result.issues.map(categorize);
+/**
+ * What can change about a stored invoice without a new snapshot: deletion at the source, freshness and access. Every
+ * other check reads the snapshot, which is immutable (a saved preparation's replay re-runs only these).
+ */
+export function sourceStateIssues(
+  input: Pick<ReadinessInput, 'deleted' | 'connectionStatus' | 'checkedThrough' | 'syncActive' | 'now'>,
+): CategorizedIssue[] {
+  return [
+    ...deletionIssues(input.deleted),
+    ...freshnessIssues(input.checkedThrough, input.syncActive, input.now),
+    ...accessIssues(input.connectionStatus),
+  ];
+}
+
+function deletionIssues(deleted: boolean): CategorizedIssue[] {
+  return deleted ? [invoiceIssue('invoice_deleted_at_source', 'source')] : [];
 }
 
 export function freshnessIssues(checkedThrough: Date | null, syncActive: boolean, now: Date): CategorizedIssue[] {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { SourceObjectType } from '../../../contract/invoices.js';
 
 export interface RevisionInput {
@@ -25,14 +25,16 @@ export function revisionOf(input: RevisionInput): string {
     input.sourceVersion,
     input.mapperVersion,
     input.settingsVersion,
-    input.mappingVersions.map((m) => [m.id, m.version, m.revoked]).sort(compare),
-    input.dependencyVersions.map((d) => [d.objectType, d.externalId, d.version]).sort(compare),
+    sortedByText(input.mappingVersions.map((m) => [m.id, m.version, m.revoked])),
+    sortedByText(input.dependencyVersions.map((d) => [d.objectType, d.externalId, d.version])),
   ]);
-  return `r1_${createHash('sha256').update(canonical).digest('hex').slice(0, 40)}`;
+  return `r1_${hash('sha256', canonical).slice(0, 40)}`;
 }
 
-function compare(a: readonly unknown[], b: readonly unknown[]): number {
-  const left = JSON.stringify(a);
-  const right = JSON.stringify(b);
-  return left < right ? -1 : left > right ? 1 : 0;
+/** Tuples in the order of their JSON text (each serialized once, not once per comparison). */
+function sortedByText(tuples: readonly unknown[][]): unknown[][] {
+  return tuples
+    .map((tuple) => ({ tuple, key: JSON.stringify(tuple) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((e) => e.tuple);
 }

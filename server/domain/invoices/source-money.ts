@@ -1,4 +1,4 @@
-import { formatDecimal, parseDecimal } from '../enrichment/decimal.js';
+import { formatDecimal, parseDecimal, type Decimal } from '../enrichment/decimal.js';
 
 /**
  * Source decimals (major units, JSON numbers or strings) to exact minor units.
@@ -51,6 +51,12 @@ const PLAIN_DECIMAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
  * digits may not be the literal the provider sent, so it is not trusted.
  */
 export function exactDecimalText(value: unknown): string | null {
+  const decimal = exactDecimal(value);
+  return decimal === null ? null : formatDecimal(decimal);
+}
+
+/** The exact decimal of a source value (the rule of `exactDecimalText`), parsed once. */
+function exactDecimal(value: unknown): Decimal | null {
   let text: string;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return null;
@@ -63,9 +69,10 @@ export function exactDecimalText(value: unknown): string | null {
   if (!PLAIN_DECIMAL.test(text)) return null;
   const digits = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '');
   if (digits.length > MAX_SIGNIFICANT_DIGITS) return null;
-  const parsed = parseDecimal(text);
-  return parsed === null ? null : formatDecimal(parsed);
+  return parseDecimal(text);
 }
+
+const MAX_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
 
 export type MinorResult = { ok: true; minor: number } | { ok: false; reason: string };
 
@@ -75,16 +82,14 @@ export type MinorResult = { ok: true; minor: number } | { ok: false; reason: str
  */
 export function toMinorUnits(value: unknown, exponent: number): MinorResult {
   if (value === undefined || value === null) return { ok: false, reason: 'The value is absent.' };
-  const text = exactDecimalText(value);
-  if (text === null)
+  const decimal = exactDecimal(value);
+  if (decimal === null)
     return { ok: false, reason: `${typeof value === 'string' ? JSON.stringify(value) : String(value)} is not an exact decimal.` };
-  const decimal = parseDecimal(text);
-  if (decimal === null) return { ok: false, reason: `${text} is not an exact decimal.` };
   if (decimal.scale > exponent) {
-    return { ok: false, reason: `${text} has more than ${exponent} fraction digits.` };
+    return { ok: false, reason: `${formatDecimal(decimal)} has more than ${exponent} fraction digits.` };
   }
   const minor = decimal.units * 10n ** BigInt(exponent - decimal.scale);
-  if (minor < 0n) return { ok: false, reason: `${text} is negative.` };
-  if (minor > BigInt(Number.MAX_SAFE_INTEGER)) return { ok: false, reason: `${text} is too large.` };
+  if (minor < 0n) return { ok: false, reason: `${formatDecimal(decimal)} is negative.` };
+  if (minor > MAX_MINOR) return { ok: false, reason: `${formatDecimal(decimal)} is too large.` };
   return { ok: true, minor: Number(minor) };
 }

@@ -32,7 +32,9 @@ export function dateAsTimestamp(value: unknown): string | null {
   const date = text(value);
   if (date === null || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
   const parsed = new Date(`${date}T00:00:00.000Z`);
-  return Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date ? null : parsed.toISOString();
+  if (Number.isNaN(parsed.getTime())) return null;
+  const iso = parsed.toISOString();
+  return iso.slice(0, 10) === date ? iso : null;
 }
 
 /** A provider datetime with offset (`2024-01-05T10:00:00-07:00`) in UTC with milliseconds, or `null`. */

@@ -11,13 +11,14 @@ import {
   writeMappedInvoices,
   type MappedWrite,
   type SourceRecordRow,
+  type StoredState,
 } from '../../persistence/sql/stored-invoices.sql.js';
 import { toItemMappingView } from './item-mapping-view.js';
 import { mapInvoice } from './map-invoice.js';
 import { record, records, refValue } from './source-record.js';
-import type { ItemMapping } from './types.js';
+import type { ItemMapping, MappedInvoice } from './types.js';
 
-/** Invoices mapped per batch: one item read, one state read and three writes per batch. */
+/** Invoices mapped per batch: one item read, one state read and one write per batch (two when a revision came back). */
 const BATCH = 500;
 
 /** The Item ids an Invoice record references (sales lines, and sales lines inside groups). */
@@ -39,6 +40,91 @@ async function mappingsOf(sql: Sql, connectionId: string): Promise<ItemMapping[]
   return (await listMappings(sql, { connectionId })).map((m) => ({ ...toItemMappingView(m), revoked: m.revoked_at !== null }));
 }
 
+/** What every invoice of a connection is mapped with, read once per call. */
+interface MappingContext {
+  connection: ConnectionRow;
+  preferences: Record<string, unknown> | null;
+  mappings: ItemMapping[];
+  settings: { purchaseOrderField: string | null; version: number };
+}
+
+async function mappingContext(sql: Sql, connection: ConnectionRow): Promise<MappingContext> {
+  const preferences = (await sourceRecordsOf(sql, connection.id, 'Preferences')).find((p) => !p.deleted)?.payload ?? null;
+  const mappings = await mappingsOf(sql, connection.id);
+  const settings = { purchaseOrderField: connection.purchase_order_field, version: connection.settings_version };
+  return { connection, preferences, mappings, settings };
+}
+
+/** A source invoice to map: the stored record, or a sync page's record as the provider returned it. */
+type InvoiceRecord = Pick<SourceRecordRow, 'source_id' | 'deleted' | 'payload'>;
+
+/**
+ * Stored Items by source id (`null`: not imported, or deleted), kept across the
+ * Invoice pages of one sync run. A run stores every Item before any Invoice and
+ * no other writer changes source records while it holds the connection's run, so
+ * an Item read for one page is still what is stored for the next.
+ */
+export type ItemCache = Map<string, Record<string, unknown> | null>;
+
+/** Items kept per run at most; beyond, the cache starts again (memory stays bounded for very large catalogs). */
+const ITEM_CACHE_LIMIT = 50_000;
+
+/** The stored Items a batch of invoices references, by source id: from `cache` when given, else read. */
+async function itemsOf(sql: Sql, connectionId: string, invoices: readonly InvoiceRecord[], cache: ItemCache = new Map()) {
+  const itemIds = [...new Set(invoices.flatMap((r) => referencedItemIds(r.payload)))];
+  let missing = itemIds.filter((id) => !cache.has(id));
+  if (cache.size + missing.length > ITEM_CACHE_LIMIT) {
+    cache.clear();
+    missing = itemIds;
+  }
+  if (missing.length > 0) {
+    const rows = await sourceRecordsOf(sql, connectionId, 'Item', missing);
+    for (const id of missing) cache.set(id, null);
+    for (const i of rows) if (!i.deleted) cache.set(i.source_id, i.payload);
+  }
+  const items = new Map<string, Record<string, unknown>>();
+  for (const id of itemIds) {
+    const payload = cache.get(id);
+    if (payload) items.set(id, payload);
+  }
+  return items;
+}
+
+/** The stored invoices of a batch, by source id. */
+async function statesOf(sql: Sql, connectionId: string, invoices: readonly InvoiceRecord[]) {
+  const rows = await storedStates(
+    sql,
+    connectionId,
+    invoices.map((r) => r.source_id),
+  );
+  return new Map(rows.map((s) => [s.ledger_invoice_id, s]));
+}
+
+function mapRecord(rec: InvoiceRecord, context: MappingContext, items: ReadonlyMap<string, Record<string, unknown>>) {
+  const used = referencedItemIds(rec.payload).flatMap((id) => (items.has(id) ? [items.get(id)!] : []));
+  const { preferences, settings, mappings } = context;
+  return mapInvoice({ invoice: rec.payload, items: used, preferences, settings, mappings, deleted: rec.deleted });
+}
+
+/** Write what changed: a mapping whose revision and deletion equal the stored invoice's is not written again. */
+async function writeChanged(
+  sql: Sql,
+  context: MappingContext,
+  mapped: readonly { sourceRecordId: string; sourceId: string; result: MappedInvoice }[],
+  states: ReadonlyMap<string, StoredState>,
+  now: Date,
+) {
+  const writes: MappedWrite[] = [];
+  for (const { sourceRecordId, sourceId, result } of mapped) {
+    const state = states.get(sourceId);
+    if (state && state.revision === result.revision && state.deleted === result.deleted) continue;
+    writes.push(toWrite(sourceRecordId, result, state?.id));
+  }
+  const { connection } = context;
+  const { snapshots } = await writeMappedInvoices(sql, { scope: scopeOfRow(connection), connectionId: connection.id, rows: writes, now });
+  return { mapped: writes.length, snapshots };
+}
+
 /**
  * Map a connection's stored source invoices (all, or those with the given
  * source ids) and store the result: one stored invoice per source invoice, and
@@ -53,46 +139,80 @@ export async function mapAndStoreInvoices(
   if (o.ledgerInvoiceIds !== undefined && o.ledgerInvoiceIds.length === 0) return { mapped: 0, snapshots: 0 };
   const invoices = await sourceRecordsOf(sql, connection.id, 'Invoice', o.ledgerInvoiceIds);
   if (invoices.length === 0) return { mapped: 0, snapshots: 0 };
-  const preferences = (await sourceRecordsOf(sql, connection.id, 'Preferences')).find((p) => !p.deleted)?.payload ?? null;
-  const mappings = await mappingsOf(sql, connection.id);
-  const settings = { purchaseOrderField: connection.purchase_order_field, version: connection.settings_version };
+  const context = await mappingContext(sql, connection);
   let mapped = 0;
   let snapshots = 0;
   for (let start = 0; start < invoices.length; start += BATCH) {
     const batch = invoices.slice(start, start + BATCH);
-    const itemIds = [...new Set(batch.flatMap((r) => referencedItemIds(r.payload)))];
-    const items = new Map(
-      (await sourceRecordsOf(sql, connection.id, 'Item', itemIds)).filter((i) => !i.deleted).map((i) => [i.source_id, i]),
-    );
-    const states = new Map(
-      (
-        await storedStates(
-          sql,
-          connection.id,
-          batch.map((r) => r.source_id),
-        )
-      ).map((s) => [s.ledger_invoice_id, s]),
-    );
-    const writes: MappedWrite[] = [];
-    for (const rec of batch) {
-      const used = referencedItemIds(rec.payload).flatMap((id) => (items.has(id) ? [items.get(id)!.payload] : []));
-      const result = mapInvoice({ invoice: rec.payload, items: used, preferences, settings, mappings, deleted: rec.deleted });
-      const state = states.get(rec.source_id);
-      if (state && state.revision === result.revision && state.deleted === result.deleted) continue;
-      writes.push(toWrite(rec, result, state?.id));
-    }
-    snapshots += (await writeMappedInvoices(sql, { scope: scopeOfRow(connection), connectionId: connection.id, rows: writes, now: o.now }))
-      .snapshots;
-    mapped += writes.length;
+    const items = await itemsOf(sql, connection.id, batch);
+    const states = await statesOf(sql, connection.id, batch);
+    const results = batch.map((rec) => ({ sourceRecordId: rec.id, sourceId: rec.source_id, result: mapRecord(rec, context, items) }));
+    const written = await writeChanged(sql, context, results, states, o.now);
+    mapped += written.mapped;
+    snapshots += written.snapshots;
   }
   return { mapped, snapshots };
 }
 
-function toWrite(rec: SourceRecordRow, result: ReturnType<typeof mapInvoice>, existingId: string | undefined): MappedWrite {
+/**
+ * Store one sync page of source invoices (`store`: the caller's upsert, which
+ * says which records it wrote) and map them, in the caller's transaction. The
+ * page's records are mapped from memory while the database stores them, rather
+ * than read back after: what the mapper reads (Preferences, Items, mappings,
+ * stored invoices) is read first, and storing the page's invoices changes none of it. A
+ * record the upsert did not write (the same version again, or older than the
+ * one stored) is mapped from what is stored instead, as `mapAndStoreInvoices` does.
+ */
+export async function storeAndMapInvoicePage<Stored extends { written: ReadonlyMap<string, string> }>(
+  sql: Sql,
+  o: {
+    connection: ConnectionRow;
+    records: readonly { sourceId: string; deleted: boolean; payload: Record<string, unknown> }[];
+    store: () => Promise<Stored>;
+    /** The run's Items read by earlier pages. */
+    items: ItemCache;
+    /** Called once the mapped invoices are sent to the database, to use the time it takes to write them. */
+    whileWriting?: () => void;
+    now: Date;
+  },
+): Promise<Stored> {
+  const { connection } = o;
+  const page: InvoiceRecord[] = o.records.map((r) => ({ source_id: r.sourceId, deleted: r.deleted, payload: r.payload }));
+  const context = await mappingContext(sql, connection);
+  const items = await itemsOf(sql, connection.id, page, o.items);
+  const states = await statesOf(sql, connection.id, page);
+  const storing = o.store();
+  storing.catch(() => undefined); // awaited below; a failure must not count as unhandled while the page is mapped
+  // One statement at a time on the transaction's connection: let the upsert go out, then map while the database runs it.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  let results: MappedInvoice[];
+  try {
+    results = page.map((rec) => mapRecord(rec, context, items));
+  } catch (err) {
+    await storing.catch(() => undefined);
+    throw err;
+  }
+  const stored = await storing;
+  const mapped = results.flatMap((result, i) => {
+    const sourceId = page[i]!.source_id;
+    const sourceRecordId = stored.written.get(sourceId);
+    return sourceRecordId === undefined ? [] : [{ sourceRecordId, sourceId, result }];
+  });
+  const writing = writeChanged(sql, context, mapped, states, o.now);
+  writing.catch(() => undefined); // awaited below
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  o.whileWriting?.();
+  await writing;
+  const notWritten = page.filter((r) => !stored.written.has(r.source_id)).map((r) => r.source_id);
+  await mapAndStoreInvoices(sql, { connection, ledgerInvoiceIds: notWritten, now: o.now });
+  return stored;
+}
+
+function toWrite(sourceRecordId: string, result: MappedInvoice, existingId: string | undefined): MappedWrite {
   return {
     id: existingId ?? crypto.randomUUID(),
     snapshotId: crypto.randomUUID(),
-    sourceRecordId: rec.id,
+    sourceRecordId,
     ledgerInvoiceId: result.ledgerInvoiceId,
     invoiceNumber: result.invoice.invoiceNumber,
     status: result.invoice.status,

@@ -33,6 +33,12 @@ const AMOUNTS: readonly Amount[] = [
  * Unavailable facts are never filled in: each one is an issue and no invoice is returned.
  */
 export function toCanonicalInvoice(stored: StoredInvoice): CanonicalResult {
+  const candidate = canonicalCandidate(stored);
+  return candidate.ok ? validated(candidate.invoice) : candidate;
+}
+
+/** The canonical shape of a stored invoice with every fact available, not yet checked against the schema. */
+function canonicalCandidate(stored: StoredInvoice): { ok: true; invoice: CanonicalInvoice } | { ok: false; issues: CategorizedIssue[] } {
   const issues: CategorizedIssue[] = [];
   if (stored.invoiceNumber === null) issues.push(invoiceIssue('missing_invoice_number', 'invoice.invoiceNumber'));
   if (stored.currency === null) issues.push(invoiceIssue('missing_currency', 'invoice.currency'));
@@ -42,7 +48,7 @@ export function toCanonicalInvoice(stored: StoredInvoice): CanonicalResult {
   const discountAllocated = stored.lineItems.some((l) => l.discountAmountMinor !== null);
   const lines = stored.lineItems.map((line, index) => canonicalLine(line, index, taxAllocated, discountAllocated, issues));
   if (issues.length > 0) return { ok: false, issues };
-  const parsed = CanonicalInvoiceSchema.safeParse({
+  const invoice = {
     invoiceNumber: stored.invoiceNumber,
     purchaseOrderReference: stored.purchaseOrderReference,
     status: stored.status,
@@ -52,7 +58,12 @@ export function toCanonicalInvoice(stored: StoredInvoice): CanonicalResult {
     dueAt: stored.dueAt,
     voidedAt: stored.voidedAt,
     lineItems: lines,
-  });
+  };
+  return { ok: true, invoice: invoice as CanonicalInvoice };
+}
+
+function validated(candidate: CanonicalInvoice): CanonicalResult {
+  const parsed = CanonicalInvoiceSchema.safeParse(candidate);
   if (parsed.success) return { ok: true, invoice: parsed.data };
   return {
     ok: false,
@@ -113,9 +124,24 @@ const ARITHMETIC_CODES: ReadonlySet<string> = new Set(['arithmetic_mismatch', 'd
  */
 export function arithmeticIssues(stored: StoredInvoice): CategorizedIssue[] {
   // Number and currency do not enter the arithmetic; stand-ins let an invoice without them be checked.
-  const checkable = toCanonicalInvoice({ ...stored, invoiceNumber: stored.invoiceNumber ?? '-', currency: stored.currency ?? 'xxx' });
+  const candidate = canonicalCandidate({ ...stored, invoiceNumber: stored.invoiceNumber ?? '-', currency: stored.currency ?? 'xxx' });
+  if (!candidate.ok) return [];
+  // The schema check costs more than the arithmetic (it dominated the mapping of a sync): it decides only whether
+  // mismatches are reported, so it runs only when there are some. The schema adds no defaults or transforms.
+  let found: CategorizedIssue[] | undefined;
+  try {
+    found = arithmeticOf(candidate.invoice);
+    if (found.length === 0) return [];
+  } catch {
+    // A value the schema would refuse (for example an unsafe integer): decided by the schema below.
+  }
+  const checkable = validated(candidate.invoice);
   if (!checkable.ok) return [];
-  return checkCanonicalInvoice(checkable.invoice)
+  return found ?? arithmeticOf(checkable.invoice);
+}
+
+function arithmeticOf(invoice: CanonicalInvoice): CategorizedIssue[] {
+  return checkCanonicalInvoice(invoice)
     .issues.filter((i) => ARITHMETIC_CODES.has(i.code))
     .map(categorize);
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { mapAndStoreInvoices, remapAfterRun } from '../invoices/store-invoices.js';
+import { remapAfterRun, storeAndMapInvoicePage, type ItemCache } from '../invoices/store-invoices.js';
 import type { Logger } from '../../logger.js';
 import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
 import { markDeleted, markSeen, markUnseenDeleted, upsertSourceRecords } from '../../persistence/sql/ledger-source-records.sql.js';
@@ -108,9 +108,9 @@ export async function importRun(
   const periodStart = run.period_start;
   const periodEnd = run.period_end!;
   // Stop before each provider call when the run was ended elsewhere or the lease is gone.
-  const stillOurs = async (s: Sql) => {
+  const stillOurs = async (s: Sql, lock = true) => {
     if (o.leaseLost?.()) throw new AttemptStopped('lease lost');
-    const now = await runById(s, run.id, true);
+    const now = await runById(s, run.id, lock);
     if (now?.state !== 'running') throw new AttemptStopped(`run ${now?.state ?? 'gone'}`);
   };
   try {
@@ -129,6 +129,7 @@ export async function importRun(
     const session = new LedgerSession(sql, runtime, connection);
     const pageSize = runtime.settings.pageSize;
     const strategy = deletionStrategy(run.mode, periodStart, new Date());
+    const itemCache: ItemCache = new Map();
     for (const entity of SYNC_ENTITIES) {
       current = entity;
       const p = entities[entity];
@@ -168,54 +169,89 @@ export async function importRun(
       }
       if (p.deletions === undefined) p.deletions = entity === 'Preferences' || strategy === 'cdc' ? 'none' : strategy;
       const reconcile = p.deletions === 'reconcile';
-      for (;;) {
-        await stillOurs(sql);
+      const fetchPage = async (cursor: EntityProgress['cursor'], lock: boolean) => {
+        await stillOurs(sql, lock);
         // An operator may pause or disconnect the connection mid-run: stop before the next provider call.
         const status = (await connectionById(sql, connection.id))?.status ?? 'disconnected';
         if (status !== 'active') throw new ConnectionInactive(status);
-        const statement = pageStatement({ entity, periodStart, periodEnd, cursor: p.cursor, pageSize, reconcile });
-        const window = pageWindow(p.cursor, pageSize);
+        const statement = pageStatement({ entity, periodStart, periodEnd, cursor, pageSize, reconcile });
         const page = await session.call((token) =>
           queryPage(runtime.endpoints, { realmId: connection.realm_id, accessToken: token, entity, statement }),
         );
+        return { cursor, window: pageWindow(cursor, pageSize), rows: page.rows };
+      };
+      let prefetched: ReturnType<typeof fetchPage> | undefined;
+      for (;;) {
+        const fetched = await (prefetched ?? fetchPage(p.cursor, true));
+        prefetched = undefined;
         // Preferences is a singleton: one answer is the whole entity.
-        const digest = { ...nextPage(p.cursor, window, page.rows), ...(entity === 'Preferences' ? { fresh: page.rows, last: true } : {}) };
+        const digest = {
+          ...nextPage(fetched.cursor, fetched.window, fetched.rows),
+          ...(entity === 'Preferences' ? { fresh: fetched.rows, last: true } : {}),
+        };
         const records = digest.fresh.map((r) => toRecord(r as Record<string, unknown>));
-        await em.transactional(async (tem) => {
-          const tsql = sqlOf(tem);
-          await stillOurs(tsql);
-          const counts = await upsertSourceRecords(tsql, {
-            scope: scopeOfRow(connection),
-            connectionId: connection.id,
-            entityType: entity,
-            syncRunId: run.id,
-            records,
-            now: new Date(),
-          });
-          const sourceIds = records.map((r) => r.sourceId);
-          if (reconcile) await markSeen(tsql, { connectionId: connection.id, entityType: entity, sourceIds, syncRunId: run.id });
-          p.pages += 1;
-          p.fetched += records.length;
-          p.created += counts.created;
-          p.updated += counts.updated;
-          p.unchanged += counts.unchanged;
-          p.cursor = digest.cursor ?? { startPosition: 1, lastUpdatedTime: null, seenIds: [] };
-          if (digest.last) {
-            // Every current record of the entity was read in this run: the stored ones not seen are gone at the source.
-            if (reconcile && absenceMeansDeleted(entity))
-              p.deleted += await markUnseenDeleted(tsql, {
+        const nextCursor = digest.cursor ?? { startPosition: 1, lastUpdatedTime: null, seenIds: [] };
+        // While this page's mapped invoices are written, the next page is asked for (its cursor is known from this
+        // page's rows); it is used only after this page committed. The check before that call cannot wait for the run
+        // row this page's transaction holds: it reads the run as committed, and the next page's transaction checks it
+        // again, locked, before writing anything.
+        let prefetch: ReturnType<typeof fetchPage> | undefined;
+        const fetchNext = () => {
+          if (digest.last) return;
+          prefetch = fetchPage(nextCursor, false);
+          prefetch.catch(() => undefined); // awaited by the next page, or settled below when this page fails
+        };
+        await em
+          .transactional(async (tem) => {
+            const tsql = sqlOf(tem);
+            await stillOurs(tsql);
+            const store = () =>
+              upsertSourceRecords(tsql, {
+                scope: scopeOfRow(connection),
                 connectionId: connection.id,
                 entityType: entity,
                 syncRunId: run.id,
+                records,
                 now: new Date(),
               });
-            p.state = 'done';
-          }
-          // The page's invoices are mapped in its transaction: a crash never leaves a page stored but unmapped.
-          if (entity === 'Invoice' && mapInvoices)
-            await mapAndStoreInvoices(tsql, { connection, ledgerInvoiceIds: sourceIds, now: new Date() });
-          await saveRunEntities(tsql, run.id, entities);
-        });
+            // The page's invoices are mapped in its transaction: a crash never leaves a page stored but unmapped.
+            const counts =
+              entity === 'Invoice' && mapInvoices
+                ? await storeAndMapInvoicePage(tsql, {
+                    connection,
+                    records,
+                    store,
+                    items: itemCache,
+                    whileWriting: fetchNext,
+                    now: new Date(),
+                  })
+                : await store();
+            const sourceIds = records.map((r) => r.sourceId);
+            if (reconcile) await markSeen(tsql, { connectionId: connection.id, entityType: entity, sourceIds, syncRunId: run.id });
+            p.pages += 1;
+            p.fetched += records.length;
+            p.created += counts.created;
+            p.updated += counts.updated;
+            p.unchanged += counts.unchanged;
+            p.cursor = nextCursor;
+            if (digest.last) {
+              // Every current record of the entity was read in this run: the stored ones not seen are gone at the source.
+              if (reconcile && absenceMeansDeleted(entity))
+                p.deleted += await markUnseenDeleted(tsql, {
+                  connectionId: connection.id,
+                  entityType: entity,
+                  syncRunId: run.id,
+                  now: new Date(),
+                });
+              p.state = 'done';
+            }
+            await saveRunEntities(tsql, run.id, entities);
+          })
+          .catch(async (err: unknown) => {
+            await prefetch?.catch(() => undefined);
+            throw err;
+          });
+        prefetched = prefetch;
         if (digest.last) break;
       }
     }

@@ -25,7 +25,7 @@ const BLOCKED: Partial<Record<ConnectionRow['status'], string>> = {
 export async function queueSync(
   em: EntityManager,
   runtime: LedgerRuntime,
-  o: { ctx: AuthContext; connectionId: string; fullReconciliation: boolean; now?: Date },
+  o: { ctx: Pick<AuthContext, 'integrationId'>; connectionId: string; fullReconciliation: boolean; now?: Date },
 ): Promise<{ syncRunId: string; workflowRunId: string; created: boolean }> {
   const queue = runtime.queue;
   if (!queue) throw new DomainError('internal_error', 'The sync queue is not configured');

@@ -28,7 +28,8 @@ interface Prepared {
   correlation: CorrelationTarget | undefined;
 }
 
-function factOf(provider: PaymentProvider, o: store.ObservationRow): Fact {
+/** A stored observation as a fact of the rules. */
+export function factOf(provider: PaymentProvider, o: store.ObservationRow): Fact {
   return {
     id: o.id,
     status: o.status as ReportStatus,
@@ -134,7 +135,7 @@ function observationRow(input: Prepared, incoming: Fact, paymentId: string): sto
 }
 
 /** The payment's projection from all its facts (docs/payment-reports.md, "Projection"). */
-function projectionOf(facts: Fact[], enrichmentRequestId: string | null, now: Date): store.ProjectionUpdate {
+export function projectionOf(facts: Fact[], enrichmentRequestId: string | null, now: Date): store.ProjectionUpdate {
   const current = projectCurrent(facts)!;
   return {
     ...establishedAliases(facts),

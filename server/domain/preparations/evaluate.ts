@@ -1,4 +1,3 @@
-import type { CanonicalInvoice } from '../../../contract/canonical-invoice.js';
 import type { CategorizedIssue, IssueCategory, PaymentProvider } from '../../../contract/common/index.js';
 import type { StoredInvoice } from '../../../contract/invoices.js';
 import type { PreparationRequest } from '../../../contract/preparations.js';
@@ -21,7 +20,8 @@ export interface Evaluation {
   readonly state: CategorizedIssue[];
   /** Mapping and validation problems: the invoice cannot produce valid provider fields. */
   readonly fields: CategorizedIssue[];
-  readonly canonical: CanonicalInvoice | null;
+  /** The provider fields of the invoice (readiness ran the enrichment core), or `null` when it refused. */
+  readonly enrichment: unknown;
 }
 
 /**
@@ -33,11 +33,16 @@ export interface Evaluation {
 export function evaluate(row: InvoiceReadRow, provider: PaymentProvider, request: PreparationRequest, now: Date): Evaluation {
   const stored = (row.content?.invoice ?? null) as StoredInvoice | null;
   if (row.snapshot_id === null || stored === null) {
-    return { state: [], fields: [invoiceIssue('fact_unavailable', 'invoice', 'The source invoice could not be mapped.')], canonical: null };
+    const fields = [invoiceIssue('fact_unavailable', 'invoice', 'The source invoice could not be mapped.')];
+    return { state: [], fields, enrichment: null };
   }
   const readiness = readinessOfRow(row, provider, now);
   const issues = [...readiness.issues, ...requestIssues(stored, row.revision, request)];
-  return { state: issues.filter((i) => !isFieldIssue(i)), fields: issues.filter(isFieldIssue), canonical: readiness.canonical };
+  return {
+    state: issues.filter((i) => !isFieldIssue(i)),
+    fields: issues.filter(isFieldIssue),
+    enrichment: readiness.enrichment,
+  };
 }
 
 function requestIssues(stored: StoredInvoice, revision: string | null, request: PreparationRequest): CategorizedIssue[] {

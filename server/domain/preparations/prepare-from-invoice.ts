@@ -6,22 +6,20 @@ import {
   type PreparationRecord,
   type PreparationRequest,
 } from '../../../contract/preparations.js';
-import { insertPreparation, preparationByKey, type PreparationRow } from '../../persistence/sql/preparations.sql.js';
-import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
 import {
-  linkedLedgerIntegrations,
-  listStoredInvoices,
-  storedInvoiceById,
-  type InvoiceReadRow,
-  type InvoiceVisibility,
-} from '../../persistence/sql/stored-invoices.sql.js';
+  insertPreparation,
+  preparationContext,
+  type PreparationContext,
+  type PreparationRow,
+} from '../../persistence/sql/preparations.sql.js';
+import { sqlOf } from '../../persistence/sql/sql.js';
+import type { InvoiceReadRow } from '../../persistence/sql/stored-invoices.sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
-import { enrichInline } from '../enrichment/index.js';
 import { DomainError } from '../errors.js';
 import { idempotentWrite, type KeyConflict } from '../idempotency/idempotent-write.js';
 import { requestFingerprint } from '../idempotency/fingerprint.js';
 import { invoiceIssue } from '../invoices/issue-categories.js';
-import { preparationRequest } from '../invoices/readiness.js';
+import { sourceStateOfRow } from '../invoices/invoice-views.js';
 import { evaluate } from './evaluate.js';
 
 /** `enrichment`: endpoints 1, 6, 11 (enhancement only); `payment_preparation`: endpoint 12 (enhanced or ordinary). */
@@ -46,7 +44,8 @@ const KEY_REUSED: KeyConflict = {
  * Invoice-backed preparation (spec endpoints 1, 6, 11, 12; docs/decisions.md,
  * "Invoice-backed preparation"). One answer per (integration, idempotency key):
  * an identical retry gets the saved preparation back after its checks pass again
- * now; a blocked attempt saves nothing.
+ * now; a blocked attempt saves nothing. One read (`preparationContext`) before the
+ * answer or the insert.
  */
 export async function prepareFromInvoice(
   em: EntityManager,
@@ -55,11 +54,7 @@ export async function prepareFromInvoice(
   const sql = sqlOf(em);
   const { ctx, provider, kind, request } = input;
   const now = input.now ?? new Date();
-  const visibility: InvoiceVisibility = {
-    organizationId: ctx.organizationId,
-    environment: ctx.environment,
-    ledgerIntegrationIds: await linkedLedgerIntegrations(sql, ctx.integrationId),
-  };
+  const selector = INVOICE_SELECTORS.find((s) => request[s] !== undefined)!;
   const fingerprint = requestFingerprint({
     kind,
     provider,
@@ -70,14 +65,16 @@ export async function prepareFromInvoice(
     currency: request.currency,
     expectedRevision: request.expectedRevision ?? null,
   });
+  const value = selector === 'invoiceId' ? request.invoiceId!.toLowerCase() : request[selector]!;
+  let context: PreparationContext = { saved: undefined, invoices: [] };
   const { answer: row, replayed } = await idempotentWrite<PreparationRow>({
     fingerprint,
     find: async () => {
-      const saved = await preparationByKey(sql, ctx.integrationId, request.idempotencyKey);
-      return saved && { fingerprint: saved.fingerprint, answer: saved };
+      context = await preparationContext(sql, { scope: ctx, idempotencyKey: request.idempotencyKey, selector, value });
+      return context.saved && { fingerprint: context.saved.fingerprint, answer: context.saved };
     },
     create: async () => {
-      const invoice = await resolveInvoice(sql, visibility, request);
+      const invoice = selectedInvoice(context.invoices, selector, value);
       const data = prepareData(invoice, provider, kind, request, now);
       const saved: PreparationRow = {
         id: crypto.randomUUID(),
@@ -124,7 +121,7 @@ export async function prepareFromInvoice(
     },
     conflict: KEY_REUSED,
   });
-  if (replayed) await checkReplay(sql, visibility, row, provider, request, now);
+  if (replayed) checkReplay(selectedInvoice(context.invoices, selector, value), row, provider, request, now);
   return { data: row.data, preparation: preparationRecord(row), replayed };
 }
 
@@ -145,19 +142,14 @@ export function preparationRecord(row: PreparationRow): PreparationRecord {
 }
 
 /** The one visible invoice the request selects: none is a 404, several (one number, one source id) a 409. */
-async function resolveInvoice(sql: Sql, visibility: InvoiceVisibility, request: PreparationRequest): Promise<InvoiceReadRow> {
-  const selector = INVOICE_SELECTORS.find((s) => request[s] !== undefined)!;
-  const rows =
-    selector === 'invoiceId'
-      ? [await storedInvoiceById(sql, visibility, request.invoiceId!.toLowerCase())].filter((r) => r !== undefined)
-      : await listStoredInvoices(sql, { visibility, [selector]: request[selector], limit: 2 });
-  if (rows.length === 0) throw new DomainError('not_found', 'No such invoice');
-  if (rows.length > 1) {
+function selectedInvoice(found: readonly InvoiceReadRow[], selector: (typeof INVOICE_SELECTORS)[number], value: string): InvoiceReadRow {
+  if (found.length === 0) throw new DomainError('not_found', 'No such invoice');
+  if (found.length > 1) {
     throw new DomainError('conflict', 'The invoice selection is ambiguous', [
-      invoiceIssue('ambiguous_invoice_number', selector, `"${request[selector]}" names several invoices.`),
+      invoiceIssue('ambiguous_invoice_number', selector, `"${value}" names several invoices.`),
     ]);
   }
-  return rows[0]!;
+  return found[0]!;
 }
 
 /** Every issue of a blocked preparation: any state problem is a 409, otherwise field problems are a 422. */
@@ -175,17 +167,17 @@ function prepareData(
   request: PreparationRequest,
   now: Date,
 ): { mode: 'enhanced' | 'ordinary'; data: unknown } {
-  const { state, fields, canonical } = evaluate(invoice, provider, request, now);
+  const { state, fields, enrichment } = evaluate(invoice, provider, request, now);
   // Without a snapshot there is nothing to pin, whichever the endpoint.
   if (state.length > 0 || (fields.length > 0 && (kind === 'enrichment' || invoice.snapshot_id === null))) refuse(state, fields);
-  const result = fields.length === 0 && canonical !== null ? enrichInline(provider, preparationRequest(provider, canonical)) : undefined;
+  // Readiness ran the enrichment core on this invoice: without issues it made the fields.
+  const enhanced = fields.length === 0 && enrichment !== null;
   if (kind === 'enrichment') {
-    // Readiness runs the same core on the same invoice: a failure here cannot happen without an issue above.
-    if (!result?.ok) throw new Error('enrichment failed on a ready invoice');
-    return { mode: 'enhanced', data: result.data };
+    if (!enhanced) throw new Error('enrichment failed on a ready invoice');
+    return { mode: 'enhanced', data: enrichment };
   }
-  const data: GwcPaymentPreparationData = result?.ok
-    ? { mode: 'enhanced', enrichment: result.data as GwcPaymentPreparationData['enrichment'], optimizationIssues: [] }
+  const data: GwcPaymentPreparationData = enhanced
+    ? { mode: 'enhanced', enrichment: enrichment as GwcPaymentPreparationData['enrichment'], optimizationIssues: [] }
     : { mode: 'ordinary', enrichment: null, optimizationIssues: fields };
   return { mode: data.mode, data };
 }
@@ -193,20 +185,28 @@ function prepareData(
 /**
  * An identical retry is answered with the saved preparation only while its
  * checks still pass now: the same invoice at the same revision, and no payment,
- * source, freshness or access problem (docs/decisions.md).
+ * source, freshness or access problem (docs/decisions.md). While the invoice's
+ * current snapshot is still the one prepared from, only what can change without
+ * a new snapshot is checked again (`sourceStateIssues`): every other check read
+ * that immutable snapshot, with this request's fingerprint, and passed when the
+ * preparation was saved.
  */
-async function checkReplay(
-  sql: Sql,
-  visibility: InvoiceVisibility,
+function checkReplay(
+  invoice: InvoiceReadRow,
   saved: PreparationRow,
   provider: PaymentProvider,
   request: PreparationRequest,
   now: Date,
-): Promise<void> {
-  const invoice = await resolveInvoice(sql, visibility, request);
+): void {
+  const blocked = (issues: CategorizedIssue[]) => new DomainError('conflict', 'The saved preparation no longer passes its checks', issues);
+  if (invoice.id === saved.stored_invoice_id && invoice.snapshot_id === saved.snapshot_id) {
+    const state = sourceStateOfRow(invoice, now);
+    if (state.length > 0) throw blocked(state);
+    return;
+  }
   const { state } = evaluate(invoice, provider, request, now);
   if (invoice.id !== saved.stored_invoice_id || invoice.revision !== saved.revision) {
     state.push(invoiceIssue('revision_mismatch', 'invoice.revision', `Prepared at revision ${saved.revision}.`));
   }
-  if (state.length > 0) throw new DomainError('conflict', 'The saved preparation no longer passes its checks', state);
+  if (state.length > 0) throw blocked(state);
 }

@@ -9,6 +9,13 @@ export interface LinkView {
   createdAt: string;
 }
 
+const toLinkView = (l: IntegrationLink): LinkView => ({
+  id: l.id,
+  ledgerIntegrationId: l.ledgerIntegration.id,
+  providerIntegrationId: l.providerIntegration.id,
+  createdAt: l.createdAt.toISOString(),
+});
+
 /**
  * Link a ledger integration to a payment-provider integration of the same
  * organization and environment. Uniqueness is the database's (one link per pair).
@@ -49,7 +56,7 @@ export async function createLink(
   try {
     const link = em.create(IntegrationLink, { ledgerIntegration: ledger, providerIntegration: provider });
     await em.flush();
-    return { id: link.id, ledgerIntegrationId: ledger.id, providerIntegrationId: provider.id, createdAt: link.createdAt.toISOString() };
+    return toLinkView(link);
   } catch (err) {
     if (err instanceof UniqueConstraintViolationException) throw new DomainError('conflict', 'These integrations are already linked');
     throw err;
@@ -61,4 +68,20 @@ export async function deleteLink(em: EntityManager, input: { id: string }): Prom
   const removed = await em.nativeDelete(IntegrationLink, { id: input.id });
   if (removed === 0) throw new DomainError('not_found', `No link ${input.id}`);
   return { id: input.id, deleted: true };
+}
+
+/** Links, oldest first; either side's integration, or an organization, narrows the list. */
+export async function listLinks(
+  em: EntityManager,
+  input: { organizationId?: string | undefined; integrationId?: string | undefined },
+): Promise<LinkView[]> {
+  const rows = await em.find(
+    IntegrationLink,
+    {
+      ...(input.integrationId ? { $or: [{ ledgerIntegration: input.integrationId }, { providerIntegration: input.integrationId }] } : {}),
+      ...(input.organizationId ? { ledgerIntegration: { organization: input.organizationId } } : {}),
+    },
+    { orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
+  return rows.map(toLinkView);
 }

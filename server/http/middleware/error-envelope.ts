@@ -3,6 +3,10 @@ import type { Logger } from '../../logger.js';
 import type { ErrorEnvelope, ErrorType, Issue } from '../../../contract/common/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { ERROR_STATUS } from '../error-status.js';
+import { isDatabaseUnavailable } from '../../persistence/database-unavailable.js';
+
+/** Seconds a client waits before retrying while the database is unavailable (the SDK honours it). */
+export const DATABASE_RETRY_AFTER_SECONDS = 1;
 
 export function sendError(res: Response, type: ErrorType, message: string, issues: Issue[] = [], status = ERROR_STATUS[type]): void {
   const body: ErrorEnvelope = { error: { type, message, issues } };
@@ -22,8 +26,9 @@ interface BodyParserError {
 
 /**
  * The last middleware: our own errors become their envelope; body-parser
- * failures become 400/413; anything else is logged and answered with a generic
- * 500 that names nothing internal (no stack, SQL or class names).
+ * failures become 400/413; an unusable database becomes 503; anything else is
+ * logged and answered with a generic 500 that names nothing internal (no stack,
+ * SQL or class names).
  */
 export const errorEnvelope =
   (logger: Logger): ErrorRequestHandler =>
@@ -64,6 +69,16 @@ export const errorEnvelope =
       sendError(res, 'validation_error', 'The URL is not valid percent-encoded UTF-8', [
         { code: 'invalid_url_encoding', path: '', message: 'The URL is not valid percent-encoded UTF-8' },
       ]);
+      return;
+    }
+    if (isDatabaseUnavailable(err)) {
+      // Expected during a database outage or restart: not a bug, and the client should retry (docs/errors.md).
+      const { message, code } = err as { message?: unknown; code?: unknown };
+      // The driver prefixes the statement to the message: keep only the driver's reason.
+      const reason = String(message).split('\n')[0]!.split(' - ').pop();
+      logger.warn({ reqId: req.id, reason, code }, 'database unavailable');
+      res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      sendError(res, 'service_unavailable', 'The service cannot reach its database right now; retry with back-off.');
       return;
     }
     logger.error({ reqId: req.id, err }, 'unhandled error');

@@ -7,6 +7,7 @@ import { authenticate } from '../../domain/auth/authenticate.js';
 import { DomainError } from '../../domain/errors.js';
 import { findSecrets, findUnsafeStructure, refusalMessage } from '../../domain/guard/secrets-guard.js';
 import { readJsonBody } from './json-body.js';
+import type { ApiRateLimit } from './rate-limit.js';
 
 function routeAccess(req: Request): RouteAccess {
   const route = (req as TsRestRequest<AppRoute>).tsRestRoute;
@@ -31,13 +32,14 @@ async function readBody(req: Request, res: Response, access: RouteAccess, deploy
 
 /**
  * Runs on every contract route before its handler and before schema
- * validation: authenticate the key against the route's access rule, then read
- * and parse the body within the route's limit (no body is read for a request
- * that fails authentication), then reject card data, credentials and bodies
+ * validation: authenticate the key against the route's access rule, then spend
+ * one of the key's rate-limit tokens (429 beyond), then read and parse the body
+ * within the route's limit (no body is read for a request that fails
+ * authentication or is limited), then reject card data, credentials and bodies
  * nested too deeply (spec: Authentication; card-data and credential guard;
  * docs/decisions.md).
  */
-export function routeGuards(deps: { config: Pick<Config, 'SVC_ENVIRONMENT' | 'SVC_BODY_LIMIT_BYTES'> }) {
+export function routeGuards(deps: { config: Pick<Config, 'SVC_ENVIRONMENT' | 'SVC_BODY_LIMIT_BYTES'> }, rateLimit: ApiRateLimit) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
       const access = routeAccess(req);
@@ -46,6 +48,7 @@ export function routeGuards(deps: { config: Pick<Config, 'SVC_ENVIRONMENT' | 'SV
         access,
         environment: deps.config.SVC_ENVIRONMENT,
       });
+      await rateLimit.check(req.auth.apiKeyId);
       await readBody(req, res, access, deps.config.SVC_BODY_LIMIT_BYTES);
       // Parameters are text too: one PostgreSQL cannot store must be refused here, not fail in a query.
       const issues = [...findUnsafeStructure({ ...req.params }), ...findUnsafeStructure({ ...req.query }), ...findSecrets(req.body)];

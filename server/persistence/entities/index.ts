@@ -13,6 +13,7 @@ import { StoredInvoice } from './stored-invoice.entity.js';
 import { Organization } from './organization.entity.js';
 import { Preparation } from './preparation.entity.js';
 import { PaymentObservation } from './payment-observation.entity.js';
+import { RateLimitBucket } from './rate-limit-bucket.entity.js';
 import { TrackedPayment } from './tracked-payment.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { WebhookEvent } from './webhook-event.entity.js';
@@ -21,6 +22,7 @@ export {
   InvoiceSnapshot,
   ItemMapping,
   Preparation,
+  RateLimitBucket,
   StoredInvoice,
   LedgerConnection,
   LedgerInvitation,
@@ -52,4 +54,5 @@ export const entities = [
   Preparation,
   WebhookEndpoint,
   WebhookEvent,
+  RateLimitBucket,
 ];

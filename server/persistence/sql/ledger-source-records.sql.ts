@@ -11,13 +11,14 @@ export interface SourceRecordInput {
 /**
  * Store one page of source records idempotently: unique per (connection, entity
  * type, source id); an existing row changes only when the source version differs
- * and is not older. Returns how many were created, updated and left unchanged.
+ * and is not older. Returns how many were created, updated and left unchanged,
+ * and the row id of each record it wrote (created or updated), by source id.
  */
 export async function upsertSourceRecords(
   sql: Sql,
   o: { scope: TenantScope; connectionId: string; entityType: string; syncRunId: string; records: SourceRecordInput[]; now: Date },
-): Promise<{ created: number; updated: number; unchanged: number }> {
-  if (o.records.length === 0) return { created: 0, updated: 0, unchanged: 0 };
+): Promise<{ created: number; updated: number; unchanged: number; written: Map<string, string> }> {
+  if (o.records.length === 0) return { created: 0, updated: 0, unchanged: 0, written: new Map() };
   const values: string[] = [];
   const params: unknown[] = [];
   for (const r of o.records) {
@@ -37,7 +38,7 @@ export async function upsertSourceRecords(
     );
     params.push(JSON.stringify(r.payload), o.syncRunId, o.now, o.now);
   }
-  const rows = await sql<{ inserted: boolean }>(
+  const rows = await sql<{ inserted: boolean; id: string; source_id: string }>(
     `insert into ledger_source_records as s (id, organization_id, integration_id, environment, connection_id, entity_type, source_id, sync_token,
        last_updated_at, deleted, payload, sync_run_id, created_at, updated_at)
      values ${values.join(', ')}
@@ -45,11 +46,12 @@ export async function upsertSourceRecords(
        deleted = excluded.deleted, payload = excluded.payload, sync_run_id = excluded.sync_run_id, updated_at = excluded.updated_at
      where (s.sync_token is distinct from excluded.sync_token or s.deleted is distinct from excluded.deleted)
        and (s.last_updated_at is null or excluded.last_updated_at is null or excluded.last_updated_at >= s.last_updated_at)
-     returning (xmax = 0) as inserted`,
+     returning (xmax = 0) as inserted, s.id, s.source_id`,
     params,
   );
   const created = rows.filter((r) => r.inserted).length;
-  return { created, updated: rows.length - created, unchanged: o.records.length - rows.length };
+  const written = new Map(rows.map((r) => [r.source_id, r.id]));
+  return { created, updated: rows.length - created, unchanged: o.records.length - rows.length, written };
 }
 
 /** Mark records the provider reports deleted (CDC `status: "Deleted"`); the last stored payload is kept. Returns how many changed. */

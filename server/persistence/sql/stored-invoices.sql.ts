@@ -63,10 +63,11 @@ export interface MappedWrite {
 }
 
 /**
- * Write a page of mapped invoices in three statements: the invoice rows (one per
- * connection and source id, created or updated to point at their new snapshot),
- * the snapshots (immutable; a revision already stored is not written again), and
- * a fix-up of the pointer for a revision that came back to an earlier snapshot.
+ * Write a batch of mapped invoices in one statement: the invoice rows (one per
+ * connection and source id, created or updated to point at their new snapshot)
+ * and the snapshots (immutable; a revision already stored is not written again),
+ * from one JSON array parameter; then, only when a revision came back to an earlier
+ * snapshot, a second statement points the invoice at the snapshot already stored.
  */
 export async function writeMappedInvoices(
   sql: Sql,
@@ -74,49 +75,54 @@ export async function writeMappedInvoices(
 ) {
   if (o.rows.length === 0) return { snapshots: 0 };
   const { organizationId, integrationId, environment } = o.scope;
-  const invoiceValues: unknown[] = [];
-  for (const r of o.rows) {
-    invoiceValues.push(
-      r.id,
-      organizationId,
-      integrationId,
-      environment,
-      o.connectionId,
-      r.sourceRecordId,
-      r.ledgerInvoiceId,
-      r.invoiceNumber,
-    );
-    invoiceValues.push(r.status, r.currency, r.totalAmountMinor, r.sourceVersion, r.revision, r.snapshotId, r.deleted, o.now, o.now);
-  }
-  await sql(
-    `insert into stored_invoices (id, organization_id, integration_id, environment, connection_id, source_record_id, ledger_invoice_id, invoice_number,
-       status, currency, total_amount_minor, source_version, revision, current_snapshot_id, deleted, created_at, updated_at)
-     values ${o.rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
-     on conflict (connection_id, ledger_invoice_id) do update set source_record_id = excluded.source_record_id,
-       invoice_number = excluded.invoice_number, status = excluded.status, currency = excluded.currency,
-       total_amount_minor = excluded.total_amount_minor, source_version = excluded.source_version, revision = excluded.revision,
-       current_snapshot_id = excluded.current_snapshot_id, deleted = excluded.deleted, updated_at = excluded.updated_at`,
-    invoiceValues,
+  const rows = JSON.stringify(
+    o.rows.map((r) => ({
+      id: r.id,
+      snapshot_id: r.snapshotId,
+      source_record_id: r.sourceRecordId,
+      ledger_invoice_id: r.ledgerInvoiceId,
+      invoice_number: r.invoiceNumber,
+      status: r.status,
+      currency: r.currency,
+      total_amount_minor: r.totalAmountMinor,
+      source_version: r.sourceVersion,
+      revision: r.revision,
+      mapper_version: r.mapperVersion,
+      deleted: r.deleted,
+      content: r.content,
+      issues: r.issues,
+      dependencies: r.dependencies,
+      mappings: r.mappings,
+    })),
   );
-  const snapshotValues: unknown[] = [];
-  for (const r of o.rows) {
-    snapshotValues.push(r.snapshotId, organizationId, integrationId, environment, r.ledgerInvoiceId, r.revision, r.mapperVersion);
-    snapshotValues.push(r.sourceVersion, JSON.stringify(r.content), JSON.stringify(r.issues), JSON.stringify(r.dependencies));
-    snapshotValues.push(JSON.stringify(r.mappings), o.now);
-  }
-  const inserted = await sql<{ id: string }>(
-    `insert into invoice_snapshots (id, organization_id, integration_id, environment, stored_invoice_id, revision, mapper_version, source_version,
-       content, issues, dependencies, mappings, created_at)
-     select v.id::uuid, v.org::uuid, v.integ::uuid, v.env, si.id, v.revision, v.mapper, v.source_version, v.content::jsonb, v.issues::jsonb,
-       v.deps::jsonb, v.mappings::jsonb, v.created_at::timestamptz
-       from (values ${o.rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')})
-         as v(id, org, integ, env, ledger_invoice_id, revision, mapper, source_version, content, issues, deps, mappings, created_at)
-       join stored_invoices si on si.connection_id = ? and si.ledger_invoice_id = v.ledger_invoice_id
-     on conflict (stored_invoice_id, revision) do nothing
-     returning id`,
-    [...snapshotValues, o.connectionId],
+  const [written] = await sql<{ snapshots: number }>(
+    `with v as (
+       select * from jsonb_to_recordset(?::jsonb) as v(id uuid, snapshot_id uuid, source_record_id uuid, ledger_invoice_id text,
+         invoice_number text, status text, currency text, total_amount_minor bigint, source_version text, revision text,
+         mapper_version text, deleted boolean, content jsonb, issues jsonb, dependencies jsonb, mappings jsonb)
+     ), invoices as (
+       insert into stored_invoices (id, organization_id, integration_id, environment, connection_id, source_record_id, ledger_invoice_id,
+         invoice_number, status, currency, total_amount_minor, source_version, revision, current_snapshot_id, deleted, created_at, updated_at)
+       select v.id, ?, ?, ?, ?, v.source_record_id, v.ledger_invoice_id, v.invoice_number, v.status, v.currency, v.total_amount_minor,
+         v.source_version, v.revision, v.snapshot_id, v.deleted, ?, ? from v
+       on conflict (connection_id, ledger_invoice_id) do update set source_record_id = excluded.source_record_id,
+         invoice_number = excluded.invoice_number, status = excluded.status, currency = excluded.currency,
+         total_amount_minor = excluded.total_amount_minor, source_version = excluded.source_version, revision = excluded.revision,
+         current_snapshot_id = excluded.current_snapshot_id, deleted = excluded.deleted, updated_at = excluded.updated_at
+       returning id, ledger_invoice_id
+     ), snapshots as (
+       insert into invoice_snapshots (id, organization_id, integration_id, environment, stored_invoice_id, revision, mapper_version,
+         source_version, content, issues, dependencies, mappings, created_at)
+       select v.snapshot_id, ?, ?, ?, si.id, v.revision, v.mapper_version, v.source_version, v.content, v.issues, v.dependencies,
+         v.mappings, ? from v join invoices si on si.ledger_invoice_id = v.ledger_invoice_id
+       on conflict (stored_invoice_id, revision) do nothing
+       returning id
+     )
+     select count(*)::int as snapshots from snapshots`,
+    [rows, organizationId, integrationId, environment, o.connectionId, o.now, o.now, organizationId, integrationId, environment, o.now],
   );
-  if (inserted.length < o.rows.length) {
+  const snapshots = written?.snapshots ?? 0;
+  if (snapshots < o.rows.length) {
     // A revision seen before (for example a mapping revoked and confirmed back): point at the snapshot already stored.
     await sql(
       `update stored_invoices si set current_snapshot_id = s.id from invoice_snapshots s
@@ -125,7 +131,7 @@ export async function writeMappedInvoices(
       [o.connectionId, JSON.stringify(o.rows.map((r) => r.ledgerInvoiceId))],
     );
   }
-  return { snapshots: inserted.length };
+  return { snapshots };
 }
 
 /**
@@ -208,12 +214,26 @@ export interface InvoiceReadRow {
   mappings: unknown[] | null;
 }
 
-const readRows = withDates<InvoiceReadRow>(['checked_through', 'created_at']);
+export const readRows = withDates<InvoiceReadRow>(['checked_through', 'created_at']);
 
-const COLUMNS = `si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
+const SNAPSHOT_JSON = ['content', 'issues', 'dependencies', 'mappings'] as const;
+
+/**
+ * The columns of an `InvoiceReadRow` (aliases `si`, `c`, `s`). The snapshot's JSON columns are the bulk of the row:
+ * `json.only` reads just those (the others are null), `json.when` (an SQL condition) reads them only when it holds.
+ */
+export function invoiceReadColumns(json: { only?: readonly (typeof SNAPSHOT_JSON)[number][]; when?: string } = {}): string {
+  const only: readonly string[] = json.only ?? SNAPSHOT_JSON;
+  const snapshot = SNAPSHOT_JSON.map((c) =>
+    !only.includes(c) ? `null as ${c}` : json.when ? `case when ${json.when} then s.${c} end as ${c}` : `s.${c}`,
+  );
+  return `si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
     exists (select 1 from ledger_sync_runs r where r.connection_id = c.id and r.state in ('queued', 'running')) as sync_active,
     si.source_record_id, si.ledger_invoice_id, si.invoice_number, si.status, si.currency, si.total_amount_minor, si.source_version,
-    si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, s.content, s.issues, s.dependencies, s.mappings`;
+    si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, ${snapshot.join(', ')}`;
+}
+
+const COLUMNS = invoiceReadColumns();
 
 const READ = `select ${COLUMNS}
   from stored_invoices si join ledger_connections c on c.id = si.connection_id left join invoice_snapshots s on s.id = si.current_snapshot_id`;
@@ -312,13 +332,12 @@ export async function sourceRecordIds(sql: Sql, connectionId: string, refs: read
   return new Map(rows.map((r) => [`${r.entity_type}:${r.source_id}`, r.id]));
 }
 
-/** The ledger integrations linked to a payment provider integration of the same organization and environment. */
-export async function linkedLedgerIntegrations(sql: Sql, providerIntegrationId: string): Promise<string[]> {
-  const rows = await sql<{ id: string }>(
-    `select l.ledger_integration_id as id from integration_links l
+/** The ledger integrations linked to a payment provider integration (bound parameter) of the same organization and environment. */
+export const LINKED_LEDGER_INTEGRATIONS = `select l.ledger_integration_id as id from integration_links l
        join integrations li on li.id = l.ledger_integration_id join integrations pi on pi.id = l.provider_integration_id
-      where l.provider_integration_id = ? and li.organization_id = pi.organization_id and li.environment = pi.environment`,
-    [providerIntegrationId],
-  );
+      where l.provider_integration_id = ? and li.organization_id = pi.organization_id and li.environment = pi.environment`;
+
+export async function linkedLedgerIntegrations(sql: Sql, providerIntegrationId: string): Promise<string[]> {
+  const rows = await sql<{ id: string }>(LINKED_LEDGER_INTEGRATIONS, [providerIntegrationId]);
   return rows.map((r) => r.id);
 }

@@ -1,80 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredInvoice } from '../../../contract/invoices.js';
-import { enrichInline } from '../../../server/domain/enrichment/index.js';
-import { preparationRequest, toCanonicalInvoice } from '../../../server/domain/invoices/index.js';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { invoiceReader } from '../../support/ledger-flow.js';
+import {
+  bodyFor,
+  codes,
+  expectedData,
+  newKey,
+  preparationFlow,
+  type InvoiceDetailView,
+  type Reader,
+} from '../../support/preparation-flow.js';
 import { gwbReport } from '../../support/reports.js';
 
 // 12 invoices over 6 items: invoice 1007 is partly paid; 1004, 1008, 1012 have no PO field (docs/invoices.md).
 const app = useLedgerApp({ sandbox: { invoices: 12, items: 6 } });
-const sql = (q: string, p: unknown[] = []): Promise<any[]> => app.orm.em.getConnection().execute(q, p);
-const codes = (issues: { code: string }[]) => [...new Set(issues.map((i) => i.code))].sort();
+const { sql, post, invoiceOf, confirmMappings } = preparationFlow(app);
 
-const PATHS = {
-  gwa: '/api/v1/gwa/transaction-enrichment/from-invoice',
-  gwb: '/api/v1/gwb/order-enrichment/from-invoice',
-  gwc: '/api/v1/gwc/payment-intent-enrichment/from-invoice',
-  gwcPreparation: '/api/v1/gwc/payment-preparations/from-invoice',
-} as const;
-type Endpoint = keyof typeof PATHS;
-type Reader = Awaited<ReturnType<typeof invoiceReader>>;
-
-let n = 0;
-// Letters only: long digit runs in a key would look like card numbers to the request guard.
-const newKey = () => `prep-${'abcdefghij'[++n % 10]}-${crypto.randomUUID().replace(/[0-9]/g, 'x')}`;
-const post = (key: string, endpoint: Endpoint, json: Record<string, unknown>) =>
-  app.request(PATHS[endpoint], { method: 'POST', key, json });
-
-/** The invoice (summary and detail) a reader sees under this source id. */
-async function invoiceOf(reader: Reader, ledgerInvoiceId: string) {
-  const [summary] = (await app.request(`/api/v1/invoices?ledgerInvoiceId=${ledgerInvoiceId}`, { key: reader.key })).body.data.invoices;
-  const detail = (await app.request(`/api/v1/invoices/${summary.id}`, { key: reader.key })).body.data;
-  return detail as {
-    id: string;
-    revision: string;
-    snapshotId: string;
-    invoiceNumber: string;
-    totalAmountMinor: number;
-    invoice: StoredInvoice;
-  };
-}
-
-/** Confirm a product code and unit for every item of the invoice (docs/invoices.md, item mappings). */
-async function confirmMappings(reader: Reader, ledgerInvoiceId: string, unit = 'EA') {
-  const detail = await invoiceOf(reader, ledgerInvoiceId);
-  for (const line of detail.invoice.lineItems) {
-    const res = await app.admin('itemMappings.confirm', {
-      connectionId: reader.connectionRowId,
-      sourceItemId: line.sourceItemId,
-      productCode: `P-${line.sourceItemId}`,
-      unitOfMeasure: unit,
-      evidence: 'Price list 2026',
-      approvedBy: 'ops@acme.test',
-    });
-    expect(res.status).toBe(200);
-  }
-  return invoiceOf(reader, ledgerInvoiceId);
-}
-
-const bodyFor = (invoice: { id: string; totalAmountMinor: number }, extra: Record<string, unknown> = {}) => ({
-  invoiceId: invoice.id,
-  amountMinor: invoice.totalAmountMinor,
-  currency: 'usd',
-  idempotencyKey: newKey(),
-  ...extra,
-});
-
-/** What the enrichment core makes of the stored snapshot: the expected `data`. */
-function expectedData(provider: 'gwa' | 'gwb' | 'gwc', invoice: StoredInvoice) {
-  const canonical = toCanonicalInvoice(invoice);
-  if (!canonical.ok) throw new Error('not canonical');
-  const result = enrichInline(provider, preparationRequest(provider, canonical.invoice));
-  if (!result.ok) throw new Error(JSON.stringify(result.issues));
-  return result.data;
-}
-
-function expectRecord(preparation: any, reader: Reader, invoice: Awaited<ReturnType<typeof invoiceOf>>) {
+function expectRecord(preparation: any, reader: Reader, invoice: InvoiceDetailView) {
   expect(Object.keys(preparation).sort()).toEqual(
     [
       'amountMinor',

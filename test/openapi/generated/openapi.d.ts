@@ -516,8 +516,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds when present */
+            429: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait, when present */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The service is not ready */
+            503: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -756,8 +778,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds when present */
+            429: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait, when present */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The service is not ready */
+            503: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -890,8 +934,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds when present */
+            429: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait, when present */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The service is not ready */
+            503: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -1113,8 +1179,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds when present */
+            429: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait, when present */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The service is not ready */
+            503: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -1384,8 +1472,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds when present */
+            429: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait, when present */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The service is not ready */
+            503: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -1520,8 +1630,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds when present */
+            429: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait, when present */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The service is not ready */
+            503: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -1725,8 +1857,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds when present */
+            429: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait, when present */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The service is not ready */
+            503: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -1971,8 +2125,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds when present */
+            429: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait, when present */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The service is not ready */
+            503: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -2205,8 +2381,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds when present */
+            429: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait, when present */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The service is not ready */
+            503: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -2340,8 +2538,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds when present */
+            429: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait, when present */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The service is not ready */
+            503: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -2465,8 +2685,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds when present */
+            429: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait, when present */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The service is not ready */
+            503: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -2662,8 +2904,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds when present */
+            429: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait, when present */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The service is not ready */
+            503: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -2815,6 +3079,16 @@ export interface operations {
             };
             /** @description The invitation email could not be delivered */
             502: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The service is not ready */
+            503: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3009,8 +3283,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds when present */
+            429: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait, when present */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The service is not ready */
+            503: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3130,8 +3426,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds when present */
+            429: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait, when present */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The service is not ready */
+            503: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -58,6 +58,7 @@ describe('card-number detection', () => {
     ['evt_b6bb288f-1436-4407-9813-021ef4f1bb03', 'a UUID whose middle groups line up as 4-4-4-3 and pass Luhn'],
     ['req_ab4111111111111111cdef0123456789', 'a request id whose hex holds a Luhn-valid run'],
     ['req_4111111111111111aaaaaaaaaaaaaaaa 2025', 'a request id followed by a year'],
+    ['r1_ab4111111111111111cdef0123456789abcdefab', 'an invoice revision (echoed as expectedRevision) whose hex holds a Luhn-valid run'],
     ['+1 415-555-0132', 'a phone number'],
   ])('when a string holds %s (%s), then it passes', (text) => {
     expect(containsCardNumber(text)).toBe(false);

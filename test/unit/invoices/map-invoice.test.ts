@@ -321,6 +321,20 @@ describe('mapInvoice', () => {
     expect(StoredInvoiceSchema.parse(mapped.invoice)).toStrictEqual(invoice);
   });
 
+  it('when the total does not add up but a line text is beyond the canonical schema, then the arithmetic is not checked', () => {
+    const longText = 'x'.repeat(4097);
+    const mismatched = { TotalAmt: 40, Balance: 40 };
+    const line = (description: string) => [
+      salesLine('1', '11', 2, 12.5, 25, { Description: description }),
+      salesLine('2', '12', 1, 10, 10),
+    ];
+    const valid = mapInvoice(input({ invoice: sourceInvoice({ ...mismatched, Line: line('Line 1') }) }));
+    expect(valid.issues.map((i) => i.code)).toStrictEqual(['arithmetic_mismatch']);
+    const refused = mapInvoice(input({ invoice: sourceInvoice({ ...mismatched, Line: line(longText) }) }));
+    expect(refused.invoice.lineItems[0]!.description).toBe(longText);
+    expect(refused.issues).toStrictEqual([]);
+  });
+
   it('when an invoice is mapped, then provenance lists dependencies, applied mappings and a stable revision', () => {
     const applied = mapping('11');
     const mapped = mapInvoice(input({ mappings: [applied] }));

@@ -38,6 +38,7 @@ describe('readinessOf', () => {
         issues: [],
         checkedThrough: '2026-11-20T12:00:00.000Z',
         canonical: expect.any(Object),
+        enrichment: expect.any(Object),
       });
     }
   });
@@ -153,6 +154,7 @@ describe('readinessOf', () => {
       issues: [issue('amount_not_exact', 'invoice.totalAmountMinor', 'validation')],
       checkedThrough: checkedThrough.toISOString(),
       canonical: null,
+      enrichment: null,
     });
   });
 
@@ -163,13 +165,15 @@ describe('readinessOf', () => {
     ]);
   });
 
-  it('when readiness says ready, then the enrichment core accepts the preparation request for that provider', () => {
+  it('when readiness says ready, then the enrichment core accepts the preparation request for that provider and readiness carries its fields', () => {
     for (const provider of ['gwa', 'gwb', 'gwc'] as const) {
       const result = ready(provider);
       expect(result.ready).toBe(true);
       const canonical = toCanonicalInvoice(mapInvoice(input({ mappings: [mapping('11'), mapping('12')] })).invoice);
       if (!canonical.ok) throw new Error('expected a canonical invoice');
-      expect(enrichInline(provider, preparationRequest(provider, canonical.invoice)).ok).toBe(true);
+      const enriched = enrichInline(provider, preparationRequest(provider, canonical.invoice));
+      expect(enriched.ok).toBe(true);
+      expect(result.enrichment).toStrictEqual(enriched.ok ? enriched.data : undefined);
     }
   });
 });

@@ -14,6 +14,12 @@ describe('configuration', () => {
       SVC_ADMIN_TOKEN: undefined,
       SVC_BODY_LIMIT_BYTES: 1048576,
       SVC_SHUTDOWN_TIMEOUT_MS: 10000,
+      SVC_DB_POOL_MAX: 10,
+      SVC_DB_ACQUIRE_TIMEOUT_MS: 5000,
+      SVC_DB_STATEMENT_TIMEOUT_MS: 30000,
+      SVC_RATE_LIMIT_PER_SECOND: 100,
+      SVC_RATE_LIMIT_BURST: 1000,
+      SVC_RATE_LIMIT_LEASE: 20,
       SVC_RESPONSE_VALIDATION: false,
       LOG_LEVEL: 'info',
     });
@@ -22,7 +28,7 @@ describe('configuration', () => {
   it('when values are bad, then every bad variable is named', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: '70000', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', SVC_BODY_LIMIT_BYTES: '0' });
+      loadConfig({ PORT: '70000', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', SVC_BODY_LIMIT_BYTES: '0', SVC_RATE_LIMIT_BURST: 'many' });
     } catch (err) {
       error = err;
     }
@@ -31,6 +37,7 @@ describe('configuration', () => {
       'PORT: must be between 0 and 65535',
       'DATABASE_URL: must be a postgres:// URL',
       'SVC_BODY_LIMIT_BYTES: must be positive',
+      'SVC_RATE_LIMIT_BURST: must be a number',
       "LOG_LEVEL: Invalid enum value. Expected 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent', received 'loud'",
     ]);
   });

@@ -1,0 +1,66 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { CreateInvitationBody } from '../../contract/ledger.js';
+import type { Scope } from '../../contract/common/index.js';
+import type { AuthContext } from '../../server/domain/auth/auth-context.js';
+import { DomainError } from '../../server/domain/errors.js';
+import { createInvitation } from '../../server/domain/ledger/create-invitation.js';
+import { queueSync } from '../../server/domain/ledger/queue-sync.js';
+import type { LedgerRuntime } from '../../server/integrations/ledger/runtime.js';
+import { ApiKey } from '../../server/persistence/entities/index.js';
+import { connectionById } from '../../server/persistence/sql/ledger-connections.sql.js';
+import { sqlOf } from '../../server/persistence/sql/sql.js';
+
+function requireRuntime(runtime: LedgerRuntime | undefined): LedgerRuntime {
+  if (!runtime) throw new DomainError('internal_error', 'The accounting source is not configured on this service');
+  return runtime;
+}
+
+/**
+ * The context of an active ledger key allowed to invite: an operator invitation is
+ * sent on behalf of that key, so the per-key hourly limit and the audit trail
+ * (`api_key_id`) are the same as for the key's own requests.
+ */
+async function invitingKeyContext(em: EntityManager, apiKeyId: string): Promise<AuthContext> {
+  const key = await em.findOne(ApiKey, { id: apiKeyId }, { populate: ['integration'] });
+  if (!key) throw new DomainError('not_found', `No API key ${apiKeyId}`);
+  const refuse = (message: string) =>
+    new DomainError('validation_error', message, [{ code: 'key_cannot_invite', path: 'apiKeyId', message }]);
+  if (key.revokedAt) throw refuse('The API key is revoked');
+  if (key.integration.provider !== 'ledger') throw refuse('The API key must belong to a ledger integration');
+  if (!key.scopes.includes('integrations:write')) throw refuse('The API key lacks the integrations:write scope');
+  return {
+    apiKeyId: key.id,
+    organizationId: key.integration.organization.id,
+    integrationId: key.integration.id,
+    provider: key.integration.provider,
+    environment: key.integration.environment,
+    scopes: key.scopes as Scope[],
+  };
+}
+
+/** Operator `invitations.create`: endpoint 14 on behalf of a ledger key; the answer carries the connect URL, as the key's own call does. */
+export async function createInvitationForKey(
+  em: EntityManager,
+  runtime: LedgerRuntime | undefined,
+  input: { apiKeyId: string; recipientEmail: string; expiresInHours?: number | undefined },
+) {
+  const ctx = await invitingKeyContext(em, input.apiKeyId);
+  const body: CreateInvitationBody = { recipientEmail: input.recipientEmail };
+  if (input.expiresInHours !== undefined) body.expiresInHours = input.expiresInHours;
+  return createInvitation(em, requireRuntime(runtime), { ctx, body });
+}
+
+/** Operator `connections.sync`: endpoint 15 for a connection named by its row id (the same reuse of queued or running work). */
+export async function queueSyncForConnection(
+  em: EntityManager,
+  runtime: LedgerRuntime | undefined,
+  input: { id: string; fullReconciliation?: boolean | undefined },
+) {
+  const connection = await connectionById(sqlOf(em), input.id);
+  if (!connection) throw new DomainError('not_found', 'No such connection');
+  return queueSync(em, requireRuntime(runtime), {
+    ctx: { integrationId: connection.integration_id },
+    connectionId: connection.realm_id,
+    fullReconciliation: input.fullReconciliation ?? false,
+  });
+}

@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { leaseTokens } from '../../../server/persistence/sql/rate-limit-buckets.sql.js';
+import { sqlOf } from '../../../server/persistence/sql/sql.js';
+import { openOrm } from '../../../server/persistence/orm.js';
+import { createTestDatabase } from '../../support/database.js';
+
+/** The shared bucket in PostgreSQL: concurrent leases never hand out more than the bucket holds. */
+describe('rate-limit bucket leases', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let orm: MikroORM;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    orm = await openOrm(db.url, { pool: { min: 0, max: 8 } });
+  });
+  afterAll(async () => {
+    await orm?.close(true);
+    await db?.drop();
+  });
+
+  it('grants exactly the burst to 40 concurrent leases of a new key, whole tokens only', async () => {
+    const key = randomUUID();
+    // A refill so slow that no token is added while the leases run.
+    const bucket = { burst: 100, perSecond: 0.0001 };
+    const leases = await Promise.all(Array.from({ length: 40 }, () => leaseTokens(sqlOf(orm.em.fork()), key, 3, bucket)));
+    expect(leases.reduce((sum, l) => sum + l.granted, 0)).toBe(100);
+    expect(leases.filter((l) => l.granted === 3)).toHaveLength(33);
+    expect(leases.filter((l) => l.granted === 1)).toHaveLength(1);
+    expect(leases.filter((l) => l.granted === 0)).toHaveLength(6);
+    expect(leases.every((l) => l.remaining >= 0 && l.remaining < 1 + 3 * 40)).toBe(true);
+  });
+
+  it('refills with elapsed time up to the burst, never beyond', async () => {
+    const key = randomUUID();
+    const sql = sqlOf(orm.em.fork());
+    const bucket = { burst: 10, perSecond: 1000 };
+    expect((await leaseTokens(sql, key, 10, bucket)).granted).toBe(10);
+    await new Promise((r) => setTimeout(r, 50));
+    // 50 ms at 1000/s would be 50 tokens: capped at the burst.
+    expect((await leaseTokens(sql, key, 50, bucket)).granted).toBe(10);
+  });
+});
