@@ -3,6 +3,7 @@ import type { Express, NextFunction, Request, Response } from 'express';
 import { contract } from '../../contract/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { AppDeps } from './app.js';
+import type { KeyDirectory } from '../domain/auth/key-directory.js';
 import { routeGuards } from './middleware/route-guards.js';
 import { issuesFromZodError } from '../domain/zod-issues.js';
 import type { RequestValidationError } from '@ts-rest/express';
@@ -26,7 +27,7 @@ function requestValidationError(err: RequestValidationError, _req: Request, _res
 }
 
 /** Mount every contract route with the cross-cutting guards. */
-export function mountApi(app: Express, deps: AppDeps): void {
+export function mountApi(app: Express, deps: AppDeps & { keys: KeyDirectory }): void {
   const reports = paymentReportHandlers();
   const enrich = inlineEnrichmentHandlers();
   const prepare = preparationHandlers();

@@ -9,6 +9,7 @@ import { Migration20261123102342_item_mappings } from './Migration20261123102342
 import { Migration20261123102522_webhooks } from './Migration20261123102522_webhooks.js';
 import { Migration20261123102552_stored_invoices } from './Migration20261123102552_stored_invoices.js';
 import { Migration20261123105205_preparations } from './Migration20261123105205_preparations.js';
+import { Migration20261123140000_auth_epoch } from './Migration20261123140000_auth_epoch.js';
 
 /**
  * Every migration, in order. Listed statically (not discovered from disk) so the
@@ -25,4 +26,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123102522_webhooks', class: Migration20261123102522_webhooks },
   { name: 'Migration20261123102552_stored_invoices', class: Migration20261123102552_stored_invoices },
   { name: 'Migration20261123105205_preparations', class: Migration20261123105205_preparations },
+  { name: 'Migration20261123140000_auth_epoch', class: Migration20261123140000_auth_epoch },
 ];

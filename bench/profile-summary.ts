@@ -1,0 +1,61 @@
+/** A V8 CPU profile (`Profiler.stop`, or a `.cpuprofile` file of `node --cpu-prof`). */
+export interface CpuProfile {
+  nodes: { id: number; parent?: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** First match wins; matched against the script URL of a frame. */
+const CATEGORIES: [string, RegExp][] = [
+  ['auth (key lookup, hashing)', /\/server\/domain\/auth\/|\/server\/crypto\/|node:crypto|api-keys\.sql/],
+  ['card-data guard', /\/server\/domain\/guard\//],
+  ['enrichment core', /\/server\/domain\/(enrichment|inline-enrichment)\//],
+  ['report rules, fingerprint', /\/server\/domain\/(payment-reports|idempotency)\//],
+  ['validation (zod, contract schemas)', /node_modules\/zod\/|\/contract\/|zod-issues|\/server\/http\/validation\//],
+  ['ts-rest', /node_modules\/@ts-rest\//],
+  ['database client (pg, knex, MikroORM)', /node_modules\/(pg|pg-[a-z]+|knex|@mikro-orm|postgres-[a-z]+)\/|\/server\/persistence\//],
+  ['logging (pino)', /node_modules\/(pino|sonic-boom|thread-stream|fast-redact|pino-std-serializers)\//],
+  [
+    'Express (routing, body parsing, response)',
+    /node_modules\/(express|router|body-parser|raw-body|iconv-lite|type-is|content-type|on-finished|finalhandler|send|qs|mime-types|media-typer|depd|http-errors|statuses|debug|path-to-regexp|etag|fresh|vary|accepts|negotiator|proxy-addr|forwarded|encodeurl|escape-html|parseurl|bytes|cookie|merge-descriptors|safe-buffer|content-disposition|range-parser|serve-static|destroy|unpipe|ee-first|setprototypeof|toidentifier|inherits|ipaddr\.js|side-channel[a-z-]*|call-bind[a-z-]*|get-intrinsic|es-[a-z-]+|function-bind|has-symbols|hasown|gopd|object-inspect|math-intrinsics|dunder-proto|get-proto)\//,
+  ],
+  ['service middleware and handlers', /\/server\/http\//],
+  ['Node core (HTTP, sockets, streams, timers)', /^node:/],
+];
+
+/**
+ * Self time per category. A frame without a script (a builtin such as
+ * JSON.parse or Array.prototype.map) is charged to the nearest caller that has
+ * one, so the time of `JSON.stringify` in a response lands where it was called.
+ */
+export function summariseProfile(profile: CpuProfile): { category: string; micros: number; share: number }[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
+  const categoryCache = new Map<number, string>();
+  const categoryOf = (id: number): string => {
+    const cached = categoryCache.get(id);
+    if (cached) return cached;
+    const node = byId.get(id)!;
+    const { functionName, url } = node.callFrame;
+    let category: string;
+    if (functionName === '(garbage collector)') category = 'garbage collection';
+    else if (functionName === '(idle)') category = 'idle (waiting for I/O)';
+    else if (functionName === '(program)') category = 'V8 / native (unattributed)';
+    else if (url === '') {
+      const parent = parentOf.get(id);
+      category = parent === undefined ? 'V8 / native (unattributed)' : categoryOf(parent);
+    } else category = CATEGORIES.find(([, pattern]) => pattern.test(url))?.[0] ?? 'other';
+    categoryCache.set(id, category);
+    return category;
+  };
+  const micros = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    const category = categoryOf(id);
+    micros.set(category, (micros.get(category) ?? 0) + delta);
+    total += delta;
+  });
+  return [...micros.entries()].map(([category, us]) => ({ category, micros: us, share: us / total })).sort((a, b) => b.micros - a.micros);
+}
