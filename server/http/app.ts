@@ -11,8 +11,6 @@ import { requestEntityManager } from './middleware/request-em.js';
 import { parseJsonBody, requireJsonContentType } from './middleware/json-body.js';
 import { requestId } from './middleware/request-id.js';
 import { mountApi } from './router.js';
-import { cachedKeyDirectory } from '../domain/auth/key-directory.js';
-import { poolSql } from '../persistence/sql/sql.js';
 import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
 import { ledgerConsentRoutes } from './routes/ledger-consent.js';
 import { gwaWebhookRoutes } from './routes/gwa-webhooks.js';
@@ -57,7 +55,7 @@ export function createApp(deps: AppDeps): Express {
   });
   mountAdmin(app, deps);
   app.use(ledgerConsentRoutes(() => deps.ledger));
-  mountApi(app, { ...deps, keys: cachedKeyDirectory(poolSql(deps.orm)) });
+  mountApi(app, deps);
 
   app.use(notFound);
   app.use(errorEnvelope(deps.logger));

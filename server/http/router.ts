@@ -3,7 +3,10 @@ import type { Express, NextFunction, Request, Response } from 'express';
 import { contract } from '../../contract/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { AppDeps } from './app.js';
-import type { KeyDirectory } from '../domain/auth/key-directory.js';
+import { cachedKeyDirectory } from '../domain/auth/key-directory.js';
+import { groupCommittedEnrichmentRecords } from '../domain/inline-enrichment/enrich-inline-invoice.js';
+import { groupCommittedFirstReports } from '../domain/payment-reports/group-commit.js';
+import { poolSql } from '../persistence/sql/sql.js';
 import { routeGuards } from './middleware/route-guards.js';
 import { issuesFromZodError } from '../domain/zod-issues.js';
 import type { RequestValidationError } from '@ts-rest/express';
@@ -27,9 +30,12 @@ function requestValidationError(err: RequestValidationError, _req: Request, _res
 }
 
 /** Mount every contract route with the cross-cutting guards. */
-export function mountApi(app: Express, deps: AppDeps & { keys: KeyDirectory }): void {
-  const reports = paymentReportHandlers();
-  const enrich = inlineEnrichmentHandlers();
+export function mountApi(app: Express, deps: AppDeps): void {
+  // Hot paths: single statements on the pool, key records cached per auth epoch, writes group-committed.
+  const sql = poolSql(deps.orm);
+  const keys = cachedKeyDirectory(sql);
+  const reports = paymentReportHandlers(groupCommittedFirstReports(sql));
+  const enrich = inlineEnrichmentHandlers(groupCommittedEnrichmentRecords(sql));
   const prepare = preparationHandlers();
   const router = s.router(contract, {
     gwa: { enrichTransaction: enrich.gwa, enrichTransactionFromInvoice: prepare.gwa, reportPayment: reports.gwa },
@@ -47,7 +53,7 @@ export function mountApi(app: Express, deps: AppDeps & { keys: KeyDirectory }): 
     logInitialization: false,
     jsonQuery: false,
     responseValidation: deps.config.SVC_RESPONSE_VALIDATION,
-    globalMiddleware: [routeGuards(deps)],
+    globalMiddleware: [routeGuards({ config: deps.config, keys })],
     requestValidationErrorHandler: requestValidationError,
   });
 }
