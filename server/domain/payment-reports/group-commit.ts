@@ -5,18 +5,34 @@ import type { FirstWrite } from './record-payment-report.js';
 
 type Settled = { ok: true; outcome: FirstOutcome } | { ok: false; error: unknown };
 
-/** Reports that may share one statement: no two with the same eventId or attemptId in one integration and environment. */
-function rounds(reports: FirstReport[]): number[][] {
-  const out: { indexes: number[]; keys: Set<string> }[] = [];
+/**
+ * Reports that may share one statement: no two with the same attemptId in one
+ * integration and environment. Reports repeating an eventId already in the
+ * batch are not sent at all: they are answered from the first one's outcome.
+ */
+function plan(reports: FirstReport[]): { rounds: number[][]; sameEventAs: Map<number, number> } {
+  const rounds: { indexes: number[]; attempts: Set<string> }[] = [];
+  const firstOfEvent = new Map<string, number>();
+  const sameEventAs = new Map<number, number>();
   reports.forEach((r, index) => {
     const scope = `${r.scope.integrationId}|${r.scope.environment}`;
-    const keys = [`${scope}|event|${r.observation.eventId}`, `${scope}|attempt|${r.attemptId}`];
-    let round = out.find((candidate) => keys.every((k) => !candidate.keys.has(k)));
-    if (!round) out.push((round = { indexes: [], keys: new Set() }));
+    const event = `${scope}|${r.observation.eventId}`;
+    const earlier = firstOfEvent.get(event);
+    if (earlier !== undefined) return void sameEventAs.set(index, earlier);
+    firstOfEvent.set(event, index);
+    const attempt = `${scope}|${r.attemptId}`;
+    let round = rounds.find((candidate) => !candidate.attempts.has(attempt));
+    if (!round) rounds.push((round = { indexes: [], attempts: new Set() }));
     round.indexes.push(index);
-    keys.forEach((k) => round.keys.add(k));
+    round.attempts.add(attempt);
   });
-  return out.map((r) => r.indexes);
+  return { rounds: rounds.map((r) => r.indexes), sameEventAs };
+}
+
+/** A report with the eventId of one sent before it sees what that one left: its stored row, or the same outcome. */
+function afterSameEvent(first: FirstReport, outcome: Settled): Settled {
+  if (!outcome.ok || !outcome.outcome.inserted) return outcome;
+  return { ok: true, outcome: { previous: { id: first.observation.id, payload_hash: first.observation.payloadHash }, inserted: false } };
 }
 
 /**
@@ -29,7 +45,8 @@ function rounds(reports: FirstReport[]): number[][] {
 export function groupCommittedFirstReports(sql: Sql): FirstWrite {
   const write = batched(async (reports: FirstReport[]): Promise<Settled[]> => {
     const settled: Settled[] = new Array(reports.length);
-    for (const indexes of rounds(reports)) {
+    const { rounds, sameEventAs } = plan(reports);
+    for (const indexes of rounds) {
       try {
         const outcomes = await recordFirstOrFindPrevious(
           sql,
@@ -46,6 +63,7 @@ export function groupCommittedFirstReports(sql: Sql): FirstWrite {
         }
       }
     }
+    for (const [index, first] of sameEventAs) settled[index] = afterSameEvent(reports[first]!, settled[first]!);
     return settled;
   });
   return async (report) => {

@@ -34,7 +34,7 @@ describe('group-committed writes', () => {
     );
     expect(stored).toHaveLength(40);
     fresh.forEach((report, i) => {
-      const row = stored.find((r: any) => r.event_id === report.eventId);
+      const row = stored.find((r: any) => r.event_id === report.eventId)!;
       expect(row).toEqual({ id: row.id, event_id: report.eventId, amount: 1000 + i });
       const answers = [first[i]!, retries[i]!].map((r) => ({ status: r.status, id: r.body.data.id }));
       expect(answers).toEqual([
