@@ -7,6 +7,7 @@ import { cachedKeyDirectory } from '../domain/auth/key-directory.js';
 import { groupCommittedEnrichmentRecords } from '../domain/inline-enrichment/enrich-inline-invoice.js';
 import { groupCommittedFirstReports } from '../domain/payment-reports/group-commit.js';
 import { poolSql } from '../persistence/sql/sql.js';
+import { withFastBodies } from './validation/fast-contract.js';
 import { routeGuards } from './middleware/route-guards.js';
 import { issuesFromZodError } from '../domain/zod-issues.js';
 import type { RequestValidationError } from '@ts-rest/express';
@@ -49,7 +50,7 @@ export function mountApi(app: Express, deps: AppDeps): void {
     invoices: invoiceHandlers(),
     ledger: ledgerHandlers(deps.ledger),
   });
-  createExpressEndpoints(contract, router, app, {
+  createExpressEndpoints(withFastBodies(contract), router, app, {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: deps.config.SVC_RESPONSE_VALIDATION,

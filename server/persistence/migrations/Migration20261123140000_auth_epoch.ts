@@ -9,7 +9,7 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261123140000_auth_epoch extends Migration {
 
   override async up(): Promise<void> {
-    this.addSql(`create table "auth_epoch" ("id" boolean not null default true check ("id"), "value" bigint not null, constraint "auth_epoch_pkey" primary key ("id"));`);
+    this.addSql(`create table "auth_epoch" ("id" boolean not null default true, "value" bigint not null, constraint "auth_epoch_pkey" primary key ("id"));`);
     this.addSql(`insert into "auth_epoch" ("id", "value") values (true, 0);`);
     this.addSql(`create function auth_epoch_bump() returns trigger language plpgsql as $$ begin update "auth_epoch" set "value" = "value" + 1; return null; end $$;`);
     // Last use (last_used_at) is written by authentication itself and changes no verdict, so it does not bump.

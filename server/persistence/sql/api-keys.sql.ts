@@ -32,7 +32,8 @@ export async function findKeyRecord(sql: Sql, prefix: string): Promise<{ epoch: 
             exists (select 1 from integration_links l where l.provider_integration_id = i.id) as linked
        from auth_epoch e
        left join (api_keys k join integrations i on i.id = k.integration_id join organizations o on o.id = i.organization_id)
-         on k.prefix = ?`,
+         on k.prefix = ?
+      where e.id`,
     [prefix],
   );
   const { epoch, ...key } = rows[0]!;
@@ -41,7 +42,7 @@ export async function findKeyRecord(sql: Sql, prefix: string): Promise<{ epoch: 
 
 /** The current auth epoch (see migration auth_epoch): one primary-key read. */
 export async function readAuthEpoch(sql: Sql): Promise<string> {
-  const rows = await sql<{ value: string }>('select value from auth_epoch');
+  const rows = await sql<{ value: string }>('select value from auth_epoch where id');
   return rows[0]!.value;
 }
 
