@@ -23,6 +23,9 @@ const CATEGORIES: [string, RegExp][] = [
   ['Node core (HTTP, sockets, streams, timers)', /^node:/],
 ];
 
+/** The profiler's own work (the inspector session in the service's process): left out. */
+const PROFILER = 'profiler';
+
 /**
  * Self time per category. A frame without a script (a builtin such as
  * JSON.parse or Array.prototype.map) is charged to the nearest caller that has
@@ -42,6 +45,7 @@ export function summariseProfile(profile: CpuProfile): { category: string; micro
     if (functionName === '(garbage collector)') category = 'garbage collection';
     else if (functionName === '(idle)') category = 'idle (waiting for I/O)';
     else if (functionName === '(program)') category = 'V8 / native (unattributed)';
+    else if (url === 'node:inspector') category = PROFILER;
     else if (url === '') {
       const parent = parentOf.get(id);
       category = parent === undefined ? 'V8 / native (unattributed)' : categoryOf(parent);
@@ -54,6 +58,7 @@ export function summariseProfile(profile: CpuProfile): { category: string; micro
   profile.samples.forEach((id, i) => {
     const delta = profile.timeDeltas[i] ?? 0;
     const category = categoryOf(id);
+    if (category === PROFILER) return;
     micros.set(category, (micros.get(category) ?? 0) + delta);
     total += delta;
   });

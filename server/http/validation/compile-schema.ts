@@ -172,16 +172,19 @@ function compileRefinement(def: Def): CompiledCheck {
   if (effect.type !== 'refinement' || !effect.refinement) throw new Unsupported();
   const inner = compile(def.schema as ZodTypeAny);
   const refinement = effect.refinement;
+  // One context for every call (refinements run synchronously): no closure made per value.
+  let refused = false;
+  const ctx = {
+    addIssue: () => {
+      refused = true;
+    },
+    path: [],
+  };
   return (v) => {
     const parsed = inner(v);
     if (parsed === UNSURE) return UNSURE;
-    let refused = false;
-    const result = refinement(parsed, {
-      addIssue: () => {
-        refused = true;
-      },
-      path: [],
-    });
+    refused = false;
+    const result = refinement(parsed, ctx);
     // An asynchronous refinement is zod's to run.
     if (result instanceof Promise) return UNSURE;
     return refused ? UNSURE : parsed;
