@@ -50,11 +50,12 @@ export function serializeError(err: unknown, depth = 0): Record<string, unknown>
   return { type: e.constructor?.name ?? e.name, message: e.message, stack: e.stack, ...cause };
 }
 
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+/** `fields` go on every line (a cluster's HTTP processes add their number). */
+export function createLogger(level: string, destination?: DestinationStream, fields: Record<string, unknown> = {}): Logger {
   return pino(
     {
       level,
-      base: { service: 'svc' },
+      base: { service: 'svc', ...fields },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       serializers: { err: serializeError },
