@@ -16,13 +16,14 @@ describe('configuration', () => {
       SVC_SHUTDOWN_TIMEOUT_MS: 10000,
       SVC_RESPONSE_VALIDATION: false,
       LOG_LEVEL: 'info',
+      SVC_WORKERS: '1',
     });
   });
 
   it('when values are bad, then every bad variable is named', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: '70000', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', SVC_BODY_LIMIT_BYTES: '0' });
+      loadConfig({ PORT: '70000', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', SVC_BODY_LIMIT_BYTES: '0', SVC_WORKERS: '0' });
     } catch (err) {
       error = err;
     }
@@ -32,6 +33,7 @@ describe('configuration', () => {
       'DATABASE_URL: must be a postgres:// URL',
       'SVC_BODY_LIMIT_BYTES: must be positive',
       "LOG_LEVEL: Invalid enum value. Expected 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent', received 'loud'",
+      'SVC_WORKERS: must be a whole number from 1 to 999, or auto',
     ]);
   });
 });
