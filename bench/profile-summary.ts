@@ -16,20 +16,23 @@ const CATEGORIES: [string, RegExp][] = [
   ['database client (pg, knex, MikroORM)', /node_modules\/(pg|pg-[a-z]+|knex|@mikro-orm|postgres-[a-z]+)\/|\/server\/persistence\//],
   ['logging (pino)', /node_modules\/(pino|sonic-boom|thread-stream|fast-redact|pino-std-serializers)\//],
   [
-    'Express (routing, body parsing, response)',
+    'Express (routing, body parsing, response and its socket write)',
     /node_modules\/(express|router|body-parser|raw-body|iconv-lite|type-is|content-type|on-finished|finalhandler|send|qs|mime-types|media-typer|depd|http-errors|statuses|debug|path-to-regexp|etag|fresh|vary|accepts|negotiator|proxy-addr|forwarded|encodeurl|escape-html|parseurl|bytes|cookie|merge-descriptors|safe-buffer|content-disposition|range-parser|serve-static|destroy|unpipe|ee-first|setprototypeof|toidentifier|inherits|ipaddr\.js|side-channel[a-z-]*|call-bind[a-z-]*|get-intrinsic|es-[a-z-]+|function-bind|has-symbols|hasown|gopd|object-inspect|math-intrinsics|dunder-proto|get-proto)\//,
   ],
   ['service middleware and handlers', /\/server\/http\//],
-  ['Node core (HTTP, sockets, streams, timers)', /^node:/],
 ];
+
+const NODE_CORE = 'Node core (HTTP parsing, sockets, timers)';
+const UNATTRIBUTED = 'V8 / native (unattributed)';
 
 /** The profiler's own work (the inspector session in the service's process): left out. */
 const PROFILER = 'profiler';
 
 /**
- * Self time per category. A frame without a script (a builtin such as
- * JSON.parse or Array.prototype.map) is charged to the nearest caller that has
- * one, so the time of `JSON.stringify` in a response lands where it was called.
+ * Self time per category. A builtin (JSON.parse, a socket write) or a frame
+ * of Node's own modules is charged to the nearest caller in a library or in
+ * the service, so the time of `JSON.stringify` in a response or of a write to
+ * PostgreSQL lands where it was called.
  */
 export function summariseProfile(profile: CpuProfile): { category: string; micros: number; share: number }[] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -44,11 +47,19 @@ export function summariseProfile(profile: CpuProfile): { category: string; micro
     let category: string;
     if (functionName === '(garbage collector)') category = 'garbage collection';
     else if (functionName === '(idle)') category = 'idle (waiting for I/O)';
-    else if (functionName === '(program)') category = 'V8 / native (unattributed)';
+    else if (functionName === '(program)' || functionName === '(root)') category = UNATTRIBUTED;
     else if (url === 'node:inspector') category = PROFILER;
-    else if (url === '') {
+    else if (url === '' || url.startsWith('node:')) {
+      // Builtins and Node's own modules are charged to the code that called them (a socket write to the
+      // database client, a response write to Express); only what no library called stays Node core.
       const parent = parentOf.get(id);
-      category = parent === undefined ? 'V8 / native (unattributed)' : categoryOf(parent);
+      const inherited = parent === undefined ? undefined : categoryOf(parent);
+      category =
+        inherited === undefined || inherited === NODE_CORE || inherited === UNATTRIBUTED
+          ? url === ''
+            ? (inherited ?? UNATTRIBUTED)
+            : NODE_CORE
+          : inherited;
     } else category = CATEGORIES.find(([, pattern]) => pattern.test(url))?.[0] ?? 'other';
     categoryCache.set(id, category);
     return category;

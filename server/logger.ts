@@ -50,7 +50,12 @@ export function serializeError(err: unknown, depth = 0): Record<string, unknown>
   return { type: e.constructor?.name ?? e.name, message: e.message, stack: e.stack, ...cause };
 }
 
-/** `fields` go on every line (a cluster's HTTP processes add their number). */
+/**
+ * `fields` go on every line (a cluster's HTTP processes add their number).
+ * Without a destination, lines go to stdout asynchronously: a request never
+ * waits for a write, writes made while one is in flight are coalesced, and
+ * what is buffered is flushed when the process exits.
+ */
 export function createLogger(level: string, destination?: DestinationStream, fields: Record<string, unknown> = {}): Logger {
   return pino(
     {
@@ -60,7 +65,7 @@ export function createLogger(level: string, destination?: DestinationStream, fie
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       serializers: { err: serializeError },
     },
-    destination,
+    destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }
 export type { Logger };

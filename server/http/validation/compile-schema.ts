@@ -6,8 +6,29 @@ export const UNSURE = Symbol('unsure');
 /** Returns zod's output for an input zod accepts, or UNSURE; never an output for an input zod refuses. */
 export type CompiledCheck = (value: unknown) => unknown;
 
-type Def = Record<string, any> & { typeName: string };
-type Check = Record<string, any> & { kind: string };
+/** zod 3's internal definitions, read as data: only the fields used here. */
+interface Def {
+  typeName: string;
+  coerce?: boolean;
+  checks?: Check[];
+  values?: string[];
+  value?: unknown;
+  innerType?: ZodTypeAny;
+  type?: ZodTypeAny;
+  schema?: ZodTypeAny;
+  catchall?: ZodTypeAny;
+  unknownKeys?: string;
+  minLength?: { value: number } | null;
+  maxLength?: { value: number } | null;
+  exactLength?: { value: number } | null;
+  effect?: { type: string; refinement?: (value: unknown, ctx: unknown) => unknown };
+}
+interface Check {
+  kind: string;
+  value?: number;
+  inclusive?: boolean;
+  regex?: RegExp;
+}
 
 /**
  * Compile a zod 3 schema into a plain function that accepts exactly what the
