@@ -1,5 +1,5 @@
 import type { Issue, PaymentProvider } from '../../../contract/common/index.js';
-import { batched } from '../../persistence/sql/batch.js';
+import { batched, settleTogetherOrAlone, unwrap } from '../../persistence/sql/batch.js';
 import { insertEnrichmentRecords, type EnrichmentRecordInsert } from '../../persistence/sql/enrichment-records.sql.js';
 import type { Sql } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
@@ -13,14 +13,17 @@ export type EnrichmentRecordWriter = (row: EnrichmentRecordInsert) => Promise<vo
 /**
  * Correlation records of concurrent requests written as one multi-row INSERT
  * (group commit); each request is answered only after the statement holding
- * its row has committed.
+ * its row has committed. A refused statement is retried row by row, so one
+ * row's failure is only its own request's.
  */
 export function groupCommittedEnrichmentRecords(sql: Sql): EnrichmentRecordWriter {
-  const write = batched(async (rows: EnrichmentRecordInsert[]) => {
-    await insertEnrichmentRecords(sql, rows);
-    return rows.map(() => undefined);
-  });
-  return (row) => write(row);
+  const write = batched((rows: EnrichmentRecordInsert[]) =>
+    settleTogetherOrAlone(rows, async (some) => {
+      await insertEnrichmentRecords(sql, some);
+      return some.map(() => undefined);
+    }),
+  );
+  return async (row) => unwrap(await write(row));
 }
 
 /**

@@ -1,9 +1,7 @@
-import { batched } from '../../persistence/sql/batch.js';
+import { batched, settleTogetherOrAlone, unwrap, type Settled } from '../../persistence/sql/batch.js';
 import { recordFirstOrFindPrevious, type FirstOutcome, type FirstReport } from '../../persistence/sql/payment-reports.sql.js';
 import type { Sql } from '../../persistence/sql/sql.js';
 import type { FirstWrite } from './record-payment-report.js';
-
-type Settled = { ok: true; outcome: FirstOutcome } | { ok: false; error: unknown };
 
 /**
  * Reports that may share one statement: no two with the same attemptId in one
@@ -30,9 +28,9 @@ function plan(reports: FirstReport[]): { rounds: number[][]; sameEventAs: Map<nu
 }
 
 /** A report with the eventId of one sent before it sees what that one left: its stored row, or the same outcome. */
-function afterSameEvent(first: FirstReport, outcome: Settled): Settled {
-  if (!outcome.ok || !outcome.outcome.inserted) return outcome;
-  return { ok: true, outcome: { previous: { id: first.observation.id, payload_hash: first.observation.payloadHash }, inserted: false } };
+function afterSameEvent(first: FirstReport, outcome: Settled<FirstOutcome>): Settled<FirstOutcome> {
+  if (!outcome.ok || !outcome.value.inserted) return outcome;
+  return { ok: true, value: { previous: { id: first.observation.id, payload_hash: first.observation.payloadHash }, inserted: false } };
 }
 
 /**
@@ -43,32 +41,18 @@ function afterSameEvent(first: FirstReport, outcome: Settled): Settled {
  * gets its own outcome or error, exactly as if it had been alone.
  */
 export function groupCommittedFirstReports(sql: Sql): FirstWrite {
-  const write = batched(async (reports: FirstReport[]): Promise<Settled[]> => {
-    const settled: Settled[] = new Array(reports.length);
+  const write = batched(async (reports: FirstReport[]): Promise<Settled<FirstOutcome>[]> => {
+    const settled: Settled<FirstOutcome>[] = new Array(reports.length);
     const { rounds, sameEventAs } = plan(reports);
     for (const indexes of rounds) {
-      try {
-        const outcomes = await recordFirstOrFindPrevious(
-          sql,
-          indexes.map((i) => reports[i]!),
-        );
-        indexes.forEach((i, n) => (settled[i] = { ok: true, outcome: outcomes[n]! }));
-      } catch {
-        for (const i of indexes) {
-          try {
-            settled[i] = { ok: true, outcome: (await recordFirstOrFindPrevious(sql, [reports[i]!]))[0]! };
-          } catch (error) {
-            settled[i] = { ok: false, error };
-          }
-        }
-      }
+      const outcomes = await settleTogetherOrAlone(
+        indexes.map((i) => reports[i]!),
+        (some) => recordFirstOrFindPrevious(sql, some),
+      );
+      indexes.forEach((i, n) => (settled[i] = outcomes[n]!));
     }
     for (const [index, first] of sameEventAs) settled[index] = afterSameEvent(reports[first]!, settled[first]!);
     return settled;
   });
-  return async (report) => {
-    const result = await write(report);
-    if (!result.ok) throw result.error;
-    return result.outcome;
-  };
+  return async (report) => unwrap(await write(report));
 }

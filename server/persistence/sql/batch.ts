@@ -42,3 +42,33 @@ export function batched<In, Out>(
       pump();
     });
 }
+
+/** One caller's share of a batch: its result, or the error it alone would have had. */
+export type Settled<Out> = { ok: true; value: Out } | { ok: false; error: unknown };
+
+/**
+ * Run items as one statement (`many`); if that statement is refused, run each
+ * item alone, so one item's failure (a unique violation aborts the whole
+ * statement) costs the others nothing and each gets its own outcome.
+ */
+export async function settleTogetherOrAlone<In, Out>(items: In[], many: (items: In[]) => Promise<Out[]>): Promise<Settled<Out>[]> {
+  try {
+    return (await many(items)).map((value) => ({ ok: true, value }));
+  } catch {
+    const settled: Settled<Out>[] = [];
+    for (const item of items) {
+      try {
+        settled.push({ ok: true, value: (await many([item]))[0]! });
+      } catch (error) {
+        settled.push({ ok: false, error });
+      }
+    }
+    return settled;
+  }
+}
+
+/** The value of a settled share, or its error thrown. */
+export function unwrap<Out>(settled: Settled<Out>): Out {
+  if (!settled.ok) throw settled.error;
+  return settled.value;
+}
