@@ -3,7 +3,7 @@ import { datetimeRegex, type ZodTypeAny } from 'zod';
 /** A compiled check's answer when it cannot vouch for the input: zod itself then decides and words the issues. */
 export const UNSURE = Symbol('unsure');
 
-/** Returns zod's output for an input zod accepts, or UNSURE; never an output for an input zod refuses. */
+/** Returns zod's output (or the input itself when that is equal to it) for an input zod accepts, or UNSURE; never an output for an input zod refuses. */
 export type CompiledCheck = (value: unknown) => unknown;
 
 /** zod 3's internal definitions, read as data: only the fields used here. */
@@ -155,13 +155,16 @@ function compileArray(def: Def): CompiledCheck {
   );
   return (v) => {
     if (!Array.isArray(v) || v.length < min || v.length > max) return UNSURE;
-    const out = new Array<unknown>(v.length);
+    // The input itself while every item comes back unchanged: no copy of a large body (see compileObject).
+    let out: unknown[] | undefined;
     for (let i = 0; i < v.length; i++) {
-      const parsed = item(v[i]);
+      const value: unknown = v[i];
+      const parsed = item(value);
       if (parsed === UNSURE) return UNSURE;
-      out[i] = parsed;
+      if (out === undefined && parsed !== value) out = v.slice(0, i);
+      if (out !== undefined) out.push(parsed);
     }
-    return out;
+    return out ?? v;
   };
 }
 
@@ -177,15 +180,31 @@ function compileObject(schema: ZodTypeAny, def: Def): CompiledCheck {
     if (typeof v !== 'object' || v === null || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return UNSURE;
     const input = v as Record<string, unknown>;
     if (strict) for (const key in input) if (!known.has(key)) return UNSURE;
-    const out: Record<string, unknown> = {};
-    for (const { key, check } of fields) {
-      const parsed = check(input[key]);
+    let out: Record<string, unknown> | undefined;
+    for (let i = 0; i < fields.length; i++) {
+      const { key, check } = fields[i]!;
+      const value = input[key];
+      const parsed = check(value);
       if (parsed === UNSURE) return UNSURE;
-      // As zod: a key absent from the input stays absent unless its schema produced a value.
-      if (parsed !== undefined || key in input) out[key] = parsed;
+      if (out === undefined && parsed !== value) out = copyFields(input, fields, i);
+      if (out !== undefined && (parsed !== undefined || key in input)) out[key] = parsed;
     }
-    return out;
+    if (out !== undefined) return out;
+    // Every property came back unchanged and none is unknown: the input holds exactly zod's output (only the key
+    // order may differ, which nothing reads), so it is returned as it is instead of being copied.
+    if (!strict) for (const key in input) if (!known.has(key)) return copyFields(input, fields, fields.length);
+    return input;
   };
+}
+
+/** The first `count` shape properties of an input, as zod copies them: a key absent from the input stays absent. */
+function copyFields(input: Record<string, unknown>, fields: { key: string }[], count: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) {
+    const { key } = fields[i]!;
+    if (input[key] !== undefined || key in input) out[key] = input[key];
+  }
+  return out;
 }
 
 function compileRefinement(def: Def): CompiledCheck {
