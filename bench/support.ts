@@ -1,5 +1,5 @@
 import type autocannon from 'autocannon';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -119,11 +119,12 @@ export async function load(name: string, options: autocannon.Options & { generat
 }
 
 export function printTable(rows: Figures[], baseline: Figures): void {
-  console.log('| run | req/s | p50 ms | p99 ms | statuses | errors | throughput vs baseline |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('| run | req/s | p50 ms | p99 ms | statuses | errors | throughput vs baseline | p99 vs baseline |');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const ratio = ((r.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(0);
-    console.log(`| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.statusCodes} | ${r.errors} | ${ratio}% |`);
+    const p99 = (r.p99 / baseline.p99).toFixed(1);
+    console.log(`| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.statusCodes} | ${r.errors} | ${ratio}% | ${p99}× |`);
   }
 }
 
@@ -153,4 +154,91 @@ export function postgresCpuMs(pgDataDir: string | undefined): number | undefined
   } catch {
     return undefined;
   }
+}
+
+/** One line per target: throughput ratio and p99 ratio against the baseline of the same run, and whether each is met. */
+export function printTargets(baseline: Figures, targets: { run: Figures; minShare: number; maxP99Ratio?: number }[]): void {
+  console.log('');
+  for (const { run, minShare, maxP99Ratio } of targets) {
+    const share = run.requestsPerSecond / baseline.requestsPerSecond;
+    const p99Ratio = run.p99 / baseline.p99;
+    const throughput = `${(share * 100).toFixed(0)}% of baseline (target ≥ ${minShare * 100}%: ${share >= minShare ? 'met' : 'NOT met'})`;
+    const latency =
+      maxP99Ratio === undefined
+        ? `p99 ${p99Ratio.toFixed(1)}× baseline`
+        : `p99 ${p99Ratio.toFixed(1)}× baseline (target ≤ ${maxP99Ratio}×: ${p99Ratio <= maxP99Ratio ? 'met' : 'NOT met'})`;
+    console.log(`${run.name}: ${throughput}, ${latency}`);
+  }
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The service as `npm start` runs it (its own processes, SVC_WORKERS of them)
+ * on the bench's database, for the scale-out comparison. Resolves once it
+ * prints its start-up line; `stop` sends SIGTERM and waits for exit.
+ */
+export async function startServiceProcess(databaseUrl: string, workers: number): Promise<{ url: string; stop(): Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-proc-'));
+  const child = spawn(TSX, ['server/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SVC_DATA_DIR: dataDir,
+      SVC_ADMIN_TOKEN: ADMIN_TOKEN,
+      SVC_WORKERS: String(workers),
+      ...UNLIMITED_RATE,
+      LOG_LEVEL: 'warn',
+      LEDGER_WORKER: 'off',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /svc listening on http:\/\/localhost:(\d+)/.exec(out);
+      if (match) resolve(`http://127.0.0.1:${match[1]}`);
+    });
+    child.once('exit', (code) => reject(new Error(`service exited with ${code} before listening`)));
+  });
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Throughput of one load against the service run with 1 and then 2 processes (`npm start`, SVC_WORKERS). */
+export async function printScaleOut(
+  databaseUrl: string,
+  target: { path: string; headers: Record<string, string>; generator: string },
+): Promise<void> {
+  const figures: Figures[] = [];
+  for (const workers of [1, 2]) {
+    const service = await startServiceProcess(databaseUrl, workers);
+    try {
+      const options = {
+        url: `${service.url}${target.path}`,
+        method: 'POST' as const,
+        headers: target.headers,
+        generator: target.generator,
+      };
+      await load('warm-up', { ...options, duration: 2 });
+      figures.push(await load(`npm start, SVC_WORKERS=${workers}`, options));
+    } finally {
+      await service.stop();
+    }
+  }
+  printTable(figures, figures[0]!);
+  console.log(
+    `\nscale-out: 2 processes give ${(figures[1]!.requestsPerSecond / figures[0]!.requestsPerSecond).toFixed(2)}× the throughput of 1`,
+  );
 }

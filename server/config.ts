@@ -77,6 +77,15 @@ export const ConfigSchema = z
       .default('false')
       .transform((v) => v === 'true'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /**
+     * How many HTTP processes serve PORT (node:cluster): a whole number, or `auto` for one per core. Default 1 (no
+     * cluster). With more, the primary alone migrates, starts the embedded database and the in-process ledger
+     * sandbox, and only the first process runs the in-process sync worker (server/cluster.ts).
+     */
+    SVC_WORKERS: z
+      .string()
+      .default('1')
+      .refine((v) => v === 'auto' || /^[1-9][0-9]{0,2}$/.test(v), 'must be a whole number from 1 to 999, or auto'),
     // Accounting source (ledger). Unset values stay `undefined` here and get their
     // documented defaults in `ledgerSettings` (README: Configuration).
     SVC_PUBLIC_URL: optionalUrl,

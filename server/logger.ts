@@ -50,16 +50,22 @@ export function serializeError(err: unknown, depth = 0): Record<string, unknown>
   return { type: e.constructor?.name ?? e.name, message: e.message, stack: e.stack, ...cause };
 }
 
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+/**
+ * `fields` go on every line (a cluster's HTTP processes add their number).
+ * Without a destination, lines go to stdout asynchronously: a request never
+ * waits for a write, writes made while one is in flight are coalesced, and
+ * what is buffered is flushed when the process exits.
+ */
+export function createLogger(level: string, destination?: DestinationStream, fields: Record<string, unknown> = {}): Logger {
   return pino(
     {
       level,
-      base: { service: 'svc' },
+      base: { service: 'svc', ...fields },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       serializers: { err: serializeError },
     },
-    destination,
+    destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }
 export type { Logger };

@@ -1,7 +1,11 @@
 /**
  * `npm start`: config → database (embedded by default) → migrations → HTTP.
- * Prints one start-up line; SIGINT/SIGTERM shut down gracefully.
+ * Prints one start-up line; SIGINT/SIGTERM shut down gracefully. With
+ * SVC_WORKERS > 1 this process is the cluster's primary (server/cluster.ts)
+ * and its forks run the HTTP part.
  */
+import cluster from 'node:cluster';
+import { runPrimary, workerCount } from './cluster.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { startService } from './service.js';
 
@@ -16,8 +20,23 @@ try {
   throw err;
 }
 
+const workers = workerCount(config.SVC_WORKERS);
 try {
-  const service = await startService(config);
+  if (cluster.isPrimary && workers > 1) {
+    await runPrimary(config, workers);
+  } else {
+    await serve(config);
+  }
+} catch (err) {
+  console.error(`svc failed to start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}
+
+async function serve(config: Config): Promise<void> {
+  const service = await startService(
+    config,
+    cluster.worker ? { migrate: false, quiet: true, logFields: { process: cluster.worker.id } } : {},
+  );
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -35,7 +54,4 @@ try {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
-} catch (err) {
-  console.error(`svc failed to start: ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
 }

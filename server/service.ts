@@ -27,9 +27,16 @@ export function describeDatabase(url: string): string {
 
 export async function startService(
   config: Config,
-  options: { logDestination?: NodeJS.WritableStream; quiet?: boolean } = {},
+  options: {
+    logDestination?: NodeJS.WritableStream;
+    quiet?: boolean;
+    /** False in the HTTP processes of a cluster: their primary has migrated (server/cluster.ts). */
+    migrate?: boolean;
+    /** Fields on every log line (a cluster's HTTP process number). */
+    logFields?: Record<string, unknown>;
+  } = {},
 ): Promise<RunningService> {
-  const logger = createLogger(config.LOG_LEVEL, options.logDestination as never);
+  const logger = createLogger(config.LOG_LEVEL, options.logDestination as never, options.logFields);
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
@@ -40,7 +47,7 @@ export async function startService(
   let ledger: Awaited<ReturnType<typeof buildLedgerRuntime>> | undefined;
   let queue: SyncQueue | undefined;
   try {
-    await migrate(orm);
+    if (options.migrate !== false) await migrate(orm);
     const admin = resolveAdminToken(config);
     // Accounting source: provider or in-process sandbox, and the sync queue (worker in-process unless LEDGER_WORKER=off).
     ledger = await buildLedgerRuntime(config);

@@ -5,11 +5,9 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { mountAdmin } from './admin.js';
 import { healthRoutes } from './health.js';
-import { accessLog } from './middleware/access-log.js';
 import { errorEnvelope, notFound } from './middleware/error-envelope.js';
-import { requestEntityManager } from './middleware/request-em.js';
 import { parseJsonBody, refuseUnsafeBody, requireJsonContentType } from './middleware/json-body.js';
-import { requestId } from './middleware/request-id.js';
+import { defineRequestEntityManager, requestContext } from './middleware/request-context.js';
 import { mountApi } from './router.js';
 import type { RateLimitConfig } from './middleware/rate-limit.js';
 import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
@@ -42,9 +40,8 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', false);
   app.set('query parser', 'simple');
 
-  app.use(requestId);
-  app.use(accessLog(deps.logger));
-  app.use(requestEntityManager(deps.orm));
+  defineRequestEntityManager(app, deps.orm);
+  app.use(requestContext(deps.logger));
   app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION));
   app.use(requireJsonContentType);
   app.use('/admin/trpc', parseJsonBody(deps.config.SVC_BODY_LIMIT_BYTES), refuseUnsafeBody);

@@ -3,6 +3,11 @@ import type { Express, NextFunction, Request, Response } from 'express';
 import { contract } from '../../contract/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { AppDeps } from './app.js';
+import { cachedKeyDirectory } from '../domain/auth/key-directory.js';
+import { groupCommittedEnrichmentRecords } from '../domain/inline-enrichment/enrich-inline-invoice.js';
+import { groupCommittedFirstReports } from '../domain/payment-reports/group-commit.js';
+import { poolSql } from '../persistence/sql/sql.js';
+import { withFastBodies } from './validation/fast-contract.js';
 import { routeGuards } from './middleware/route-guards.js';
 import { apiRateLimit } from './middleware/rate-limit.js';
 import { issuesFromZodError } from '../domain/zod-issues.js';
@@ -28,8 +33,11 @@ function requestValidationError(err: RequestValidationError, _req: Request, _res
 
 /** Mount every contract route with the cross-cutting guards. */
 export function mountApi(app: Express, deps: AppDeps): void {
-  const reports = paymentReportHandlers();
-  const enrich = inlineEnrichmentHandlers();
+  // Hot paths: single statements on the pool, key records cached per auth epoch, writes group-committed.
+  const sql = poolSql(deps.orm);
+  const keys = cachedKeyDirectory(sql);
+  const reports = paymentReportHandlers(groupCommittedFirstReports(sql));
+  const enrich = inlineEnrichmentHandlers(groupCommittedEnrichmentRecords(sql));
   const prepare = preparationHandlers();
   const router = s.router(contract, {
     gwa: { enrichTransaction: enrich.gwa, enrichTransactionFromInvoice: prepare.gwa, reportPayment: reports.gwa },
@@ -43,11 +51,11 @@ export function mountApi(app: Express, deps: AppDeps): void {
     invoices: invoiceHandlers(),
     ledger: ledgerHandlers(deps.ledger),
   });
-  createExpressEndpoints(contract, router, app, {
+  createExpressEndpoints(withFastBodies(contract), router, app, {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: deps.config.SVC_RESPONSE_VALIDATION,
-    globalMiddleware: [routeGuards(deps, apiRateLimit(deps.orm, deps.config))],
+    globalMiddleware: [routeGuards({ config: deps.config, keys }, apiRateLimit(deps.orm, deps.config))],
     requestValidationErrorHandler: requestValidationError,
   });
 }

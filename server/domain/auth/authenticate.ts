@@ -1,11 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment, RouteAccess, Scope } from '../../../contract/common/index.js';
-import { findKeyByPrefix, isLinkedToLedger, touchKey } from '../../persistence/sql/api-keys.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
 import { hashSecret, secretMatchesHash } from '../../crypto/secrets.js';
 import { parseApiKey } from './api-key.js';
 import type { AuthContext } from './auth-context.js';
+import type { KeyDirectory } from './key-directory.js';
 
 /** Last use is written at most this often per key, so reads do not turn into a write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -29,14 +27,13 @@ function bearerToken(header: string | undefined): string {
  * scope (spec: Authentication).
  */
 export async function authenticate(
-  em: EntityManager,
+  keys: KeyDirectory,
   options: { authorization: string | undefined; access: RouteAccess; environment: Environment },
 ): Promise<AuthContext> {
   const parsed = parseApiKey(bearerToken(options.authorization));
   if (!parsed) throw unauthenticated('Malformed API key');
 
-  const sql = sqlOf(em);
-  const key = await findKeyByPrefix(sql, parsed.prefix);
+  const key = await keys.find(parsed.prefix);
   const valid = secretMatchesHash(parsed.secret, key?.secret_hash ?? UNKNOWN_KEY_HASH);
   if (!key || !valid) throw unauthenticated('Unknown API key');
   if (key.revoked_at) throw unauthenticated('This API key has been revoked');
@@ -56,13 +53,13 @@ export async function authenticate(
   const missing = access.scopes.filter((scope) => !held.has(scope));
   if (missing.length > 0) throw forbidden(`The API key lacks the scope(s): ${missing.join(', ')}`);
   // invoices:read also needs the explicit link to still exist (spec: Authentication, scopes).
-  if (access.scopes.includes('invoices:read') && !(await isLinkedToLedger(sql, key.integration_id))) {
+  if (access.scopes.includes('invoices:read') && !key.linked) {
     throw forbidden('This integration is not linked to an accounting source');
   }
 
   const now = new Date();
   if (!key.last_used_at || now.getTime() - new Date(key.last_used_at).getTime() > LAST_USED_RESOLUTION_MS) {
-    await touchKey(sql, key.id, now, LAST_USED_RESOLUTION_MS);
+    await keys.touch(key, now, LAST_USED_RESOLUTION_MS);
   }
 
   return {

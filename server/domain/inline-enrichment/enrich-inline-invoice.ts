@@ -1,11 +1,30 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Issue, PaymentProvider } from '../../../contract/common/index.js';
-import { insertEnrichmentRecord } from '../../persistence/sql/enrichment-records.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
+import { batched, settleTogetherOrAlone, unwrap } from '../../persistence/sql/batch.js';
+import { insertEnrichmentRecords, type EnrichmentRecordInsert } from '../../persistence/sql/enrichment-records.sql.js';
+import type { Sql } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { enrichInline, type EnrichmentData, type EnrichmentRequest } from '../enrichment/index.js';
 
 type InlineProvider = PaymentProvider;
+
+/** Stores one correlation record; resolves once it is committed. */
+export type EnrichmentRecordWriter = (row: EnrichmentRecordInsert) => Promise<void>;
+
+/**
+ * Correlation records of concurrent requests written as one multi-row INSERT
+ * (group commit); each request is answered only after the statement holding
+ * its row has committed. A refused statement is retried row by row, so one
+ * row's failure is only its own request's.
+ */
+export function groupCommittedEnrichmentRecords(sql: Sql): EnrichmentRecordWriter {
+  const write = batched((rows: EnrichmentRecordInsert[]) =>
+    settleTogetherOrAlone(rows, async (some) => {
+      await insertEnrichmentRecords(sql, some);
+      return some.map(() => undefined);
+    }),
+  );
+  return async (row) => unwrap(await write(row));
+}
 
 /**
  * Inline enrichment with its correlation record: the pure core produces the
@@ -14,13 +33,13 @@ type InlineProvider = PaymentProvider;
  * is stored so a later payment report can name it as `enrichmentRequestId`.
  */
 export async function enrichInlineInvoice<P extends InlineProvider>(
-  em: EntityManager,
+  records: EnrichmentRecordWriter,
   input: { ctx: AuthContext; provider: P; request: EnrichmentRequest<P>; requestId: string },
 ): Promise<{ ok: true; data: EnrichmentData<P> } | { ok: false; issues: Issue[] }> {
   const result = enrichInline(input.provider, input.request);
   if (!result.ok) return result;
   const { invoice } = input.request;
-  await insertEnrichmentRecord(sqlOf(em), {
+  await records({
     requestId: input.requestId,
     organizationId: input.ctx.organizationId,
     integrationId: input.ctx.integrationId,

@@ -66,6 +66,14 @@ const IDENTITY_RACE: KeyConflict = {
 const replay = (previous: { id: string; payload_hash: string }, hash: string): Acknowledgment =>
   replayOrConflict({ fingerprint: previous.payload_hash }, hash, () => ({ id: previous.id, duplicate: true }), EVENT_ID_REUSED);
 
+/** How the first-report-or-retry statement is sent: alone on the caller's connection, or group-committed. */
+export type FirstWrite = (report: store.FirstReport) => Promise<store.FirstOutcome>;
+
+const singleFirstWrite =
+  (sql: Sql): FirstWrite =>
+  async (report) =>
+    (await store.recordFirstOrFindPrevious(sql, [report]))[0]!;
+
 /**
  * Record one payment report: validate it, store it once as an immutable
  * observation and recompute its payment's projection in the same transaction.
@@ -73,9 +81,11 @@ const replay = (previous: { id: string; payload_hash: string }, hash: string): A
  * reports of one attempt so concurrent ones see each other.
  */
 export async function recordPaymentReport(
-  em: EntityManager,
-  input: { ctx: AuthContext; provider: PaymentProvider; report: PaymentReport; requestId: string; now?: Date },
+  em: EntityManager | (() => EntityManager),
+  input: { ctx: AuthContext; provider: PaymentProvider; report: PaymentReport; requestId: string; now?: Date; firstWrite?: FirstWrite },
 ): Promise<Acknowledgment> {
+  // Only the uncommon paths (a correlation to resolve, an attempt's later reports) need an entity manager.
+  const emOf = typeof em === 'function' ? em : () => em;
   const now = input.now ?? new Date();
   const ruleIssues = reportRuleIssues(input.report, now);
   if (ruleIssues.length > 0) throw new DomainError('validation_error', 'The report is not consistent', ruleIssues);
@@ -83,7 +93,7 @@ export async function recordPaymentReport(
   const normalized = normalizeReport(input.report);
   const hash = requestFingerprint(normalized);
   const correlation = input.report.enrichmentRequestId
-    ? await resolveCorrelation(em, input.ctx, input.report.enrichmentRequestId)
+    ? await resolveCorrelation(emOf(), input.ctx, input.report.enrichmentRequestId)
     : undefined;
   const prepared: Prepared = { ...input, now, normalized, hash, correlation };
   // A concurrent writer that stored the same eventId (or claimed the same alias) first makes the first attempt
@@ -91,10 +101,10 @@ export async function recordPaymentReport(
   return retryOnConcurrentInsert(async (attempt) => {
     if (attempt === 0) {
       // Observations are immutable, so a retry is answered without a lock; a new attempt is stored in the same statement.
-      const quick = await replayOrStoreFirst(sqlOf(em), prepared);
+      const quick = await replayOrStoreFirst(input.firstWrite ?? singleFirstWrite(sqlOf(emOf())), prepared);
       if (quick) return quick;
     }
-    return em.transactional((tem) => storeReport(sqlOf(tem), prepared));
+    return emOf().transactional((tem) => storeReport(sqlOf(tem), prepared));
   }, IDENTITY_RACE);
 }
 
@@ -157,10 +167,11 @@ export function projectionOf(facts: Fact[], enrichmentRequestId: string | null, 
  * first report of a new attempt with nothing to record as an exception.
  * Undefined when the attempt's history must be read under its lock.
  */
-async function replayOrStoreFirst(sql: Sql, input: Prepared): Promise<Acknowledgment | undefined> {
+async function replayOrStoreFirst(write: FirstWrite, input: Prepared): Promise<Acknowledgment | undefined> {
   const incoming = incomingFact(input);
   const paymentId = crypto.randomUUID();
-  const outcome = await store.recordFirstOrFindPrevious(sql, scopeOf(input.ctx), {
+  const outcome = await write({
+    scope: scopeOf(input.ctx),
     insert: !input.correlation || correlationMismatches(input.correlation, input.report).length === 0,
     paymentId,
     provider: input.provider,

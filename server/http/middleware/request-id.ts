@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { RequestHandler } from 'express';
 
 export const REQUEST_ID_HEADER = 'x-svc-request-id';
 
@@ -11,10 +10,3 @@ export const REQUEST_ID_HEADER = 'x-svc-request-id';
 export function newRequestId(): string {
   return `req_${randomBytes(16).toString('hex')}`;
 }
-
-export const requestId: RequestHandler = (req, res, next) => {
-  const id = newRequestId();
-  req.id = id;
-  res.setHeader(REQUEST_ID_HEADER, id);
-  next();
-};

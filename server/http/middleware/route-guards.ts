@@ -4,6 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { RouteAccess } from '../../../contract/common/index.js';
 import type { Config } from '../../config.js';
 import { authenticate } from '../../domain/auth/authenticate.js';
+import type { KeyDirectory } from '../../domain/auth/key-directory.js';
 import { DomainError } from '../../domain/errors.js';
 import { findSecrets, findUnsafeStructure, refusalMessage } from '../../domain/guard/secrets-guard.js';
 import { readJsonBody } from './json-body.js';
@@ -39,11 +40,14 @@ async function readBody(req: Request, res: Response, access: RouteAccess, deploy
  * nested too deeply (spec: Authentication; card-data and credential guard;
  * docs/decisions.md).
  */
-export function routeGuards(deps: { config: Pick<Config, 'SVC_ENVIRONMENT' | 'SVC_BODY_LIMIT_BYTES'> }, rateLimit: ApiRateLimit) {
+export function routeGuards(
+  deps: { config: Pick<Config, 'SVC_ENVIRONMENT' | 'SVC_BODY_LIMIT_BYTES'>; keys: KeyDirectory },
+  rateLimit: ApiRateLimit,
+) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
       const access = routeAccess(req);
-      req.auth = await authenticate(req.em, {
+      req.auth = await authenticate(deps.keys, {
         authorization: req.headers.authorization,
         access,
         environment: deps.config.SVC_ENVIRONMENT,

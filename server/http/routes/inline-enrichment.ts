@@ -4,15 +4,15 @@ import type { PaymentProvider } from '../../../contract/common/index.js';
 import { contract } from '../../../contract/index.js';
 import { ENRICHMENT_OBJECTS } from '../../../contract/inline-enrichment.js';
 import type { EnrichmentRequest } from '../../domain/enrichment/index.js';
-import { enrichInlineInvoice } from '../../domain/inline-enrichment/enrich-inline-invoice.js';
+import { enrichInlineInvoice, type EnrichmentRecordWriter } from '../../domain/inline-enrichment/enrich-inline-invoice.js';
 import { authOf } from '../auth-of.js';
 
 const s = initServer();
 
 const enrichHandler =
-  <P extends PaymentProvider>(provider: P) =>
+  <P extends PaymentProvider>(provider: P, records: EnrichmentRecordWriter) =>
   async ({ body, req }: { body: EnrichmentRequest<P>; req: Request }) => {
-    const result = await enrichInlineInvoice(req.em, { ctx: authOf(req), provider, request: body, requestId: req.id });
+    const result = await enrichInlineInvoice(records, { ctx: authOf(req), provider, request: body, requestId: req.id });
     if (!result.ok) {
       return {
         status: 422 as const,
@@ -29,8 +29,8 @@ const enrichHandler =
   };
 
 /** Endpoints 2, 5 and 10: inline enrichment. */
-export const inlineEnrichmentHandlers = () => ({
-  gwa: s.route(contract.gwa.enrichTransaction, enrichHandler('gwa')),
-  gwb: s.route(contract.gwb.enrichOrder, enrichHandler('gwb')),
-  gwc: s.route(contract.gwc.enrichPaymentIntent, enrichHandler('gwc')),
+export const inlineEnrichmentHandlers = (records: EnrichmentRecordWriter) => ({
+  gwa: s.route(contract.gwa.enrichTransaction, enrichHandler('gwa', records)),
+  gwb: s.route(contract.gwb.enrichOrder, enrichHandler('gwb', records)),
+  gwc: s.route(contract.gwc.enrichPaymentIntent, enrichHandler('gwc', records)),
 });

@@ -1,4 +1,5 @@
 import { ApiKey } from './api-key.entity.js';
+import { AuthEpoch } from './auth-epoch.entity.js';
 import { CorrelationException } from './correlation-exception.entity.js';
 import { EnrichmentRecord } from './enrichment-record.entity.js';
 import { IntegrationLink } from './integration-link.entity.js';
@@ -36,6 +37,7 @@ export { ENVIRONMENTS, PROVIDERS, type Environment, type Provider } from './inte
 
 /** Every entity the ORM manages; the migrations must produce exactly their schema. */
 export const entities = [
+  AuthEpoch,
   Organization,
   Integration,
   IntegrationLink,

@@ -10,6 +10,7 @@ import { Migration20261123102522_webhooks } from './Migration20261123102522_webh
 import { Migration20261123102552_stored_invoices } from './Migration20261123102552_stored_invoices.js';
 import { Migration20261123105205_preparations } from './Migration20261123105205_preparations.js';
 import { Migration20261123134109_rate_limit_buckets } from './Migration20261123134109_rate_limit_buckets.js';
+import { Migration20261123140000_auth_epoch } from './Migration20261123140000_auth_epoch.js';
 
 /**
  * Every migration, in order. Listed statically (not discovered from disk) so the
@@ -27,4 +28,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123102552_stored_invoices', class: Migration20261123102552_stored_invoices },
   { name: 'Migration20261123105205_preparations', class: Migration20261123105205_preparations },
   { name: 'Migration20261123134109_rate_limit_buckets', class: Migration20261123134109_rate_limit_buckets },
+  { name: 'Migration20261123140000_auth_epoch', class: Migration20261123140000_auth_epoch },
 ];

@@ -15,23 +15,35 @@ export interface KeyRow {
   organization_status: 'active' | 'inactive';
 }
 
-export async function findKeyByPrefix(sql: Sql, prefix: string): Promise<KeyRow | undefined> {
-  const rows = await sql<KeyRow>(
-    `select k.id, k.secret_hash, k.scopes, k.revoked_at, k.last_used_at,
-            i.id as integration_id, i.organization_id, i.provider, i.environment, o.status as organization_status
-       from api_keys k join integrations i on i.id = k.integration_id join organizations o on o.id = i.organization_id
-      where k.prefix = ?`,
-    [prefix],
-  );
-  return rows[0];
+export interface KeyRecord extends KeyRow {
+  /** Whether the key's integration is linked to an accounting source (what `invoices:read` needs). */
+  linked: boolean;
 }
 
-export async function isLinkedToLedger(sql: Sql, providerIntegrationId: string): Promise<boolean> {
-  const rows = await sql<{ linked: boolean }>(
-    'select exists (select 1 from integration_links where provider_integration_id = ?) as linked',
-    [providerIntegrationId],
+/**
+ * The key behind a prefix with everything a verdict needs, and the auth epoch
+ * read in the same statement (so in the same snapshot): the record is current
+ * for as long as the epoch has not moved.
+ */
+export async function findKeyRecord(sql: Sql, prefix: string): Promise<{ epoch: string; key: KeyRecord | undefined }> {
+  const rows = await sql<KeyRecord & { epoch: string }>(
+    `select e.value as epoch, k.id, k.secret_hash, k.scopes, k.revoked_at, k.last_used_at,
+            i.id as integration_id, i.organization_id, i.provider, i.environment, o.status as organization_status,
+            exists (select 1 from integration_links l where l.provider_integration_id = i.id) as linked
+       from auth_epoch e
+       left join (api_keys k join integrations i on i.id = k.integration_id join organizations o on o.id = i.organization_id)
+         on k.prefix = ?
+      where e.id`,
+    [prefix],
   );
-  return rows[0]?.linked === true;
+  const { epoch, ...key } = rows[0]!;
+  return { epoch, key: key.id ? key : undefined };
+}
+
+/** The current auth epoch (see migration auth_epoch): one primary-key read. */
+export async function readAuthEpoch(sql: Sql): Promise<string> {
+  const rows = await sql<{ value: string }>('select value from auth_epoch where id');
+  return rows[0]!.value;
 }
 
 /** Record use; only moves forward, so concurrent requests never fight over an older value. */

@@ -1,33 +1,28 @@
 import type { Sql } from './sql.js';
 
-/** Store the correlation record of one successful inline enrichment (one statement, no ORM unit of work). */
-export async function insertEnrichmentRecord(
-  sql: Sql,
-  row: {
-    requestId: string;
-    organizationId: string;
-    integrationId: string;
-    environment: string;
-    provider: string;
-    amountMinor: number;
-    currency: string;
-    invoiceNumber: string;
-    createdAt: Date;
-  },
-): Promise<void> {
+export interface EnrichmentRecordInsert {
+  requestId: string;
+  organizationId: string;
+  integrationId: string;
+  environment: string;
+  provider: string;
+  amountMinor: number;
+  currency: string;
+  invoiceNumber: string;
+  createdAt: Date;
+}
+
+/**
+ * Store the correlation records of successful inline enrichments: one
+ * statement for any number of rows (group commit), no ORM unit of work.
+ */
+export async function insertEnrichmentRecords(sql: Sql, rows: EnrichmentRecordInsert[]): Promise<void> {
   await sql(
     `insert into enrichment_records (id, request_id, organization_id, integration_id, environment, provider, amount_minor, currency, invoice_number, created_at)
-     values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      row.requestId,
-      row.organizationId,
-      row.integrationId,
-      row.environment,
-      row.provider,
-      row.amountMinor,
-      row.currency,
-      row.invoiceNumber,
-      row.createdAt,
-    ],
+     select gen_random_uuid(), x."requestId", x."organizationId", x."integrationId", x.environment, x.provider, x."amountMinor", x.currency,
+            x."invoiceNumber", x."createdAt"
+       from jsonb_to_recordset(?::jsonb) as x("requestId" text, "organizationId" uuid, "integrationId" uuid, environment text, provider text,
+                                              "amountMinor" bigint, currency text, "invoiceNumber" text, "createdAt" timestamptz)`,
+    [JSON.stringify(rows)],
   );
 }

@@ -85,7 +85,7 @@ export interface ObservationInsert {
   receivedAt: Date;
 }
 
-/** Columns of an observation row but its payment, in the order of `observationValues`; `?` casts keep CTE selects typed. */
+/** Columns of an observation row but its payment, in the order of `observationValues`. */
 const OBSERVATION_COLUMNS = `id, organization_id, integration_id, environment, provider, event_id, payload_hash, payload, attempt_id, status, currency,
   amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, request_id, received_at`;
 const OBSERVATION_PLACEHOLDERS =
@@ -154,7 +154,6 @@ const PROJECTION_COLUMNS = [
   'observation_count',
   'updated_at',
 ] as const;
-const PROJECTION_PLACEHOLDERS = '?, ?, ?, ?, ?, ?, ?::bigint, ?::bigint, ?::bigint, ?::timestamptz, ?::uuid, ?, ?::int, ?::timestamptz';
 
 function projectionValues(p: ProjectionUpdate): unknown[] {
   return [
@@ -215,63 +214,114 @@ export async function findEnrichmentRecord(
   return rows[0];
 }
 
+/** The first report of an attempt, or a retry of a stored eventId: the input of `recordFirstOrFindPrevious`. */
+export interface FirstReport {
+  scope: Scope;
+  insert: boolean;
+  paymentId: string;
+  provider: string;
+  attemptId: string;
+  createdAt: Date;
+  projection: ProjectionUpdate;
+  observation: ObservationInsert;
+}
+
+export interface FirstOutcome {
+  previous?: { id: string; payload_hash: string };
+  inserted: boolean;
+}
+
+/** Record columns of the JSON rows `recordFirstOrFindPrevious` sends, with their SQL types. */
+const FIRST_REPORT_RECORD = `ord int, do_insert boolean, payment_id uuid, organization_id uuid, integration_id uuid, environment text,
+  provider text, attempt_id text, created_at timestamptz, provider_payment_id text, account_id text, charge_id text, order_id text,
+  status text, currency text, amount_minor bigint, captured_amount_minor bigint, refunded_amount_minor bigint, occurred_at timestamptz,
+  current_observation_id uuid, enrichment_request_id text, observation_count int, updated_at timestamptz,
+  observation_id uuid, event_id text, payload_hash text, payload jsonb, request_id text, received_at timestamptz,
+  o_status text, o_currency text, o_amount_minor bigint, o_captured_amount_minor bigint, o_refunded_amount_minor bigint, o_occurred_at timestamptz`;
+
+function firstReportRecord(r: FirstReport, ord: number): Record<string, unknown> {
+  const { scope, projection: p, observation: o } = r;
+  return {
+    ord,
+    do_insert: r.insert,
+    payment_id: r.paymentId,
+    organization_id: scope.organizationId,
+    integration_id: scope.integrationId,
+    environment: scope.environment,
+    provider: r.provider,
+    attempt_id: r.attemptId,
+    created_at: r.createdAt,
+    provider_payment_id: p.providerPaymentId,
+    account_id: p.accountId,
+    charge_id: p.chargeId,
+    order_id: p.orderId,
+    status: p.status,
+    currency: p.currency,
+    amount_minor: p.amountMinor,
+    captured_amount_minor: p.capturedAmountMinor,
+    refunded_amount_minor: p.refundedAmountMinor,
+    occurred_at: p.occurredAt,
+    current_observation_id: p.currentObservationId,
+    enrichment_request_id: p.enrichmentRequestId,
+    observation_count: p.observationCount,
+    updated_at: p.updatedAt,
+    observation_id: o.id,
+    event_id: o.eventId,
+    payload_hash: o.payloadHash,
+    payload: o.payload,
+    request_id: o.requestId,
+    received_at: o.receivedAt,
+    o_status: o.status,
+    o_currency: o.currency,
+    o_amount_minor: o.amountMinor,
+    o_captured_amount_minor: o.capturedAmountMinor,
+    o_refunded_amount_minor: o.refundedAmountMinor,
+    o_occurred_at: o.occurredAt,
+  };
+}
+
 /**
- * One round trip for the two common cases: a retry of a stored eventId
- * (returns the earlier observation, writes nothing), or the first observation
- * of a new attempt (creates the payment with its projection and the
- * observation together). Returns neither when the attempt already exists or
- * `insert` is false: the caller then takes the locking path. Unique violations
- * (a concurrent eventId, a claimed provider payment id) abort the statement.
+ * One round trip for the two common cases, for any number of reports at once
+ * (group commit): a retry of a stored eventId (returns the earlier
+ * observation, writes nothing), or the first observation of a new attempt
+ * (creates the payment with its projection and the observation together).
+ * Neither when the attempt already exists or `insert` is false: the caller
+ * then takes the locking path. Reports sent together must not share an
+ * eventId or an attemptId. Unique violations (a concurrent eventId, a claimed
+ * provider payment id) abort the whole statement.
  */
-export async function recordFirstOrFindPrevious(
-  sql: Sql,
-  scope: Scope,
-  input: {
-    insert: boolean;
-    paymentId: string;
-    provider: string;
-    attemptId: string;
-    createdAt: Date;
-    projection: ProjectionUpdate;
-    observation: ObservationInsert;
-  },
-): Promise<{ previous?: { id: string; payload_hash: string }; inserted: boolean }> {
-  const { projection: p, observation: o } = input;
-  const rows = await sql<{ inserted_id: string | null; previous_id: string | null; previous_hash: string | null }>(
-    `with previous as (
-       select id, payload_hash from payment_observations
-        where organization_id = ? and integration_id = ? and environment = ? and event_id = ?),
+export async function recordFirstOrFindPrevious(sql: Sql, reports: FirstReport[]): Promise<FirstOutcome[]> {
+  const rows = await sql<{ ord: number; inserted_id: string | null; previous_id: string | null; previous_hash: string | null }>(
+    `with input as (select * from jsonb_to_recordset(?::jsonb) as x(${FIRST_REPORT_RECORD})),
+     previous as (
+       select i.ord, o.id, o.payload_hash from input i join payment_observations o
+           on o.organization_id = i.organization_id and o.integration_id = i.integration_id
+          and o.environment = i.environment and o.event_id = i.event_id),
      payment as (
        insert into tracked_payments (id, organization_id, integration_id, environment, provider, attempt_id, created_at, ${PROJECTION_COLUMNS.join(', ')})
-       select ?::uuid, ?::uuid, ?::uuid, ?, ?, ?, ?::timestamptz, ${PROJECTION_PLACEHOLDERS}
-        where ?::boolean and not exists (select 1 from previous)
+       select i.payment_id, i.organization_id, i.integration_id, i.environment, i.provider, i.attempt_id, i.created_at,
+              ${PROJECTION_COLUMNS.map((c) => `i.${c}`).join(', ')}
+         from input i
+        where i.do_insert and not exists (select 1 from previous p where p.ord = i.ord)
        on conflict (integration_id, environment, attempt_id) do nothing
        returning id),
      observation as (
        insert into payment_observations (${OBSERVATION_COLUMNS}, tracked_payment_id)
-       select ${OBSERVATION_PLACEHOLDERS}, payment.id from payment
+       select i.observation_id, i.organization_id, i.integration_id, i.environment, i.provider, i.event_id, i.payload_hash, i.payload,
+              i.attempt_id, i.o_status, i.o_currency, i.o_amount_minor, i.o_captured_amount_minor, i.o_refunded_amount_minor,
+              i.o_occurred_at, i.request_id, i.received_at, payment.id
+         from input i join payment on payment.id = i.payment_id
        returning id)
-     select (select id from observation) as inserted_id, (select id from previous) as previous_id, (select payload_hash from previous) as previous_hash`,
-    [
-      scope.organizationId,
-      scope.integrationId,
-      scope.environment,
-      o.eventId,
-      input.paymentId,
-      scope.organizationId,
-      scope.integrationId,
-      scope.environment,
-      input.provider,
-      input.attemptId,
-      input.createdAt,
-      ...projectionValues(p),
-      input.insert,
-      ...observationValues(scope, o),
-    ],
+     select i.ord, o.id as inserted_id, p.id as previous_id, p.payload_hash as previous_hash
+       from input i left join observation o on o.id = i.observation_id left join previous p on p.ord = i.ord`,
+    [JSON.stringify(reports.map(firstReportRecord))],
   );
-  const row = rows[0]!;
-  return {
-    ...(row.previous_id ? { previous: { id: row.previous_id, payload_hash: row.previous_hash! } } : {}),
-    inserted: row.inserted_id !== null,
-  };
+  const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
+  return reports.map((_, ord) => {
+    const row = byOrd.get(ord)!;
+    return {
+      ...(row.previous_id ? { previous: { id: row.previous_id, payload_hash: row.previous_hash! } } : {}),
+      inserted: row.inserted_id !== null,
+    };
+  });
 }

@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import type { Environment } from '../../../contract/common/index.js';
 
 /** The tenant columns every tenant-owned table carries; writes set them and reads filter on them. */
@@ -40,6 +40,16 @@ export function sqlOf(em: EntityManager): Sql {
     const result = (await (trx ? statement.transacting(trx) : statement)) as { rows: unknown[] };
     return result.rows as never;
   };
+}
+
+/**
+ * Single statements on the ORM's pool, outside any transaction and without an
+ * entity manager: what the hot paths use, so a request that never loads an
+ * entity makes no per-request ORM context (docs/performance.md).
+ */
+export function poolSql(orm: MikroORM): Sql {
+  const knex = orm.em.getConnection().getKnex();
+  return async (query, params = []) => ((await knex.raw(query, params as never[])) as { rows: never[] }).rows;
 }
 
 /** A unique constraint refused the write, whether or not the ORM converted the driver's error (SQLSTATE 23505). */

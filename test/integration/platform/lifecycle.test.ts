@@ -124,6 +124,44 @@ describe('npm start', () => {
     }
   });
 
+  it('when SVC_WORKERS=2, then two processes serve one port, and SIGTERM drains both and exits 0', async () => {
+    const db = await createTestDatabase({ migrated: false });
+    const port = await freePort();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-cluster-'));
+    const started = startService({ DATABASE_URL: db.url, PORT: String(port), SVC_DATA_DIR: dataDir, SVC_WORKERS: '2', LOG_LEVEL: 'info' });
+    try {
+      const line = await waitForLine(started);
+      expect(line.startsWith(`svc listening on http://localhost:${port} (2 processes; database: postgres://postgres@`)).toBe(true);
+      // New connections are handed to the processes in turn; each logs the requests it served under its number.
+      for (let i = 0; i < 10; i++) {
+        const res = await fetch(`http://127.0.0.1:${port}/readyz`, { headers: { connection: 'close' } });
+        expect(res.status).toBe(200);
+      }
+      const servedBy = () =>
+        new Set(
+          started
+            .stdout()
+            .split('\n')
+            .filter((l) => l.includes('"path":"/readyz"'))
+            .map((l) => (JSON.parse(l) as { process: number }).process),
+        );
+      await expect.poll(servedBy).toEqual(new Set([1, 2]));
+
+      started.child.kill('SIGTERM');
+      expect(await started.exit).toBe(0);
+      const stopped = started
+        .stdout()
+        .split('\n')
+        .filter((l) => l.includes('"msg":"stopped"'))
+        .map((l) => (JSON.parse(l) as { process?: number }).process ?? 'primary');
+      expect(stopped.sort()).toEqual([1, 2, 'primary']);
+    } finally {
+      started.child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+      await db.drop();
+    }
+  });
+
   it('when a setting is invalid, then it exits non-zero naming the variable but not its value', async () => {
     const started = startService({ PORT: 'not-a-port', SVC_ENVIRONMENT: 'staging', SVC_ADMIN_TOKEN: 'short-secret' });
     expect(await started.exit).toBe(78);

@@ -22,13 +22,21 @@ describe('configuration', () => {
       SVC_RATE_LIMIT_LEASE: 20,
       SVC_RESPONSE_VALIDATION: false,
       LOG_LEVEL: 'info',
+      SVC_WORKERS: '1',
     });
   });
 
   it('when values are bad, then every bad variable is named', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: '70000', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', SVC_BODY_LIMIT_BYTES: '0', SVC_RATE_LIMIT_BURST: 'many' });
+      loadConfig({
+        PORT: '70000',
+        DATABASE_URL: 'mysql://x',
+        LOG_LEVEL: 'loud',
+        SVC_BODY_LIMIT_BYTES: '0',
+        SVC_RATE_LIMIT_BURST: 'many',
+        SVC_WORKERS: '0',
+      });
     } catch (err) {
       error = err;
     }
@@ -39,6 +47,7 @@ describe('configuration', () => {
       'SVC_BODY_LIMIT_BYTES: must be positive',
       'SVC_RATE_LIMIT_BURST: must be a number',
       "LOG_LEVEL: Invalid enum value. Expected 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent', received 'loud'",
+      'SVC_WORKERS: must be a whole number from 1 to 999, or auto',
     ]);
   });
 });

@@ -1,0 +1,52 @@
+import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
+import type { Express, NextFunction, Request, Response } from 'express';
+import type { Logger } from '../../logger.js';
+import { newRequestId, REQUEST_ID_HEADER } from './request-id.js';
+
+/**
+ * One middleware for what every request gets: its request id (header sent
+ * on every response) and its access-log line — request id, method, path
+ * (never the query string), matched route, status and latency. Headers and
+ * bodies are never logged: they may carry keys, tokens or card data.
+ */
+export function requestContext(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const id = newRequestId();
+    req.id = id;
+    res.setHeader(REQUEST_ID_HEADER, id);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const status = res.statusCode;
+      const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      logger[level](
+        {
+          reqId: id,
+          method: req.method,
+          path: req.originalUrl.split('?')[0],
+          route: (req.route?.path as string | undefined) ?? null,
+          status,
+          ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+        },
+        'request completed',
+      );
+    });
+    next();
+  };
+}
+
+const FORK = Symbol('entity manager fork');
+
+/**
+ * `req.em`: a request-scoped EntityManager fork, made on first use, defined
+ * once on the app's request prototype rather than per request: the plain-SQL
+ * hot paths never touch it and so pay nothing for it.
+ */
+export function defineRequestEntityManager(app: Express, orm: MikroORM): void {
+  Object.defineProperty(app.request, 'em', {
+    configurable: true,
+    get(this: Request & { [FORK]?: EntityManager }) {
+      return (this[FORK] ??= orm.em.fork());
+    },
+  });
+}
