@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from '../database-unavailable.js';
+
 /**
  * Group commit: work submitted while earlier batches are in flight is sent
  * together as the next batch (one statement, one round trip), and each caller
@@ -49,12 +51,16 @@ export type Settled<Out> = { ok: true; value: Out } | { ok: false; error: unknow
 /**
  * Run items as one statement (`many`); if that statement is refused, run each
  * item alone, so one item's failure (a unique violation aborts the whole
- * statement) costs the others nothing and each gets its own outcome.
+ * statement) costs the others nothing and each gets its own outcome. When the
+ * database itself is unusable (down, or the statement timed out), every item
+ * gets that error at once: retrying them one by one would multiply the wait by
+ * the batch size and turn a bounded 503 into a hang.
  */
 export async function settleTogetherOrAlone<In, Out>(items: In[], many: (items: In[]) => Promise<Out[]>): Promise<Settled<Out>[]> {
   try {
     return (await many(items)).map((value) => ({ ok: true, value }));
-  } catch {
+  } catch (batchError) {
+    if (items.length === 1 || isDatabaseUnavailable(batchError)) return items.map(() => ({ ok: false, error: batchError }));
     const settled: Settled<Out>[] = [];
     for (const item of items) {
       try {
