@@ -214,6 +214,9 @@ describe('SDK retry policy', () => {
       retry: { baseDelayMs: 5000, maxDelayMs: 5000 },
       fetchOptions: { signal: controller.signal },
     });
+    // Abort only once the first attempt reached the server (a fixed delay raced it on a loaded machine); the 5 s
+    // back-off leaves a wide window for the abort to land in it.
+    while (hits.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     setTimeout(() => controller.abort(), 100);
     expect(await caught(pending)).toMatchObject({ status: null, type: 'aborted' });
     expect(hits).toHaveLength(1);
