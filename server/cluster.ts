@@ -35,6 +35,7 @@ export async function runPrimary(config: Config, count: number): Promise<void> {
     await embedded?.stop();
   };
   const shared: Record<string, string> = {};
+  let adminTokenFile: string | undefined;
   try {
     let databaseUrl = config.DATABASE_URL;
     if (!databaseUrl) {
@@ -48,7 +49,7 @@ export async function runPrimary(config: Config, count: number): Promise<void> {
     } finally {
       await orm.close(true);
     }
-    resolveAdminToken(config);
+    adminTokenFile = resolveAdminToken(config).file;
     resolveTokenKey(config.SVC_TOKEN_KEY, config.SVC_DATA_DIR);
     if (ledgerSettings(config).embeddedSandbox) {
       sandbox = await startLedgerSandbox({ companies: [demoCompany()] }, config.LEDGER_SANDBOX_PORT ?? 0, '127.0.0.1');
@@ -92,8 +93,10 @@ export async function runPrimary(config: Config, count: number): Promise<void> {
       ? `embedded PostgreSQL in ${path.relative(process.cwd(), embedded.dataDir) || embedded.dataDir}`
       : describeDatabase(shared.DATABASE_URL!);
     const source = sandbox ? `ledger sandbox at ${sandbox.url}` : 'ledger provider';
+    // Same start-up line as one process: where the operator finds the admin token, never the token.
+    const adminNote = adminTokenFile ? `; admin token in ${path.relative(process.cwd(), adminTokenFile) || adminTokenFile}` : '';
     process.stdout.write(
-      `svc listening on http://localhost:${address.port} (${count} processes; database: ${database}; accounting source: ${source})\n`,
+      `svc listening on http://localhost:${address.port} (${count} processes; database: ${database}${adminNote}; accounting source: ${source})\n`,
     );
   });
   for (let i = 0; i < count; i++) fork(i);

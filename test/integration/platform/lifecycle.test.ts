@@ -1,6 +1,6 @@
 import express from 'express';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -132,6 +132,9 @@ describe('npm start', () => {
     try {
       const line = await waitForLine(started);
       expect(line.startsWith(`svc listening on http://localhost:${port} (2 processes; database: postgres://postgres@`)).toBe(true);
+      // Like one process, the line says where the generated admin token is, and never the token itself.
+      expect(line).toContain(`; admin token in ${path.relative(process.cwd(), path.join(dataDir, 'admin-token'))};`);
+      expect(line).not.toContain(readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim());
       // New connections are handed to the processes in turn; each logs the requests it served under its number.
       for (let i = 0; i < 10; i++) {
         const res = await fetch(`http://127.0.0.1:${port}/readyz`, { headers: { connection: 'close' } });
