@@ -54,15 +54,19 @@ export function checkWholeQuantity(
   limit: WholeQuantityLimit,
 ): { value: bigint | null; issues: Issue[] } {
   if (quantity === null) return { value: null, issues: [] }; // non-positive: reported by the canonical checks
-  const refuse = (detail: string) => ({ value: null, issues: [issue('invalid_quantity', path, detail)] });
-  if (!/^[1-9][0-9]*$/.test(raw)) return refuse('The quantity must be a whole number written without a fraction.');
+  if (!/^[1-9][0-9]*$/.test(raw)) return refuseQuantity(path, 'The quantity must be a whole number written without a fraction.');
   if (limit.maxDigits !== undefined && raw.length > limit.maxDigits) {
-    return refuse(`The quantity has more than ${limit.maxDigits} digits.`);
+    return refuseQuantity(path, `The quantity has more than ${limit.maxDigits} digits.`);
   }
   if (limit.maxValue !== undefined && quantity.units > limit.maxValue) {
-    return refuse(`The quantity exceeds ${limit.maxValue}.`);
+    return refuseQuantity(path, `The quantity exceeds ${limit.maxValue}.`);
   }
   return { value: quantity.units, issues: [] };
+}
+
+// Module level, not a closure per call: this runs for every line of every invoice.
+function refuseQuantity(path: string, detail: string): { value: null; issues: Issue[] } {
+  return { value: null, issues: [issue('invalid_quantity', path, detail)] };
 }
 
 /** A positive decimal needing at most `maxFractionDigits` digits; returned in canonical form (`"2.50"` → `"2.5"`). */
