@@ -29,6 +29,7 @@ import { preparationRequest, toCanonicalInvoice } from '../server/domain/invoice
 import { createLogger } from '../server/logger.js';
 import { queuedImport } from './ledger-support.js';
 import { load, postgresCpuMs, printTable, startBenchService } from './support.js';
+import { profiledLoad } from './profile-summary.js';
 
 type Detail = { id: string; totalAmountMinor: number; invoice: StoredInvoice };
 
@@ -106,6 +107,11 @@ try {
   // Warm every path first (JIT, pools), then measure in rounds of inline, new, replay, inline.
   const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
   for (const options of Object.values(runs)) await load('warm-up', { ...options, duration: warmup });
+  if (process.env.BENCH_PROFILE) {
+    // CPU profiles of the two preparation paths instead of the rounds (`BENCH_PROFILE=1 npm run bench:preparations`).
+    for (const path of ['fresh', 'replay'] as const) await profiledLoad(`preparation-${path}`, runs[path]);
+    process.exit(0);
+  }
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const duration = Number(process.env.BENCH_SECONDS ?? 5);
   // CPU per request of the service (this process; the load generator has its own) and of PostgreSQL: steadier than

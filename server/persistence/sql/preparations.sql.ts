@@ -81,34 +81,42 @@ export interface PreparationInsert {
   createdAt: Date;
 }
 
-/** Insert one preparation; the unique (integration, idempotency key) refuses a concurrent duplicate. */
-export async function insertPreparation(sql: Sql, scope: TenantScope, row: PreparationInsert): Promise<void> {
-  await sql(
-    `insert into preparations (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)`,
-    [
-      row.id,
-      scope.organizationId,
-      scope.integrationId,
-      scope.environment,
-      row.provider,
-      row.kind,
-      row.storedInvoiceId,
-      row.snapshotId,
-      row.revision,
-      row.sourceIntegrationId,
-      row.connectionId,
-      row.sourceConnectionId,
-      row.checkedThrough,
-      row.amountMinor,
-      row.currency,
-      row.idempotencyKey,
-      row.fingerprint,
-      row.mode,
-      JSON.stringify(row.data),
-      row.createdAt,
-    ],
-    'preparation_insert',
-  );
+/** One preparation to insert, with the tenant that owns it. */
+export interface ScopedPreparationInsert {
+  scope: TenantScope;
+  row: PreparationInsert;
+}
+
+const INSERT_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)';
+
+/**
+ * Insert preparations in one statement (group commit); the unique (integration, idempotency key) refuses a duplicate,
+ * which aborts the whole statement.
+ */
+export async function insertPreparations(sql: Sql, inserts: readonly ScopedPreparationInsert[]): Promise<void> {
+  const params = inserts.flatMap(({ scope, row }) => [
+    row.id,
+    scope.organizationId,
+    scope.integrationId,
+    scope.environment,
+    row.provider,
+    row.kind,
+    row.storedInvoiceId,
+    row.snapshotId,
+    row.revision,
+    row.sourceIntegrationId,
+    row.connectionId,
+    row.sourceConnectionId,
+    row.checkedThrough,
+    row.amountMinor,
+    row.currency,
+    row.idempotencyKey,
+    row.fingerprint,
+    row.mode,
+    JSON.stringify(row.data),
+    row.createdAt,
+  ]);
+  await sql(`insert into preparations (${COLUMNS}) values ${inserts.map(() => INSERT_VALUES).join(', ')}`, params);
 }
 
 /** A keyset page of preparations in (created_at, id) order, for operators. */
