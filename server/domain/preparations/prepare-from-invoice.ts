@@ -38,7 +38,7 @@ const KEY_REUSED: KeyConflict = {
  * Invoice-backed preparation (spec endpoints 1, 6, 11, 12; docs/decisions.md,
  * "Invoice-backed preparation"). One answer per (integration, idempotency key):
  * an identical retry gets the saved preparation back after its checks pass again
- * now; a blocked attempt saves nothing. One read (`preparationContext`) before the
+ * now; a blocked attempt saves nothing. One read (`preparationContexts`) before the
  * answer or the insert.
  */
 export async function prepareFromInvoice(

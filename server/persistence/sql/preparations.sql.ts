@@ -1,4 +1,4 @@
-import { invoiceReadColumns, LINKED_LEDGER_INTEGRATIONS, readRows, type InvoiceReadRow } from './stored-invoices.sql.js';
+import { invoiceReadColumns, linkedLedgerIntegrationsOf, readRows, type InvoiceReadRow } from './stored-invoices.sql.js';
 import { withDates, type Sql, type TenantScope } from './sql.js';
 
 /** A saved preparation as the domain reads it. */
@@ -146,7 +146,7 @@ export async function listPreparations(
 /** How a preparation request names its invoice, and the stored invoice column that holds it. */
 const SELECTOR_COLUMNS = { invoiceId: 'id', ledgerInvoiceId: 'ledger_invoice_id', invoiceNumber: 'invoice_number' } as const;
 
-/** Everything a preparation request needs to read, read at once (`preparationContext`). */
+/** Everything a preparation request needs to read, read at once (`preparationContexts`). */
 export interface PreparationContext {
   /** The preparation already saved under the idempotency key, if any. */
   saved: PreparationRow | undefined;
@@ -158,33 +158,58 @@ export interface PreparationContext {
   invoices: InvoiceReadRow[];
 }
 
+/** One preparation request's reads (`preparationContexts`). */
+export interface PreparationContextRead {
+  scope: TenantScope;
+  idempotencyKey: string;
+  selector: keyof typeof SELECTOR_COLUMNS;
+  value: string;
+}
+
 /**
- * One statement for what a preparation request reads before it answers or inserts: the key's saved preparation and
- * the invoices the selector names among those of the ledger integrations linked to the caller's integration (in its
- * organization and environment), each with its current snapshot and its connection's state. One round trip instead
- * of four (links, key, invoice, snapshot); docs/performance.md, "Invoice-backed preparation".
+ * One statement for what preparation requests read before they answer or insert, for several requests at once (the
+ * reads of concurrent requests share a round trip): each key's saved preparation and the invoices its selector names
+ * among those of the ledger integrations linked to the caller's integration (in its organization and environment),
+ * each with its current snapshot and its connection's state. One round trip instead of four (links, key, invoice,
+ * snapshot) per request; docs/performance.md, "Invoice-backed preparation". The requests of one statement use one
+ * selector (one index); answers come in the order asked.
  */
-export async function preparationContext(
+export async function preparationContexts(
   sql: Sql,
-  o: { scope: TenantScope; idempotencyKey: string; selector: keyof typeof SELECTOR_COLUMNS; value: string },
-): Promise<PreparationContext> {
+  selector: keyof typeof SELECTOR_COLUMNS,
+  reads: readonly Omit<PreparationContextRead, 'selector'>[],
+): Promise<PreparationContext[]> {
+  const requests = reads.map((r, n) => ({
+    n,
+    integration_id: r.scope.integrationId,
+    organization_id: r.scope.organizationId,
+    environment: r.scope.environment,
+    idempotency_key: r.idempotencyKey,
+    value: r.value,
+  }));
+  const value = selector === 'invoiceId' ? 'r.value::uuid' : 'r.value';
   const found = await sql<Record<string, unknown>>(
-    `with found as (
-       select si.id, si.created_at from stored_invoices si
-        where si.integration_id in (${LINKED_LEDGER_INTEGRATIONS}) and si.organization_id = ? and si.environment = ?
-          and si.${SELECTOR_COLUMNS[o.selector]} = ?
-        order by si.created_at, si.id limit 2)
-     select ${COLUMN_NAMES.map((c) => `p.${c} as p_${c}`).join(', ')}, ${invoiceReadColumns({ only: ['content', 'issues'], when: 's.id is distinct from p.snapshot_id' })}
-       from (select 1) one
-       left join preparations p on p.integration_id = ? and p.idempotency_key = ?
-       left join found f on true
+    `select r.n, ${COLUMN_NAMES.map((c) => `p.${c} as p_${c}`).join(', ')}, ${invoiceReadColumns({ only: ['content', 'issues'], when: 's.id is distinct from p.snapshot_id' })}
+       from jsonb_to_recordset(?::jsonb)
+            as r(n int, integration_id uuid, organization_id uuid, environment text, idempotency_key text, value text)
+       left join preparations p on p.integration_id = r.integration_id and p.idempotency_key = r.idempotency_key
+       left join lateral (
+         select f.id, f.created_at from stored_invoices f
+          where f.integration_id in (${linkedLedgerIntegrationsOf('r.integration_id')})
+            and f.organization_id = r.organization_id and f.environment = r.environment and f.${SELECTOR_COLUMNS[selector]} = ${value}
+          order by f.created_at, f.id limit 2) f on true
        left join stored_invoices si on si.id = f.id
        left join ledger_connections c on c.id = si.connection_id
        left join invoice_snapshots s on s.id = si.current_snapshot_id
-      order by f.created_at, f.id`,
-    [o.scope.integrationId, o.scope.organizationId, o.scope.environment, o.value, o.scope.integrationId, o.idempotencyKey],
-    `preparation_context_${o.selector}`,
+      order by r.n, f.created_at, f.id`,
+    [JSON.stringify(requests)],
   );
+  const byRequest = reads.map(() => [] as Record<string, unknown>[]);
+  for (const row of found) byRequest[row.n as number]!.push(row);
+  return byRequest.map((rows) => contextOf(rows));
+}
+
+function contextOf(found: Record<string, unknown>[]): PreparationContext {
   const first = found[0];
   const saved = first?.p_id == null ? undefined : rows([Object.fromEntries(COLUMN_NAMES.map((c) => [c, first[`p_${c}`]]))])[0];
   return { saved, invoices: readRows(found.filter((r) => r.id !== null)) };
