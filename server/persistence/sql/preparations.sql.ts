@@ -87,36 +87,45 @@ export interface ScopedPreparationInsert {
   row: PreparationInsert;
 }
 
-const INSERT_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)';
+/** The column types of a preparation as `jsonb_to_recordset` reads them. */
+const RECORD_TYPES = `id uuid, organization_id uuid, integration_id uuid, environment text, provider text, kind text,
+  stored_invoice_id uuid, snapshot_id uuid, revision text, source_integration_id uuid, connection_id uuid,
+  source_connection_id text, checked_through timestamptz, amount_minor bigint, currency text, idempotency_key text,
+  fingerprint text, mode text, data jsonb, created_at timestamptz`;
 
 /**
  * Insert preparations in one statement (group commit); the unique (integration, idempotency key) refuses a duplicate,
- * which aborts the whole statement.
+ * which aborts the whole statement. The rows travel as one JSON parameter, so the statement text is the same for any
+ * number of rows and is prepared once per connection.
  */
 export async function insertPreparations(sql: Sql, inserts: readonly ScopedPreparationInsert[]): Promise<void> {
-  const params = inserts.flatMap(({ scope, row }) => [
-    row.id,
-    scope.organizationId,
-    scope.integrationId,
-    scope.environment,
-    row.provider,
-    row.kind,
-    row.storedInvoiceId,
-    row.snapshotId,
-    row.revision,
-    row.sourceIntegrationId,
-    row.connectionId,
-    row.sourceConnectionId,
-    row.checkedThrough,
-    row.amountMinor,
-    row.currency,
-    row.idempotencyKey,
-    row.fingerprint,
-    row.mode,
-    JSON.stringify(row.data),
-    row.createdAt,
-  ]);
-  await sql(`insert into preparations (${COLUMNS}) values ${inserts.map(() => INSERT_VALUES).join(', ')}`, params);
+  const records = inserts.map(({ scope, row }) => ({
+    id: row.id,
+    organization_id: scope.organizationId,
+    integration_id: scope.integrationId,
+    environment: scope.environment,
+    provider: row.provider,
+    kind: row.kind,
+    stored_invoice_id: row.storedInvoiceId,
+    snapshot_id: row.snapshotId,
+    revision: row.revision,
+    source_integration_id: row.sourceIntegrationId,
+    connection_id: row.connectionId,
+    source_connection_id: row.sourceConnectionId,
+    checked_through: row.checkedThrough.toISOString(),
+    amount_minor: row.amountMinor,
+    currency: row.currency,
+    idempotency_key: row.idempotencyKey,
+    fingerprint: row.fingerprint,
+    mode: row.mode,
+    data: row.data,
+    created_at: row.createdAt.toISOString(),
+  }));
+  await sql(
+    `insert into preparations (${COLUMNS}) select ${COLUMNS} from jsonb_to_recordset(?::jsonb) as r(${RECORD_TYPES})`,
+    [JSON.stringify(records)],
+    'preparations_insert',
+  );
 }
 
 /** A keyset page of preparations in (created_at, id) order, for operators. */
@@ -203,6 +212,7 @@ export async function preparationContexts(
        left join invoice_snapshots s on s.id = si.current_snapshot_id
       order by r.n, f.created_at, f.id`,
     [JSON.stringify(requests)],
+    `preparation_contexts_${selector}`,
   );
   const byRequest = reads.map(() => [] as Record<string, unknown>[]);
   for (const row of found) byRequest[row.n as number]!.push(row);
