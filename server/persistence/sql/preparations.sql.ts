@@ -211,8 +211,8 @@ export async function preparationContexts(
        left join ledger_connections c on c.id = si.connection_id
        left join invoice_snapshots s on s.id = si.current_snapshot_id
       order by r.n, f.created_at, f.id`,
+    // Not a named statement: a generic plan cannot see how many requests the batch holds and scans `preparations`.
     [JSON.stringify(requests)],
-    `preparation_contexts_${selector}`,
   );
   const byRequest = reads.map(() => [] as Record<string, unknown>[]);
   for (const row of found) byRequest[row.n as number]!.push(row);
