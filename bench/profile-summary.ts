@@ -16,7 +16,7 @@ const CATEGORIES: [string, RegExp][] = [
   ['enrichment core', /\/server\/domain\/(enrichment|inline-enrichment)\//],
   ['report rules, fingerprint', /\/server\/domain\/(payment-reports|idempotency)\//],
   ['preparation rules (readiness, evaluation)', /\/server\/domain\/(preparations|invoices)\//],
-  ['validation (zod, contract schemas)', /node_modules\/zod\/|\/contract\/|zod-issues|\/server\/http\/validation\//],
+  ['validation (zod, contract schemas)', /node_modules\/zod\/|\/contract\/|zod-issues|\/server\/(http\/)?validation\//],
   ['ts-rest', /node_modules\/@ts-rest\//],
   ['database client (pg, knex, MikroORM)', /node_modules\/(pg|pg-[a-z]+|knex|@mikro-orm|postgres-[a-z]+)\/|\/server\/persistence\//],
   ['logging (pino)', /node_modules\/(pino|sonic-boom|thread-stream|fast-redact|pino-std-serializers)\//],
