@@ -18,6 +18,9 @@
  * same load; the medians over the rounds are reported, with the CPU time per request
  * of the service and of PostgreSQL (steadier than throughput on a shared machine). Targets: new preparations
  * ≥ 70 % of inline throughput; replays ≥ inline.
+ *
+ * BENCH_PROFILE=1: after the warm-up, profile one new-preparation load and one replay load in the service's process
+ * instead of the rounds (summary as in `bench:profile`; raw profiles to BENCH_PROFILE_OUT-<path>.cpuprofile).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

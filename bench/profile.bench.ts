@@ -5,7 +5,8 @@
  * `report-new` (unique eventIds), `report-retry` (identical retries).
  * The profiler runs in the service's process only while the load runs; the
  * load generator is a separate process. The raw profile is written to
- * BENCH_PROFILE_OUT when set (open it in Chrome DevTools).
+ * `${BENCH_PROFILE_OUT}-<path>.cpuprofile` when set (open it in Chrome DevTools).
+ * The preparation paths are profiled by `BENCH_PROFILE=1 npm run bench:preparations`.
  */
 import { gwcInvoice50 } from './bodies.js';
 import { benchKey, load, startBenchService } from './support.js';
