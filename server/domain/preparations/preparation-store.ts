@@ -7,6 +7,7 @@ import {
   type ScopedPreparationInsert,
 } from '../../persistence/sql/preparations.sql.js';
 import type { Sql } from '../../persistence/sql/sql.js';
+import { snapshotCache } from './snapshot-cache.js';
 
 /** Where invoice-backed preparation reads what it decides on and saves what it decided. */
 export interface PreparationStore {
@@ -48,8 +49,12 @@ export function pooledPreparationStore(sql: Sql): PreparationStore {
     );
     return answers;
   });
+  const snapshots = snapshotCache();
   return {
-    context: async (read) => unwrap(await context(read)),
+    context: async (read) => {
+      const { read: sent, complete } = snapshots.prepare(read);
+      return complete(unwrap(await context(sent)));
+    },
     insert: async (row) => unwrap(await insert(row)),
   };
 }
