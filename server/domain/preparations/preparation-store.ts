@@ -7,7 +7,6 @@ import {
   type ScopedPreparationInsert,
 } from '../../persistence/sql/preparations.sql.js';
 import type { Sql } from '../../persistence/sql/sql.js';
-import { snapshotCache } from './snapshot-cache.js';
 
 /** Where invoice-backed preparation reads what it decides on and saves what it decided. */
 export interface PreparationStore {
@@ -49,12 +48,8 @@ export function pooledPreparationStore(sql: Sql): PreparationStore {
     );
     return answers;
   });
-  const snapshots = snapshotCache();
   return {
-    context: async (read) => {
-      const { read: sent, complete } = snapshots.prepare(read);
-      return complete(unwrap(await context(sent)));
-    },
+    context: async (read) => unwrap(await context(read)),
     insert: async (row) => unwrap(await insert(row)),
   };
 }

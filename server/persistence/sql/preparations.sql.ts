@@ -173,8 +173,6 @@ export interface PreparationContextRead {
   idempotencyKey: string;
   selector: keyof typeof SELECTOR_COLUMNS;
   value: string;
-  /** A snapshot whose JSON the caller already holds: not sent again (snapshots are append-only). */
-  knownSnapshotId?: string | undefined;
 }
 
 /**
@@ -197,13 +195,12 @@ export async function preparationContexts(
     environment: r.scope.environment,
     idempotency_key: r.idempotencyKey,
     value: r.value,
-    known: r.knownSnapshotId ?? null,
   }));
   const value = selector === 'invoiceId' ? 'r.value::uuid' : 'r.value';
   const found = await sql<Record<string, unknown>>(
-    `select r.n, ${COLUMN_NAMES.map((c) => `p.${c} as p_${c}`).join(', ')}, ${invoiceReadColumns({ only: ['content', 'issues'], when: 's.id is distinct from p.snapshot_id and s.id is distinct from r.known' })}
+    `select r.n, ${COLUMN_NAMES.map((c) => `p.${c} as p_${c}`).join(', ')}, ${invoiceReadColumns({ only: ['content', 'issues'], when: 's.id is distinct from p.snapshot_id' })}
        from jsonb_to_recordset(?::jsonb)
-            as r(n int, integration_id uuid, organization_id uuid, environment text, idempotency_key text, value text, known uuid)
+            as r(n int, integration_id uuid, organization_id uuid, environment text, idempotency_key text, value text)
        left join preparations p on p.integration_id = r.integration_id and p.idempotency_key = r.idempotency_key
        left join lateral (
          select f.id, f.created_at from stored_invoices f
