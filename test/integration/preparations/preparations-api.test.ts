@@ -290,6 +290,11 @@ describe('invoice-backed preparation over HTTP (endpoints 1, 6, 11, 12)', () => 
       [...new Set(bodies.map((b) => b.idempotencyKey))].sort(),
     );
     expect(new Set(saved.map((r: { id: string }) => r.id))).toEqual(new Set(ids));
+    // A later request for the same snapshot: the same fields.
+    const later = await post(reader.key, 'gwb', bodyFor(invoice));
+    expect(later.status).toBe(200);
+    expect(later.body.data).toEqual(answers[0]!.body.data);
+    expect(later.body.preparation).toMatchObject({ snapshotId: answers[0]!.body.preparation.snapshotId, revision: invoice.revision });
   });
 
   it('when a preparation is saved, then the database refuses to change or delete it', async () => {
