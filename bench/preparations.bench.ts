@@ -18,6 +18,9 @@
  * same load; the medians over the rounds are reported, with the CPU time per request
  * of the service and of PostgreSQL (steadier than throughput on a shared machine). Targets: new preparations
  * ≥ 70 % of inline throughput; replays ≥ inline.
+ *
+ * BENCH_PROFILE=1: after the warm-up, profile one new-preparation load and one replay load in the service's process
+ * instead of the rounds (summary as in `bench:profile`; raw profiles to BENCH_PROFILE_OUT-<path>.cpuprofile).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +32,7 @@ import { preparationRequest, toCanonicalInvoice } from '../server/domain/invoice
 import { createLogger } from '../server/logger.js';
 import { queuedImport } from './ledger-support.js';
 import { load, postgresCpuMs, printTable, startBenchService } from './support.js';
+import { profiledLoad } from './profile-summary.js';
 
 type Detail = { id: string; totalAmountMinor: number; invoice: StoredInvoice };
 
@@ -106,6 +110,11 @@ try {
   // Warm every path first (JIT, pools), then measure in rounds of inline, new, replay, inline.
   const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
   for (const options of Object.values(runs)) await load('warm-up', { ...options, duration: warmup });
+  if (process.env.BENCH_PROFILE) {
+    // CPU profiles of the two preparation paths instead of the rounds (`BENCH_PROFILE=1 npm run bench:preparations`).
+    for (const path of ['fresh', 'replay'] as const) await profiledLoad(`preparation-${path}`, runs[path]);
+    process.exit(0);
+  }
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const duration = Number(process.env.BENCH_SECONDS ?? 5);
   // CPU per request of the service (this process; the load generator has its own) and of PostgreSQL: steadier than

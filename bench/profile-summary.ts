@@ -1,3 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { load, type Figures } from './support.js';
+
 /** A V8 CPU profile (`Profiler.stop`, or a `.cpuprofile` file of `node --cpu-prof`). */
 export interface CpuProfile {
   nodes: { id: number; parent?: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
@@ -11,7 +15,8 @@ const CATEGORIES: [string, RegExp][] = [
   ['card-data guard', /\/server\/domain\/guard\//],
   ['enrichment core', /\/server\/domain\/(enrichment|inline-enrichment)\//],
   ['report rules, fingerprint', /\/server\/domain\/(payment-reports|idempotency)\//],
-  ['validation (zod, contract schemas)', /node_modules\/zod\/|\/contract\/|zod-issues|\/server\/http\/validation\//],
+  ['preparation rules (readiness, evaluation)', /\/server\/domain\/(preparations|invoices)\//],
+  ['validation (zod, contract schemas)', /node_modules\/zod\/|\/contract\/|zod-issues|\/server\/(http\/)?validation\//],
   ['ts-rest', /node_modules\/@ts-rest\//],
   ['database client (pg, knex, MikroORM)', /node_modules\/(pg|pg-[a-z]+|knex|@mikro-orm|postgres-[a-z]+)\/|\/server\/persistence\//],
   ['logging (pino)', /node_modules\/(pino|sonic-boom|thread-stream|fast-redact|pino-std-serializers)\//],
@@ -74,4 +79,29 @@ export function summariseProfile(profile: CpuProfile): { category: string; micro
     total += delta;
   });
   return [...micros.entries()].map(([category, us]) => ({ category, micros: us, share: us / total })).sort((a, b) => b.micros - a.micros);
+}
+
+/**
+ * One load (BENCH_SECONDS) with the service's process profiled, printed as CPU time per request by where it goes.
+ * The raw profile is written to `${BENCH_PROFILE_OUT}-<name>.cpuprofile` when set (open it in Chrome DevTools).
+ */
+export async function profiledLoad(name: string, target: Parameters<typeof load>[1]): Promise<Figures> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  const figures = await load(name, target);
+  const { profile } = (await session.post('Profiler.stop')) as { profile: CpuProfile };
+  session.disconnect();
+  if (process.env.BENCH_PROFILE_OUT) writeFileSync(`${process.env.BENCH_PROFILE_OUT}-${name}.cpuprofile`, JSON.stringify(profile));
+  const requests = figures.requestsPerSecond * Number(process.env.BENCH_SECONDS ?? 10);
+  console.log(`${name}: ${figures.requestsPerSecond} req/s, p99 ${figures.p99} ms, ${figures.statusCodes}\n`);
+  console.log('| where | CPU share | µs per request |');
+  console.log('|---|---|---|');
+  for (const row of summariseProfile(profile)) {
+    console.log(`| ${row.category} | ${(row.share * 100).toFixed(1)}% | ${Math.round(row.micros / requests)} |`);
+  }
+  console.log('');
+  return figures;
 }

@@ -5,13 +5,12 @@
  * `report-new` (unique eventIds), `report-retry` (identical retries).
  * The profiler runs in the service's process only while the load runs; the
  * load generator is a separate process. The raw profile is written to
- * BENCH_PROFILE_OUT when set (open it in Chrome DevTools).
+ * `${BENCH_PROFILE_OUT}-<path>.cpuprofile` when set (open it in Chrome DevTools).
+ * The preparation paths are profiled by `BENCH_PROFILE=1 npm run bench:preparations`.
  */
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { gwcInvoice50 } from './bodies.js';
-import { benchKey, load, startBenchService, type Figures } from './support.js';
-import { summariseProfile, type CpuProfile } from './profile-summary.js';
+import { benchKey, load, startBenchService } from './support.js';
+import { profiledLoad } from './profile-summary.js';
 
 const PATHS = {
   enrichment: { route: '/api/v1/gwc/payment-intent-enrichment', scope: 'enrichment:write', generator: 'enrichment:gwc50' },
@@ -35,23 +34,7 @@ try {
   // Warm up (JIT, pools, caches) before profiling.
   await load('warm-up', { ...target, duration: 2 });
 
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-  const figures: Figures = await load(name, target);
-  const { profile } = (await session.post('Profiler.stop')) as { profile: CpuProfile };
-  session.disconnect();
-  if (process.env.BENCH_PROFILE_OUT) writeFileSync(process.env.BENCH_PROFILE_OUT, JSON.stringify(profile));
-
-  const requests = figures.requestsPerSecond * Number(process.env.BENCH_SECONDS ?? 10);
-  console.log(`${name}: ${figures.requestsPerSecond} req/s, p99 ${figures.p99} ms, ${figures.statusCodes}\n`);
-  console.log('| where | CPU share | µs per request |');
-  console.log('|---|---|---|');
-  for (const row of summariseProfile(profile)) {
-    console.log(`| ${row.category} | ${(row.share * 100).toFixed(1)}% | ${Math.round(row.micros / requests)} |`);
-  }
+  await profiledLoad(name, target);
 } finally {
   await env.close();
 }

@@ -6,6 +6,7 @@ import type { AppDeps } from './app.js';
 import { cachedKeyDirectory } from '../domain/auth/key-directory.js';
 import { groupCommittedEnrichmentRecords } from '../domain/inline-enrichment/enrich-inline-invoice.js';
 import { groupCommittedFirstReports } from '../domain/payment-reports/group-commit.js';
+import { pooledPreparationStore } from '../domain/preparations/preparation-store.js';
 import { poolSql } from '../persistence/sql/sql.js';
 import { withFastBodies } from './validation/fast-contract.js';
 import { routeGuards } from './middleware/route-guards.js';
@@ -38,7 +39,7 @@ export function mountApi(app: Express, deps: AppDeps): void {
   const keys = cachedKeyDirectory(sql);
   const reports = paymentReportHandlers(groupCommittedFirstReports(sql));
   const enrich = inlineEnrichmentHandlers(groupCommittedEnrichmentRecords(sql));
-  const prepare = preparationHandlers();
+  const prepare = preparationHandlers(pooledPreparationStore(sql));
   const router = s.router(contract, {
     gwa: { enrichTransaction: enrich.gwa, enrichTransactionFromInvoice: prepare.gwa, reportPayment: reports.gwa },
     gwb: { enrichOrder: enrich.gwb, enrichOrderFromInvoice: prepare.gwb, reportPayment: reports.gwb },

@@ -1,3 +1,4 @@
+import { fastSafeParse } from '../../validation/compile-schema.js';
 import { CanonicalInvoiceSchema, type CanonicalInvoice, type CanonicalLine } from '../../../contract/canonical-invoice.js';
 import type { CategorizedIssue } from '../../../contract/common/index.js';
 import type { StoredInvoice, StoredLine } from '../../../contract/invoices.js';
@@ -62,8 +63,11 @@ function canonicalCandidate(stored: StoredInvoice): { ok: true; invoice: Canonic
   return { ok: true, invoice: invoice as CanonicalInvoice };
 }
 
+// Compiled once: the stored invoice of every preparation is checked against the strict schema.
+const parseCanonical = fastSafeParse(CanonicalInvoiceSchema);
+
 function validated(candidate: CanonicalInvoice): CanonicalResult {
-  const parsed = CanonicalInvoiceSchema.safeParse(candidate);
+  const parsed = parseCanonical(candidate);
   if (parsed.success) return { ok: true, invoice: parsed.data };
   return {
     ok: false,

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CategorizedIssue, PaymentProvider } from '../../../contract/common/index.js';
 import {
   INVOICE_SELECTORS,
@@ -6,13 +5,7 @@ import {
   type PreparationRecord,
   type PreparationRequest,
 } from '../../../contract/preparations.js';
-import {
-  insertPreparation,
-  preparationContext,
-  type PreparationContext,
-  type PreparationRow,
-} from '../../persistence/sql/preparations.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
+import type { PreparationContext, PreparationRow } from '../../persistence/sql/preparations.sql.js';
 import type { InvoiceReadRow } from '../../persistence/sql/stored-invoices.sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
@@ -21,6 +14,7 @@ import { requestFingerprint } from '../idempotency/fingerprint.js';
 import { invoiceIssue } from '../invoices/issue-categories.js';
 import { sourceStateOfRow } from '../invoices/invoice-views.js';
 import { evaluate } from './evaluate.js';
+import type { PreparationStore } from './preparation-store.js';
 
 /** `enrichment`: endpoints 1, 6, 11 (enhancement only); `payment_preparation`: endpoint 12 (enhanced or ordinary). */
 export type PreparationKind = 'enrichment' | 'payment_preparation';
@@ -44,14 +38,13 @@ const KEY_REUSED: KeyConflict = {
  * Invoice-backed preparation (spec endpoints 1, 6, 11, 12; docs/decisions.md,
  * "Invoice-backed preparation"). One answer per (integration, idempotency key):
  * an identical retry gets the saved preparation back after its checks pass again
- * now; a blocked attempt saves nothing. One read (`preparationContext`) before the
+ * now; a blocked attempt saves nothing. One read (`preparationContexts`) before the
  * answer or the insert.
  */
 export async function prepareFromInvoice(
-  em: EntityManager,
+  store: PreparationStore,
   input: { ctx: AuthContext; provider: PaymentProvider; kind: PreparationKind; request: PreparationRequest; now?: Date },
 ): Promise<PreparationResult> {
-  const sql = sqlOf(em);
   const { ctx, provider, kind, request } = input;
   const now = input.now ?? new Date();
   const selector = INVOICE_SELECTORS.find((s) => request[s] !== undefined)!;
@@ -70,7 +63,7 @@ export async function prepareFromInvoice(
   const { answer: row, replayed } = await idempotentWrite<PreparationRow>({
     fingerprint,
     find: async () => {
-      context = await preparationContext(sql, { scope: ctx, idempotencyKey: request.idempotencyKey, selector, value });
+      context = await store.context({ scope: ctx, idempotencyKey: request.idempotencyKey, selector, value });
       return context.saved && { fingerprint: context.saved.fingerprint, answer: context.saved };
     },
     create: async () => {
@@ -98,24 +91,27 @@ export async function prepareFromInvoice(
         data: data.data as Record<string, unknown>,
         created_at: now,
       };
-      await insertPreparation(sql, ctx, {
-        id: saved.id,
-        provider,
-        kind,
-        storedInvoiceId: saved.stored_invoice_id,
-        snapshotId: saved.snapshot_id,
-        revision: saved.revision,
-        sourceIntegrationId: saved.source_integration_id,
-        connectionId: saved.connection_id,
-        sourceConnectionId: saved.source_connection_id,
-        checkedThrough: saved.checked_through,
-        amountMinor: request.amountMinor,
-        currency: request.currency,
-        idempotencyKey: request.idempotencyKey,
-        fingerprint,
-        mode: saved.mode,
-        data: saved.data,
-        createdAt: now,
+      await store.insert({
+        scope: ctx,
+        row: {
+          id: saved.id,
+          provider,
+          kind,
+          storedInvoiceId: saved.stored_invoice_id,
+          snapshotId: saved.snapshot_id,
+          revision: saved.revision,
+          sourceIntegrationId: saved.source_integration_id,
+          connectionId: saved.connection_id,
+          sourceConnectionId: saved.source_connection_id,
+          checkedThrough: saved.checked_through,
+          amountMinor: request.amountMinor,
+          currency: request.currency,
+          idempotencyKey: request.idempotencyKey,
+          fingerprint,
+          mode: saved.mode,
+          data: saved.data,
+          createdAt: now,
+        },
       });
       return saved;
     },

@@ -1,4 +1,4 @@
-import { invoiceReadColumns, LINKED_LEDGER_INTEGRATIONS, readRows, type InvoiceReadRow } from './stored-invoices.sql.js';
+import { invoiceReadColumns, linkedLedgerIntegrationsOf, readRows, type InvoiceReadRow } from './stored-invoices.sql.js';
 import { withDates, type Sql, type TenantScope } from './sql.js';
 
 /** A saved preparation as the domain reads it. */
@@ -81,33 +81,50 @@ export interface PreparationInsert {
   createdAt: Date;
 }
 
-/** Insert one preparation; the unique (integration, idempotency key) refuses a concurrent duplicate. */
-export async function insertPreparation(sql: Sql, scope: TenantScope, row: PreparationInsert): Promise<void> {
+/** One preparation to insert, with the tenant that owns it. */
+export interface ScopedPreparationInsert {
+  scope: TenantScope;
+  row: PreparationInsert;
+}
+
+/** The column types of a preparation as `jsonb_to_recordset` reads them. */
+const RECORD_TYPES = `id uuid, organization_id uuid, integration_id uuid, environment text, provider text, kind text,
+  stored_invoice_id uuid, snapshot_id uuid, revision text, source_integration_id uuid, connection_id uuid,
+  source_connection_id text, checked_through timestamptz, amount_minor bigint, currency text, idempotency_key text,
+  fingerprint text, mode text, data jsonb, created_at timestamptz`;
+
+/**
+ * Insert preparations in one statement (group commit); the unique (integration, idempotency key) refuses a duplicate,
+ * which aborts the whole statement. The rows travel as one JSON parameter, so the statement text is the same for any
+ * number of rows and is prepared once per connection.
+ */
+export async function insertPreparations(sql: Sql, inserts: readonly ScopedPreparationInsert[]): Promise<void> {
+  const records = inserts.map(({ scope, row }) => ({
+    id: row.id,
+    organization_id: scope.organizationId,
+    integration_id: scope.integrationId,
+    environment: scope.environment,
+    provider: row.provider,
+    kind: row.kind,
+    stored_invoice_id: row.storedInvoiceId,
+    snapshot_id: row.snapshotId,
+    revision: row.revision,
+    source_integration_id: row.sourceIntegrationId,
+    connection_id: row.connectionId,
+    source_connection_id: row.sourceConnectionId,
+    checked_through: row.checkedThrough.toISOString(),
+    amount_minor: row.amountMinor,
+    currency: row.currency,
+    idempotency_key: row.idempotencyKey,
+    fingerprint: row.fingerprint,
+    mode: row.mode,
+    data: row.data,
+    created_at: row.createdAt.toISOString(),
+  }));
   await sql(
-    `insert into preparations (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)`,
-    [
-      row.id,
-      scope.organizationId,
-      scope.integrationId,
-      scope.environment,
-      row.provider,
-      row.kind,
-      row.storedInvoiceId,
-      row.snapshotId,
-      row.revision,
-      row.sourceIntegrationId,
-      row.connectionId,
-      row.sourceConnectionId,
-      row.checkedThrough,
-      row.amountMinor,
-      row.currency,
-      row.idempotencyKey,
-      row.fingerprint,
-      row.mode,
-      JSON.stringify(row.data),
-      row.createdAt,
-    ],
-    'preparation_insert',
+    `insert into preparations (${COLUMNS}) select ${COLUMNS} from jsonb_to_recordset(?::jsonb) as r(${RECORD_TYPES})`,
+    [JSON.stringify(records)],
+    'preparations_insert',
   );
 }
 
@@ -138,7 +155,7 @@ export async function listPreparations(
 /** How a preparation request names its invoice, and the stored invoice column that holds it. */
 const SELECTOR_COLUMNS = { invoiceId: 'id', ledgerInvoiceId: 'ledger_invoice_id', invoiceNumber: 'invoice_number' } as const;
 
-/** Everything a preparation request needs to read, read at once (`preparationContext`). */
+/** Everything a preparation request needs to read, read at once (`preparationContexts`). */
 export interface PreparationContext {
   /** The preparation already saved under the idempotency key, if any. */
   saved: PreparationRow | undefined;
@@ -150,33 +167,59 @@ export interface PreparationContext {
   invoices: InvoiceReadRow[];
 }
 
+/** One preparation request's reads (`preparationContexts`). */
+export interface PreparationContextRead {
+  scope: TenantScope;
+  idempotencyKey: string;
+  selector: keyof typeof SELECTOR_COLUMNS;
+  value: string;
+}
+
 /**
- * One statement for what a preparation request reads before it answers or inserts: the key's saved preparation and
- * the invoices the selector names among those of the ledger integrations linked to the caller's integration (in its
- * organization and environment), each with its current snapshot and its connection's state. One round trip instead
- * of four (links, key, invoice, snapshot); docs/performance.md, "Invoice-backed preparation".
+ * One statement for what preparation requests read before they answer or insert, for several requests at once (the
+ * reads of concurrent requests share a round trip): each key's saved preparation and the invoices its selector names
+ * among those of the ledger integrations linked to the caller's integration (in its organization and environment),
+ * each with its current snapshot and its connection's state. One round trip instead of four (links, key, invoice,
+ * snapshot) per request; docs/performance.md, "Invoice-backed preparation". The requests of one statement use one
+ * selector (one index); answers come in the order asked.
  */
-export async function preparationContext(
+export async function preparationContexts(
   sql: Sql,
-  o: { scope: TenantScope; idempotencyKey: string; selector: keyof typeof SELECTOR_COLUMNS; value: string },
-): Promise<PreparationContext> {
+  selector: keyof typeof SELECTOR_COLUMNS,
+  reads: readonly Omit<PreparationContextRead, 'selector'>[],
+): Promise<PreparationContext[]> {
+  const requests = reads.map((r, n) => ({
+    n,
+    integration_id: r.scope.integrationId,
+    organization_id: r.scope.organizationId,
+    environment: r.scope.environment,
+    idempotency_key: r.idempotencyKey,
+    value: r.value,
+  }));
+  const value = selector === 'invoiceId' ? 'r.value::uuid' : 'r.value';
   const found = await sql<Record<string, unknown>>(
-    `with found as (
-       select si.id, si.created_at from stored_invoices si
-        where si.integration_id in (${LINKED_LEDGER_INTEGRATIONS}) and si.organization_id = ? and si.environment = ?
-          and si.${SELECTOR_COLUMNS[o.selector]} = ?
-        order by si.created_at, si.id limit 2)
-     select ${COLUMN_NAMES.map((c) => `p.${c} as p_${c}`).join(', ')}, ${invoiceReadColumns({ only: ['content', 'issues'], when: 's.id is distinct from p.snapshot_id' })}
-       from (select 1) one
-       left join preparations p on p.integration_id = ? and p.idempotency_key = ?
-       left join found f on true
+    `select r.n, ${COLUMN_NAMES.map((c) => `p.${c} as p_${c}`).join(', ')}, ${invoiceReadColumns({ only: ['content', 'issues'], when: 's.id is distinct from p.snapshot_id' })}
+       from jsonb_to_recordset(?::jsonb)
+            as r(n int, integration_id uuid, organization_id uuid, environment text, idempotency_key text, value text)
+       left join preparations p on p.integration_id = r.integration_id and p.idempotency_key = r.idempotency_key
+       left join lateral (
+         select f.id, f.created_at from stored_invoices f
+          where f.integration_id in (${linkedLedgerIntegrationsOf('r.integration_id')})
+            and f.organization_id = r.organization_id and f.environment = r.environment and f.${SELECTOR_COLUMNS[selector]} = ${value}
+          order by f.created_at, f.id limit 2) f on true
        left join stored_invoices si on si.id = f.id
        left join ledger_connections c on c.id = si.connection_id
        left join invoice_snapshots s on s.id = si.current_snapshot_id
-      order by f.created_at, f.id`,
-    [o.scope.integrationId, o.scope.organizationId, o.scope.environment, o.value, o.scope.integrationId, o.idempotencyKey],
-    `preparation_context_${o.selector}`,
+      order by r.n, f.created_at, f.id`,
+    // Not a named statement: a generic plan cannot see how many requests the batch holds and scans `preparations`.
+    [JSON.stringify(requests)],
   );
+  const byRequest = reads.map(() => [] as Record<string, unknown>[]);
+  for (const row of found) byRequest[row.n as number]!.push(row);
+  return byRequest.map((rows) => contextOf(rows));
+}
+
+function contextOf(found: Record<string, unknown>[]): PreparationContext {
   const first = found[0];
   const saved = first?.p_id == null ? undefined : rows([Object.fromEntries(COLUMN_NAMES.map((c) => [c, first[`p_${c}`]]))])[0];
   return { saved, invoices: readRows(found.filter((r) => r.id !== null)) };

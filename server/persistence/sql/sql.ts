@@ -49,7 +49,11 @@ export function sqlOf(em: EntityManager): Sql {
  */
 export function poolSql(orm: MikroORM): Sql {
   const knex = orm.em.getConnection().getKnex();
-  return async (query, params = []) => ((await knex.raw(query, params as never[])) as { rows: never[] }).rows;
+  return async (query, params = [], name) => {
+    const statement = knex.raw(query, params as never[]);
+    if (name !== undefined) statement.options({ name });
+    return ((await statement) as { rows: never[] }).rows;
+  };
 }
 
 /** A unique constraint refused the write, whether or not the ORM converted the driver's error (SQLSTATE 23505). */

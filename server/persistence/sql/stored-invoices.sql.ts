@@ -333,9 +333,11 @@ export async function sourceRecordIds(sql: Sql, connectionId: string, refs: read
 }
 
 /** The ledger integrations linked to a payment provider integration (bound parameter) of the same organization and environment. */
-export const LINKED_LEDGER_INTEGRATIONS = `select l.ledger_integration_id as id from integration_links l
+export const linkedLedgerIntegrationsOf = (providerIntegrationId: string) => `select l.ledger_integration_id as id from integration_links l
        join integrations li on li.id = l.ledger_integration_id join integrations pi on pi.id = l.provider_integration_id
-      where l.provider_integration_id = ? and li.organization_id = pi.organization_id and li.environment = pi.environment`;
+      where l.provider_integration_id = ${providerIntegrationId} and li.organization_id = pi.organization_id and li.environment = pi.environment`;
+
+export const LINKED_LEDGER_INTEGRATIONS = linkedLedgerIntegrationsOf('?');
 
 export async function linkedLedgerIntegrations(sql: Sql, providerIntegrationId: string): Promise<string[]> {
   const rows = await sql<{ id: string }>(LINKED_LEDGER_INTEGRATIONS, [providerIntegrationId]);

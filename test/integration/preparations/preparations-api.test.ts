@@ -270,6 +270,33 @@ describe('invoice-backed preparation over HTTP (endpoints 1, 6, 11, 12)', () => 
     expect((await sql(`select count(*)::int as n from preparations where integration_id = ?`, [reader.integrationId]))[0].n).toBe(1);
   });
 
+  it('when new keys, a shared key and different selectors arrive together, then each new key saves once and the shared key once', async () => {
+    const reader = await invoiceReader(app, 'gwb');
+    const invoice = await invoiceOf(reader, '1002');
+    const byId = Array.from({ length: 10 }, () => bodyFor(invoice));
+    const bySourceId = Array.from({ length: 10 }, () => {
+      const { invoiceId: _, ...body } = bodyFor(invoice);
+      return { ...body, ledgerInvoiceId: '1002' };
+    });
+    const shared = bodyFor(invoice);
+    const bodies = [...byId, ...bySourceId, ...Array.from({ length: 10 }, () => shared)];
+    const answers = await Promise.all(bodies.map((body) => post(reader.key, 'gwb', body)));
+    expect(answers.map((a) => a.status)).toEqual(bodies.map(() => 200));
+    const ids = answers.map((a) => a.body.preparation.id as string);
+    expect(new Set(ids.slice(0, 20)).size).toBe(20);
+    expect(new Set(ids.slice(20)).size).toBe(1);
+    const saved = await sql(`select id, idempotency_key from preparations where integration_id = ?`, [reader.integrationId]);
+    expect(saved.map((r: { idempotency_key: string }) => r.idempotency_key).sort()).toEqual(
+      [...new Set(bodies.map((b) => b.idempotencyKey))].sort(),
+    );
+    expect(new Set(saved.map((r: { id: string }) => r.id))).toEqual(new Set(ids));
+    // A later request for the same snapshot: the same fields.
+    const later = await post(reader.key, 'gwb', bodyFor(invoice));
+    expect(later.status).toBe(200);
+    expect(later.body.data).toEqual(answers[0]!.body.data);
+    expect(later.body.preparation).toMatchObject({ snapshotId: answers[0]!.body.preparation.snapshotId, revision: invoice.revision });
+  });
+
   it('when a preparation is saved, then the database refuses to change or delete it', async () => {
     const reader = await invoiceReader(app, 'gwb');
     const invoice = await invoiceOf(reader, '1003');

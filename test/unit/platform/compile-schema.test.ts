@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ZodTypeAny } from 'zod';
 import { contract } from '../../../contract/index.js';
-import { compileSchema, UNSURE } from '../../../server/http/validation/compile-schema.js';
+import { compileSchema, UNSURE } from '../../../server/validation/compile-schema.js';
 import { gwcInvoice50 } from '../../../bench/bodies.js';
 import { reportFor } from '../../support/reports.js';
 import { happyInvoice } from '../enrichment/support/invoices.js';

@@ -31,6 +31,22 @@ interface Check {
 }
 
 /**
+ * `schema.safeParse` with the compiled check first and zod itself whenever the
+ * check cannot vouch for the value, so a refused value gets exactly zod's
+ * issues; each value is still validated once. Request bodies
+ * (`server/http/validation/fast-contract.ts`) and the canonical invoice made of
+ * a stored one use it.
+ */
+export function fastSafeParse<S extends ZodTypeAny>(schema: S): S['safeParse'] {
+  const check = compileSchema(schema);
+  if (!check) return (value: unknown) => schema.safeParse(value);
+  return ((value: unknown) => {
+    const out = check(value);
+    return out === UNSURE ? schema.safeParse(value) : { success: true, data: out };
+  }) as S['safeParse'];
+}
+
+/**
  * Compile a zod 3 schema into a plain function that accepts exactly what the
  * schema accepts and returns the same output, for the shapes the request
  * contracts use (strict objects, arrays, strings, numbers, enums, literals,
