@@ -56,7 +56,7 @@ export function mountApi(app: Express, deps: AppDeps): void {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: deps.config.SVC_RESPONSE_VALIDATION,
-    globalMiddleware: [routeGuards({ config: deps.config, keys }, apiRateLimit(deps.orm, deps.config))],
+    globalMiddleware: [routeGuards({ config: deps.config, keys }, apiRateLimit(sql, deps.config))],
     requestValidationErrorHandler: requestValidationError,
   });
 }

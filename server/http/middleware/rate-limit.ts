@@ -1,9 +1,8 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../../config.js';
 import { DomainError } from '../../domain/errors.js';
 import { createKeyRateLimiter } from '../../domain/rate-limit/key-rate-limiter.js';
 import { leaseTokens } from '../../persistence/sql/rate-limit-buckets.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
+import type { Sql } from '../../persistence/sql/sql.js';
 
 export type RateLimitConfig = Pick<Config, 'SVC_RATE_LIMIT_PER_SECOND' | 'SVC_RATE_LIMIT_BURST' | 'SVC_RATE_LIMIT_LEASE'>;
 
@@ -12,13 +11,12 @@ const LEASE_TTL_MS = 1_000;
 
 /**
  * The per-key limit of every /api/v1 route, for this process, over the buckets
- * shared in PostgreSQL. `check` resolves when the key may proceed and throws
- * 429 `rate_limited` with `Retry-After` otherwise.
+ * shared in PostgreSQL, leased by single statements on the pool (`sql`, no ORM
+ * context). `check` resolves when the key may proceed and throws 429
+ * `rate_limited` with `Retry-After` otherwise.
  */
-export function apiRateLimit(orm: MikroORM, config: RateLimitConfig) {
+export function apiRateLimit(sql: Sql, config: RateLimitConfig) {
   const bucket = { perSecond: config.SVC_RATE_LIMIT_PER_SECOND, burst: config.SVC_RATE_LIMIT_BURST };
-  // Raw statements only, never the unit of work: one fork serves every lease.
-  const sql = sqlOf(orm.em.fork());
   const take = createKeyRateLimiter({ ...bucket, leaseSize: config.SVC_RATE_LIMIT_LEASE, leaseTtlMs: LEASE_TTL_MS }, (apiKeyId, want) =>
     leaseTokens(sql, apiKeyId, want, bucket),
   );
