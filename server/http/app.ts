@@ -37,6 +37,8 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // No entity tags: answers are per request and never served conditionally, and hashing every body costs CPU (docs/decisions.md).
+  app.set('etag', false);
   app.set('trust proxy', false);
   app.set('query parser', 'simple');
 

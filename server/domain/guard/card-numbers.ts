@@ -52,13 +52,20 @@ function isSeparator(c: number): boolean {
   );
 }
 
-/** Whether the text has at least 13 digits at all: most strings do not, and skip the scan. */
-function hasThirteenDigits(text: string): boolean {
+/**
+ * Whether some run of digits and separators holds 13 digits: most strings (names,
+ * dates, amounts) do not, and skip the scan. Looser than the scan (any number of
+ * separators in a row continue a run, known identifiers are not removed yet), so
+ * it never skips a text the scan would refuse.
+ */
+function mayHoldCardNumber(text: string): boolean {
   let digits = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     // Inlined digitValue(c) >= 0: this loop sees every string of every body.
-    if ((c <= 57 ? c >= 48 : c >= 0xff10 && c <= 0xff19) && ++digits >= MIN_PAN) return true;
+    if (c <= 57 ? c >= 48 : c >= 0xff10 && c <= 0xff19) {
+      if (++digits >= MIN_PAN) return true;
+    } else if (!isSeparator(c)) digits = 0;
   }
   return false;
 }
@@ -69,7 +76,7 @@ function hasThirteenDigits(text: string): boolean {
  * pass over at most 19 digits.
  */
 export function containsCardNumber(text: string): boolean {
-  if (!hasThirteenDigits(text)) return false;
+  if (!mayHoldCardNumber(text)) return false;
   const scanned = text.replace(KNOWN_IDENTIFIERS, IDENTIFIER_MARK);
   const digits: number[] = [];
   const groups: number[] = [];

@@ -1,5 +1,6 @@
 import type { Issue } from '../../../contract/common/index.js';
 import { containsCardNumber } from './card-numbers.js';
+import { rememberedNameVerdicts } from './name-verdicts.js';
 import { isSecretName } from './secret-names.js';
 import { containsSecretValue } from './secret-values.js';
 
@@ -40,8 +41,11 @@ const UNSTORABLE_TEXT: Omit<Issue, 'path'> = {
  */
 // eslint-disable-next-line no-control-regex -- matching NUL is the point
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Any NUL or surrogate at all: rare, so only such text pays for the pairing check. */
+// eslint-disable-next-line no-control-regex -- matching NUL is the point
+const NUL_OR_SURROGATE = /[\u0000\uD800-\uDFFF]/;
 export function isStorableText(text: string): boolean {
-  return !UNSTORABLE.test(text);
+  return !NUL_OR_SURROGATE.test(text) || !UNSTORABLE.test(text);
 }
 
 function stringIssue(text: string, scanSecrets: boolean): Omit<Issue, 'path'> | undefined {
@@ -52,16 +56,25 @@ function stringIssue(text: string, scanSecrets: boolean): Omit<Issue, 'path'> | 
   return undefined;
 }
 
-/** A value still to inspect, or an issue of a property name kept on the stack so issues stay in document order. */
-type Pending =
-  { value: unknown; path: string /** Nesting level of the value if it is an object or array. */; depth: number } | { issue: Issue };
+/**
+ * The verdict on a property name where card data and credentials are refused:
+ * a secret-named property is refused whole (its value is never inspected),
+ * other names are text like any value.
+ */
+function judgePropertyName(name: string): Omit<Issue, 'path'> | undefined {
+  return isSecretName(name) ? CREDENTIAL : stringIssue(name, true);
+}
+const propertyNames = rememberedNameVerdicts(judgePropertyName);
+
+/** What the property-name cache holds, for tests that check its bounds. */
+export const rememberedNameStats = () => propertyNames.stats();
 
 /**
  * Find card data, credentials and text PostgreSQL cannot store anywhere in a
  * parsed JSON body, and objects or arrays nested deeper than MAX_NESTING_DEPTH (not entered; the issue names
  * where the limit was hit). Issues name the path only, never the value (it must
- * not be echoed or logged), in document order. The walk uses its own stack, so
- * no body can exhaust the call stack.
+ * not be echoed or logged), in document order. The walk never goes deeper than
+ * the limit, so no body can exhaust the call stack.
  */
 export function findSecrets(body: unknown): Issue[] {
   return inspect(body, true);
@@ -77,42 +90,57 @@ export function findUnsafeStructure(body: unknown): Issue[] {
   return inspect(body, false);
 }
 
-function inspect(body: unknown, scanSecrets: boolean): Issue[] {
-  const issues: Issue[] = [];
-  const stack: Pending[] = [{ value: body, path: '', depth: 1 }];
-  while (stack.length > 0) {
-    const next = stack.pop()!;
-    if ('issue' in next) {
-      issues.push(next.issue);
-      continue;
-    }
-    const { value, path, depth } = next;
+/**
+ * One walk of a body. Every string of every request passes here, so the walk
+ * keeps the keys leading to the current value on one stack and builds a path
+ * only for an issue, instead of a path string per value.
+ */
+class Inspection {
+  readonly issues: Issue[] = [];
+  private readonly trail: (string | number)[] = [];
+
+  constructor(private readonly scanSecrets: boolean) {}
+
+  visit(value: unknown, depth: number): void {
     if (typeof value === 'string') {
-      const issue = stringIssue(value, scanSecrets);
-      if (issue) issues.push({ ...issue, path });
-      continue;
+      const issue = stringIssue(value, this.scanSecrets);
+      if (issue) this.report(issue);
+      return;
     }
-    if (value === null || typeof value !== 'object') continue;
+    if (value === null || typeof value !== 'object') return;
     if (depth > MAX_NESTING_DEPTH) {
-      issues.push({ ...TOO_DEEP, path });
-      continue;
+      this.report(TOO_DEEP);
+      return;
     }
-    // Children are pushed last-first so that they are visited, and reported, in document order.
+    const trail = this.trail;
     if (Array.isArray(value)) {
-      for (let index = value.length - 1; index >= 0; index--)
-        stack.push({ value: value[index], path: pathOf(path, index), depth: depth + 1 });
-      continue;
+      for (let index = 0; index < value.length; index++) {
+        trail.push(index);
+        this.visit(value[index], depth + 1);
+        trail.pop();
+      }
+      return;
     }
-    const entries = Object.entries(value);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, inner] = entries[i]!;
-      const innerPath = pathOf(path, key);
-      // A secret-named property is refused whole: its value is never inspected.
-      const keyIssue = scanSecrets && isSecretName(key) ? CREDENTIAL : stringIssue(key, scanSecrets);
-      stack.push(keyIssue ? { issue: { ...keyIssue, path: innerPath } } : { value: inner, path: innerPath, depth: depth + 1 });
+    for (const key of Object.keys(value)) {
+      trail.push(key);
+      const keyIssue = this.scanSecrets ? propertyNames.verdict(key) : stringIssue(key, false);
+      if (keyIssue) this.report(keyIssue);
+      else this.visit((value as Record<string, unknown>)[key], depth + 1);
+      trail.pop();
     }
   }
-  return issues;
+
+  private report(issue: Omit<Issue, 'path'>): void {
+    let path = '';
+    for (const key of this.trail) path = pathOf(path, key);
+    this.issues.push({ ...issue, path });
+  }
+}
+
+function inspect(body: unknown, scanSecrets: boolean): Issue[] {
+  const inspection = new Inspection(scanSecrets);
+  inspection.visit(body, 1);
+  return inspection.issues;
 }
 
 /** The message of a refusal by the guard: the specific one when every issue is of one kind. */
