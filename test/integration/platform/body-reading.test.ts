@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../support/harness.js';
 import { createTenant } from '../../support/tenants.js';
@@ -55,5 +56,67 @@ describe('request bodies are read after authentication, within the route limit',
     });
     expect(res.status).toBe(400);
     expect(res.body.error.issues).toEqual([expect.objectContaining({ code: 'unknown_property', path: 'padding' })]);
+  });
+
+  describe('how a body may be framed and encoded', () => {
+    const send = async (body: BodyInit, headers: Record<string, string> = {}) => {
+      const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+      const report = gwcReport();
+      const res = await app.request('/api/v1/gwc/payment-reports', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'function' ? (body as (json: string) => BodyInit)(JSON.stringify(report)) : body,
+        key: tenant.key,
+        ...(typeof body !== 'string' && !(body instanceof Uint8Array) ? { duplex: 'half' } : {}),
+      } as RequestInit & { key: string });
+      const stored = await app.orm.em
+        .getConnection()
+        .execute('select count(*)::int as n from payment_observations where integration_id = ?', [tenant.integrationId]);
+      return { res, report, stored: stored[0].n as number };
+    };
+    const json = () => JSON.stringify(gwcReport());
+
+    it('when the body starts with a UTF-8 byte-order mark and whitespace, then it is read as JSON', async () => {
+      const { res, stored } = await send(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(` \n\t${json()}`)]));
+      expect(res.status).toBe(200);
+      expect(stored).toBe(1);
+    });
+
+    it('when the body is gzip-compressed, then it is inflated and read', async () => {
+      const { res, stored } = await send(gzipSync(json()), { 'content-encoding': 'gzip' });
+      expect(res.status).toBe(200);
+      expect(stored).toBe(1);
+    });
+
+    it('when the body is sent in chunks without a declared length, then it is read whole', async () => {
+      const text = json();
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(Buffer.from(text.slice(0, 40)));
+          controller.enqueue(Buffer.from(text.slice(40)));
+          controller.close();
+        },
+      });
+      const { res, stored } = await send(stream);
+      expect(res.status).toBe(200);
+      expect(stored).toBe(1);
+    });
+
+    it.each([['"a JSON string"'], ['12500'], ['null'], ['  true']])(
+      'when the body is the JSON scalar %s, then 400 invalid_json',
+      async (body) => {
+        const { res, stored } = await send(body);
+        expect(res.status).toBe(400);
+        expect(res.body.error.issues).toEqual([{ code: 'invalid_json', path: '', message: 'The request body is not valid JSON' }]);
+        expect(stored).toBe(0);
+      },
+    );
+
+    it('when the body breaks off inside a string, then 400 invalid_json and nothing is stored', async () => {
+      const { res, stored } = await send(json().slice(0, 60));
+      expect(res.status).toBe(400);
+      expect(res.body.error.issues).toEqual([{ code: 'invalid_json', path: '', message: 'The request body is not valid JSON' }]);
+      expect(stored).toBe(0);
+    });
   });
 });
