@@ -40,6 +40,14 @@ const PROFILER = 'profiler';
  * PostgreSQL lands where it was called.
  */
 export function summariseProfile(profile: CpuProfile): { category: string; micros: number; share: number }[] {
+  const weights = new Map<number, number>();
+  profile.samples.forEach((id, i) => weights.set(id, (weights.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  return summariseWeights(profile.nodes, weights).map(({ category, weight, share }) => ({ category, micros: weight, share }));
+}
+
+/** A weight per profile node (CPU time, bytes allocated) summed per category, builtins charged to their callers as above. */
+function summariseWeights(nodes: CpuProfile['nodes'], weights: Map<number, number>): { category: string; weight: number; share: number }[] {
+  const profile = { nodes };
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parentOf = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
@@ -69,16 +77,38 @@ export function summariseProfile(profile: CpuProfile): { category: string; micro
     categoryCache.set(id, category);
     return category;
   };
-  const micros = new Map<string, number>();
+  const sums = new Map<string, number>();
   let total = 0;
-  profile.samples.forEach((id, i) => {
-    const delta = profile.timeDeltas[i] ?? 0;
+  for (const [id, weight] of weights) {
     const category = categoryOf(id);
-    if (category === PROFILER) return;
-    micros.set(category, (micros.get(category) ?? 0) + delta);
-    total += delta;
-  });
-  return [...micros.entries()].map(([category, us]) => ({ category, micros: us, share: us / total })).sort((a, b) => b.micros - a.micros);
+    if (category === PROFILER) continue;
+    sums.set(category, (sums.get(category) ?? 0) + weight);
+    total += weight;
+  }
+  return [...sums.entries()].map(([category, weight]) => ({ category, weight, share: weight / total })).sort((a, b) => b.weight - a.weight);
+}
+
+/** A V8 sampling heap profile (`HeapProfiler.stopSampling`): a tree of call frames with the bytes allocated in each. */
+interface HeapProfileNode {
+  callFrame: { functionName: string; url: string };
+  selfSize: number;
+  children: HeapProfileNode[];
+}
+
+/** Bytes allocated per category, from a sampling heap profile (flattened into the CPU profile's node shape). */
+export function summariseAllocations(head: HeapProfileNode): { category: string; bytes: number; share: number }[] {
+  const nodes: CpuProfile['nodes'] = [];
+  const weights = new Map<number, number>();
+  const flatten = (node: HeapProfileNode): number => {
+    const id = nodes.length + 1;
+    const flat: CpuProfile['nodes'][number] = { id, callFrame: node.callFrame, children: [] };
+    nodes.push(flat);
+    if (node.selfSize > 0) weights.set(id, node.selfSize);
+    for (const child of node.children) flat.children!.push(flatten(child));
+    return id;
+  };
+  flatten(head);
+  return summariseWeights(nodes, weights).map(({ category, weight, share }) => ({ category, bytes: weight, share }));
 }
 
 /**
@@ -101,6 +131,33 @@ export async function profiledLoad(name: string, target: Parameters<typeof load>
   console.log('|---|---|---|');
   for (const row of summariseProfile(profile)) {
     console.log(`| ${row.category} | ${(row.share * 100).toFixed(1)}% | ${Math.round(row.micros / requests)} |`);
+  }
+  console.log('');
+  return figures;
+}
+
+/**
+ * One load with V8's sampling heap profiler on in the service's process: bytes allocated per request by where they
+ * were allocated (what garbage collection has to clear), including objects already collected.
+ */
+export async function allocationProfiledLoad(name: string, target: Parameters<typeof load>[1]): Promise<Figures> {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  const figures = await load(name, target);
+  const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: { head: HeapProfileNode } };
+  session.disconnect();
+  const requests = figures.requestsPerSecond * Number(process.env.BENCH_SECONDS ?? 10);
+  console.log(`${name} (allocation profile): ${figures.requestsPerSecond} req/s\n`);
+  console.log('| where | share of bytes | KB allocated per request |');
+  console.log('|---|---|---|');
+  for (const row of summariseAllocations(profile.head)) {
+    console.log(`| ${row.category} | ${(row.share * 100).toFixed(1)}% | ${(row.bytes / requests / 1024).toFixed(1)} |`);
   }
   console.log('');
   return figures;

@@ -6,11 +6,12 @@
  * The profiler runs in the service's process only while the load runs; the
  * load generator is a separate process. The raw profile is written to
  * `${BENCH_PROFILE_OUT}-<path>.cpuprofile` when set (open it in Chrome DevTools).
+ * BENCH_PROFILE_HEAP=1: then one more load with the sampling heap profiler, as KB allocated per request by where.
  * The preparation paths are profiled by `BENCH_PROFILE=1 npm run bench:preparations`.
  */
 import { gwcInvoice50 } from './bodies.js';
 import { benchKey, load, startBenchService } from './support.js';
-import { profiledLoad } from './profile-summary.js';
+import { allocationProfiledLoad, profiledLoad } from './profile-summary.js';
 
 const PATHS = {
   enrichment: { route: '/api/v1/gwc/payment-intent-enrichment', scope: 'enrichment:write', generator: 'enrichment:gwc50' },
@@ -35,6 +36,7 @@ try {
   await load('warm-up', { ...target, duration: 2 });
 
   await profiledLoad(name, target);
+  if (process.env.BENCH_PROFILE_HEAP === '1') await allocationProfiledLoad(name, target);
 } finally {
   await env.close();
 }
