@@ -43,7 +43,7 @@ try {
 
   if (process.env.BENCH_SCALE_OUT !== 'off') {
     console.log('');
-    await printScaleOut(env.databaseUrl, { path, headers, generator: 'enrichment:gwc50' });
+    await printScaleOut(env, { path, headers, generator: 'enrichment:gwc50' });
   }
 } finally {
   await env.close();

@@ -54,7 +54,7 @@ try {
 
   if (process.env.BENCH_SCALE_OUT !== 'off') {
     console.log('');
-    await printScaleOut(env.databaseUrl, { path, headers, generator: 'report:unique' });
+    await printScaleOut(env, { path, headers, generator: 'report:unique' });
   }
 } finally {
   await env.close();

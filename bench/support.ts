@@ -2,7 +2,7 @@ import type autocannon from 'autocannon';
 import { execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigSchema } from '../server/config.js';
 import { createApp } from '../server/http/app.js';
@@ -92,6 +92,8 @@ export interface Figures {
   non2xx: number;
   errors: number;
   statusCodes: string;
+  /** CPU time the load generator's process used for this load (its own count), ms. */
+  generatorCpuMs: number;
 }
 
 const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
@@ -103,7 +105,7 @@ export async function load(name: string, options: autocannon.Options & { generat
   const stdout = await new Promise<string>((resolve, reject) =>
     execFile(TSX, [GENERATOR, JSON.stringify(config)], { maxBuffer: 64 * 1024 * 1024 }, (err, out) => (err ? reject(err) : resolve(out))),
   );
-  const result = JSON.parse(stdout) as autocannon.Result;
+  const result = JSON.parse(stdout) as autocannon.Result & { generatorCpuMs: number };
   return {
     name,
     requests: result.requests.total,
@@ -115,6 +117,7 @@ export async function load(name: string, options: autocannon.Options & { generat
     statusCodes: Object.entries(result.statusCodeStats ?? {})
       .map(([code, stat]) => `${code}×${(stat as { count: number }).count}`)
       .join(' '),
+    generatorCpuMs: result.generatorCpuMs,
   };
 }
 
@@ -128,29 +131,70 @@ export function printTable(rows: Figures[], baseline: Figures): void {
   }
 }
 
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** utime + stime (ticks) and parent of every process, from /proc; processes that vanish while read are skipped. */
+function processTable(): Map<string, { ppid: string; ticks: number }> {
+  const table = new Map<string, { ppid: string; ticks: number }>();
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // Fields after the command name (which may hold spaces): state ppid … utime(14) stime(15), 1-based.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    table.set(pid, { ppid: fields[1]!, ticks: Number(fields[11]) + Number(fields[12]) });
+  }
+  return table;
+}
+
 /**
- * CPU time (ms) used so far by the processes of an embedded PostgreSQL: the postmaster's children (backends, writer,
- * WAL), from /proc. A backend that exited is no longer counted, so read it around loads on a pool that keeps its
- * connections. Undefined without a data directory or /proc.
+ * CPU time (ms) used so far by a process and all its descendants, from /proc. A process that exited is no longer
+ * counted, so read it around loads on processes that stay up (a pool that keeps its connections). Undefined without /proc.
+ */
+export function processTreeCpuMs(rootPid: string | number): number | undefined {
+  try {
+    const table = processTable();
+    const inTree = new Set([String(rootPid)]);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const [pid, { ppid }] of table) {
+        if (!inTree.has(pid) && inTree.has(ppid)) {
+          inTree.add(pid);
+          grew = true;
+        }
+      }
+    }
+    let ticks = 0;
+    for (const pid of inTree) ticks += table.get(pid)?.ticks ?? 0;
+    return (ticks * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU time (ms) used so far by the processes of an embedded PostgreSQL: the postmaster and its children (backends,
+ * writer, WAL). Undefined without a data directory or /proc.
  */
 export function postgresCpuMs(pgDataDir: string | undefined): number | undefined {
   if (pgDataDir === undefined) return undefined;
   try {
-    const postmaster = readFileSync(path.join(pgDataDir, 'postmaster.pid'), 'utf8').split('\n')[0]!.trim();
-    const ticksPerSecond = 100; // USER_HZ on Linux
-    let ticks = 0;
-    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      } catch {
-        continue;
-      }
-      // Fields after the command name (which may hold spaces): state ppid … utime(14) stime(15), 1-based.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields[1] === postmaster || pid === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
-    }
-    return (ticks * 1000) / ticksPerSecond;
+    return processTreeCpuMs(readFileSync(path.join(pgDataDir, 'postmaster.pid'), 'utf8').split('\n')[0]!.trim());
+  } catch {
+    return undefined;
+  }
+}
+
+/** Busy CPU time (ms) of the whole machine so far, all cores (/proc/stat: everything but idle and iowait). */
+export function machineBusyMs(): number | undefined {
+  try {
+    const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+    const busy = ticks.slice(0, 8).reduce((sum, t, i) => (i === 3 || i === 4 ? sum : sum + t), 0);
+    return (busy * 1000) / TICKS_PER_SECOND;
   } catch {
     return undefined;
   }
@@ -178,7 +222,10 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  * on the bench's database, for the scale-out comparison. Resolves once it
  * prints its start-up line; `stop` sends SIGTERM and waits for exit.
  */
-export async function startServiceProcess(databaseUrl: string, workers: number): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startServiceProcess(
+  databaseUrl: string,
+  workers: number,
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-proc-'));
   const child = spawn(TSX, ['server/main.ts'], {
     cwd: ROOT,
@@ -208,6 +255,7 @@ export async function startServiceProcess(databaseUrl: string, workers: number):
   });
   return {
     url,
+    pid: child.pid!,
     stop: async () => {
       child.kill('SIGTERM');
       await exited;
@@ -216,14 +264,18 @@ export async function startServiceProcess(databaseUrl: string, workers: number):
   };
 }
 
-/** Throughput of one load against the service run with 1 and then 2 processes (`npm start`, SVC_WORKERS). */
+/**
+ * Throughput of one load against the service run with 1 and then 2 processes (`npm start`, SVC_WORKERS), with where
+ * the machine's CPU went during each load: the service's processes, PostgreSQL, the load generator, everything else.
+ */
 export async function printScaleOut(
-  databaseUrl: string,
+  db: { databaseUrl: string; pgDataDir: string | undefined },
   target: { path: string; headers: Record<string, string>; generator: string },
 ): Promise<void> {
   const figures: Figures[] = [];
+  const cpu: string[] = [];
   for (const workers of [1, 2]) {
-    const service = await startServiceProcess(databaseUrl, workers);
+    const service = await startServiceProcess(db.databaseUrl, workers);
     try {
       const options = {
         url: `${service.url}${target.path}`,
@@ -232,12 +284,30 @@ export async function printScaleOut(
         generator: target.generator,
       };
       await load('warm-up', { ...options, duration: 2 });
-      figures.push(await load(`npm start, SVC_WORKERS=${workers}`, options));
+      const before = { at: Date.now(), service: processTreeCpuMs(service.pid), pg: postgresCpuMs(db.pgDataDir), all: machineBusyMs() };
+      const run = await load(`npm start, SVC_WORKERS=${workers}`, options);
+      const wall = Date.now() - before.at;
+      const used = (from: number | undefined, to: number | undefined) =>
+        from === undefined || to === undefined ? NaN : (to - from) / wall;
+      const [svc, pg, all] = [
+        used(before.service, processTreeCpuMs(service.pid)),
+        used(before.pg, postgresCpuMs(db.pgDataDir)),
+        used(before.all, machineBusyMs()),
+      ];
+      const generator = run.generatorCpuMs / wall;
+      figures.push(run);
+      cpu.push(
+        `| SVC_WORKERS=${workers} | ${svc.toFixed(2)} | ${pg.toFixed(2)} | ${generator.toFixed(2)} | ${(all - svc - pg - generator).toFixed(2)} | ${all.toFixed(2)} of ${availableParallelism()} |`,
+      );
     } finally {
       await service.stop();
     }
   }
   printTable(figures, figures[0]!);
+  console.log('\nCores busy during each load (CPU seconds per second):\n');
+  console.log('| run | service | PostgreSQL | load generator | rest of the machine | machine |');
+  console.log('|---|---|---|---|---|---|');
+  for (const line of cpu) console.log(line);
   console.log(
     `\nscale-out: 2 processes give ${(figures[1]!.requestsPerSecond / figures[0]!.requestsPerSecond).toFixed(2)}× the throughput of 1`,
   );
