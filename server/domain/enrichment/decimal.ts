@@ -15,11 +15,14 @@ const DECIMAL_PATTERN = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
 export function parseDecimal(text: string): Decimal | null {
   const match = DECIMAL_PATTERN.exec(text);
   if (!match) return null;
-  const [, sign = '', whole = '0', rawFraction = ''] = match;
-  const fraction = rawFraction.replace(/0+$/, '');
-  const units = BigInt(whole + fraction) * (sign === '-' ? -1n : 1n);
-  return { units, scale: fraction.length };
+  const [, sign, whole = '0', rawFraction = ''] = match;
+  let scale = rawFraction.length;
+  while (scale > 0 && rawFraction.charCodeAt(scale - 1) === ZERO) scale -= 1;
+  const magnitude = BigInt(scale === 0 ? whole : whole + rawFraction.slice(0, scale));
+  return { units: sign === '-' ? -magnitude : magnitude, scale };
 }
+
+const ZERO = 0x30;
 
 /** Canonical text of a decimal: no trailing fraction zeros (`"2.50"` becomes `"2.5"`). */
 export function formatDecimal(value: Decimal): string {
@@ -45,6 +48,7 @@ export function isIntegral(value: Decimal): boolean {
  */
 export function multiplyToMinor(quantity: Decimal, unitAmountMinor: number | bigint): bigint | null {
   const product = quantity.units * BigInt(unitAmountMinor);
+  if (quantity.scale === 0) return product;
   const divisor = 10n ** BigInt(quantity.scale);
   return product % divisor === 0n ? product / divisor : null;
 }
