@@ -1,6 +1,6 @@
 import type { CanonicalInvoice, CanonicalLine } from '../../../contract/canonical-invoice.js';
 import type { Issue } from '../../../contract/common/index.js';
-import { isPositive, multiplyToMinor, parseDecimal, type Decimal } from './decimal.js';
+import { isPositive, minus, multiplyToMinor, parseDecimal, plus, sameAmount, type Decimal, type ExactAmount } from './decimal.js';
 import { issue } from './issue-codes.js';
 
 /** A line in output order, remembering where it sat in the request. */
@@ -87,8 +87,8 @@ function checkLine(line: CanonicalLine, index: number, issues: Issue[]): Decimal
       issues.push(mismatch(index, 'subtotalAmountMinor', `quantity × unitAmountMinor is ${product}.`));
     }
   }
-  const total = BigInt(line.subtotalAmountMinor) + BigInt(line.taxAmountMinor) - BigInt(line.discountAmountMinor);
-  if (total !== BigInt(line.totalAmountMinor)) {
+  const total = minus(plus(line.subtotalAmountMinor, line.taxAmountMinor), line.discountAmountMinor);
+  if (!sameAmount(total, line.totalAmountMinor)) {
     issues.push(mismatch(index, 'totalAmountMinor', `subtotal + tax − discount is ${total}.`));
   }
   return quantity;
@@ -101,15 +101,14 @@ function mismatch(index: number, field: keyof CanonicalLine, detail: string): Is
 function checkTotals(invoice: CanonicalInvoice, issues: Issue[]): { taxLevel: AmountLevel; discountLevel: AmountLevel } {
   const lines = invoice.lineItems;
   const lineSubtotals = sumOf(lines, 'subtotalAmountMinor');
-  if (lineSubtotals !== BigInt(invoice.subtotalAmountMinor)) {
+  if (!sameAmount(lineSubtotals, invoice.subtotalAmountMinor)) {
     issues.push(issue('arithmetic_mismatch', 'invoice.subtotalAmountMinor', `The lines' subtotals add up to ${lineSubtotals}.`));
   }
-  const total =
-    BigInt(invoice.subtotalAmountMinor) +
-    BigInt(invoice.taxAmountMinor) +
-    BigInt(invoice.shippingAmountMinor) -
-    BigInt(invoice.discountAmountMinor);
-  if (total !== BigInt(invoice.totalAmountMinor)) {
+  const total = minus(
+    plus(plus(invoice.subtotalAmountMinor, invoice.taxAmountMinor), invoice.shippingAmountMinor),
+    invoice.discountAmountMinor,
+  );
+  if (!sameAmount(total, invoice.totalAmountMinor)) {
     issues.push(issue('arithmetic_mismatch', 'invoice.totalAmountMinor', `subtotal + tax + shipping − discount is ${total}.`));
   }
   if (invoice.balanceAmountMinor > invoice.totalAmountMinor) {
@@ -125,9 +124,9 @@ function checkTotals(invoice: CanonicalInvoice, issues: Issue[]): { taxLevel: Am
   return { taxLevel, discountLevel };
 }
 
-function sumOf(lines: readonly CanonicalLine[], field: 'subtotalAmountMinor' | 'taxAmountMinor' | 'discountAmountMinor'): bigint {
-  let total = 0n;
-  for (const line of lines) total += BigInt(line[field]);
+function sumOf(lines: readonly CanonicalLine[], field: 'subtotalAmountMinor' | 'taxAmountMinor' | 'discountAmountMinor'): ExactAmount {
+  let total: ExactAmount = 0;
+  for (const line of lines) total = plus(total, line[field]);
   return total;
 }
 
@@ -135,9 +134,9 @@ function sumOf(lines: readonly CanonicalLine[], field: 'subtotalAmountMinor' | '
  * Lines that all carry zero leave the amount at transaction level (not allocated).
  * Once any line carries some, the lines hold the amount and must add up to the invoice's.
  */
-function checkLineLevel(lineSum: bigint, invoiceAmount: number, path: string, issues: Issue[]): AmountLevel {
-  if (lineSum === 0n) return 'transaction';
-  if (lineSum !== BigInt(invoiceAmount)) {
+function checkLineLevel(lineSum: ExactAmount, invoiceAmount: number, path: string, issues: Issue[]): AmountLevel {
+  if (sameAmount(lineSum, 0)) return 'transaction';
+  if (!sameAmount(lineSum, invoiceAmount)) {
     issues.push(issue('arithmetic_mismatch', path, `The lines add up to ${lineSum}.`));
   }
   return 'line';

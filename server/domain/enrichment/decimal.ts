@@ -9,10 +9,13 @@ export interface Decimal {
   readonly scale: number;
 }
 
+const WHOLE_NUMBER = /^(?:0|[1-9][0-9]*)$/;
 const DECIMAL_PATTERN = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
 
 /** Parses a decimal string such as `"2"`, `"0.50"` or `"-1.25"`; `null` when it is not one. */
 export function parseDecimal(text: string): Decimal | null {
+  // Whole numbers, most quantities, need no match array or captured parts.
+  if (WHOLE_NUMBER.test(text)) return { units: BigInt(text), scale: 0 };
   const match = DECIMAL_PATTERN.exec(text);
   if (!match) return null;
   const [, sign, whole = '0', rawFraction = ''] = match;
@@ -79,6 +82,42 @@ export function roundHalfEven(numerator: bigint, denominator: bigint): bigint {
   if (twiceRemainder > denominator) return quotient + 1n;
   if (twiceRemainder < denominator) return quotient;
   return quotient % 2n === 0n ? quotient : quotient + 1n;
+}
+
+/**
+ * An exact integer amount: a plain number while it is a safe integer, a bigint past that.
+ * Arithmetic on safe integers is exact whenever its result is a safe integer too (a
+ * double rounds only from 2^53 on, and a rounded result is never a safe integer), so
+ * amounts of ordinary size are added without making a bigint for each.
+ */
+export type ExactAmount = number | bigint;
+
+export function plus(a: ExactAmount, b: ExactAmount): ExactAmount {
+  if (typeof a === 'number' && typeof b === 'number' && Number.isSafeInteger(a) && Number.isSafeInteger(b)) {
+    const result = a + b;
+    if (Number.isSafeInteger(result)) return result;
+  }
+  return BigInt(a) + BigInt(b);
+}
+
+export function minus(a: ExactAmount, b: ExactAmount): ExactAmount {
+  if (typeof a === 'number' && typeof b === 'number' && Number.isSafeInteger(a) && Number.isSafeInteger(b)) {
+    const result = a - b;
+    if (Number.isSafeInteger(result)) return result;
+  }
+  return BigInt(a) - BigInt(b);
+}
+
+export function times(a: ExactAmount, b: ExactAmount): ExactAmount {
+  if (typeof a === 'number' && typeof b === 'number' && Number.isSafeInteger(a) && Number.isSafeInteger(b)) {
+    const result = a * b;
+    if (Number.isSafeInteger(result)) return result;
+  }
+  return BigInt(a) * BigInt(b);
+}
+
+export function sameAmount(a: ExactAmount, b: ExactAmount): boolean {
+  return typeof a === typeof b ? a === b : BigInt(a) === BigInt(b);
 }
 
 export function sum(values: Iterable<bigint>): bigint {

@@ -12,6 +12,7 @@ import {
 } from '../line-rules.js';
 import type { EnrichmentResult } from '../result.js';
 import { presentText } from '../text.js';
+import { sameAmount } from '../decimal.js';
 import { amountDetailsTotal } from './arithmetic.js';
 import * as limits from './limits.js';
 
@@ -64,7 +65,7 @@ export function enrichGwc(request: GwcPaymentIntentEnrichmentRequest): Enrichmen
   };
   // gwc refuses the payment when its arithmetic fails (enforce_arithmetic_validation), so re-check what we emit.
   const computed = amountDetailsTotal(data.amount_details);
-  return computed === BigInt(invoice.totalAmountMinor)
+  return sameAmount(computed, invoice.totalAmountMinor)
     ? { ok: true, data }
     : { ok: false, issues: [issue('arithmetic_mismatch', 'invoice.totalAmountMinor', `gwc would compute ${computed}.`)] };
 }
