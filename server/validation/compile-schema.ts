@@ -203,22 +203,12 @@ function compileObject(schema: ZodTypeAny, def: Def): CompiledCheck {
   const shape = (schema as unknown as { shape: Record<string, ZodTypeAny> }).shape;
   const fields = Object.entries(shape).map(([key, field]) => ({ key, check: compile(field) }));
   const known = new Set(fields.map((f) => f.key));
-  // Keys and checks in arrays of their own: the loops below read one or the other.
   const keys = fields.map((f) => f.key);
   const checks = fields.map((f) => f.check);
-  return (v) => {
-    // Only plain objects, as JSON.parse makes them; anything else is zod's to judge.
-    if (typeof v !== 'object' || v === null || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return UNSURE;
-    const input = v as Record<string, unknown>;
-    if (strict) {
-      // Bodies mostly list the keys in the schema's order: a key equal to the shape's key at its place is known
-      // without a hash lookup.
-      let at = 0;
-      for (const key in input) {
-        if (key !== keys[at] && !known.has(key)) return UNSURE;
-        at += 1;
-      }
-    }
+
+  /** Any key order, unknown and absent keys: zod's rules one by one. */
+  const checkAnyOrder = (input: Record<string, unknown>): unknown => {
+    if (strict) for (const key in input) if (!known.has(key)) return UNSURE;
     let out: Record<string, unknown> | undefined;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
@@ -233,6 +223,32 @@ function compileObject(schema: ZodTypeAny, def: Def): CompiledCheck {
     // order may differ, which nothing reads), so it is returned as it is instead of being copied.
     if (!strict) for (const key in input) if (!known.has(key)) return copyFields(input, fields, fields.length);
     return input;
+  };
+
+  return (v) => {
+    // Only plain objects, as JSON.parse makes them; anything else is zod's to judge.
+    if (typeof v !== 'object' || v === null || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return UNSURE;
+    const input = v as Record<string, unknown>;
+    // Most bodies hold exactly the shape's keys, in its order. Walking the input's own keys then reads each value by
+    // position (V8 loads `input[key]` inside `for…in` from the object's layout, with no lookup by name); any other
+    // order, key or changed value is left to checkAnyOrder.
+    let at = 0;
+    let inOrder = true;
+    for (const key in input) {
+      if (key !== keys[at]) {
+        inOrder = false;
+        break;
+      }
+      const value = input[key];
+      const parsed = checks[at]!(value);
+      if (parsed === UNSURE) return UNSURE;
+      if (parsed !== value) {
+        inOrder = false;
+        break;
+      }
+      at += 1;
+    }
+    return inOrder && at === keys.length ? input : checkAnyOrder(input);
   };
 }
 
