@@ -9,13 +9,12 @@ export interface Decimal {
   readonly scale: number;
 }
 
-const WHOLE_NUMBER = /^(?:0|[1-9][0-9]*)$/;
 const DECIMAL_PATTERN = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
 
 /** Parses a decimal string such as `"2"`, `"0.50"` or `"-1.25"`; `null` when it is not one. */
 export function parseDecimal(text: string): Decimal | null {
-  // Whole numbers, most quantities, need no match array or captured parts.
-  if (WHOLE_NUMBER.test(text)) return { units: BigInt(text), scale: 0 };
+  const plain = shortWholeNumber(text);
+  if (plain !== null) return { units: BigInt(plain), scale: 0 };
   const match = DECIMAL_PATTERN.exec(text);
   if (!match) return null;
   const [, sign, whole = '0', rawFraction = ''] = match;
@@ -26,6 +25,24 @@ export function parseDecimal(text: string): Decimal | null {
 }
 
 const ZERO = 0x30;
+const NINE = 0x39;
+
+/**
+ * The value of a whole number written plainly (`"0"`, `"42"`: no sign, fraction or
+ * leading zero) in at most 15 digits, so always a safe integer; else `null`. Most
+ * quantities are such numbers: read digit by digit, they need no pattern match, no
+ * captured parts and no string-to-bigint parse.
+ */
+function shortWholeNumber(text: string): number | null {
+  if (text.length === 0 || text.length > 15 || (text.length > 1 && text.charCodeAt(0) === ZERO)) return null;
+  let value = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < ZERO || code > NINE) return null;
+    value = value * 10 + (code - ZERO);
+  }
+  return value;
+}
 
 /** Canonical text of a decimal: no trailing fraction zeros (`"2.50"` becomes `"2.5"`). */
 export function formatDecimal(value: Decimal): string {

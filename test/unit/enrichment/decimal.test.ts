@@ -20,11 +20,14 @@ describe('decimal', () => {
     ['0.0001', { units: 1n, scale: 4 }],
     ['-1.25', { units: -125n, scale: 2 }],
     ['3.000', { units: 3n, scale: 0 }],
+    ['0', { units: 0n, scale: 0 }],
+    ['999999999999999', { units: 999999999999999n, scale: 0 }],
+    ['12345678901234567890', { units: 12345678901234567890n, scale: 0 }],
   ])('when %s is parsed, then trailing fraction zeros are dropped', (text, expected) => {
     expect(parseDecimal(text)).toStrictEqual(expected);
   });
 
-  it.each(['', '1.', '.5', '01', '1e3', '1,5', ' 1'])('when %j is parsed, then it is not a decimal', (text) => {
+  it.each(['', '1.', '.5', '01', '00', '1e3', '1,5', ' 1', '1 ', '+1', '1a'])('when %j is parsed, then it is not a decimal', (text) => {
     expect(parseDecimal(text)).toBeNull();
   });
 
