@@ -134,7 +134,8 @@ function compileString(schema: ZodTypeAny, def: Def): CompiledCheck {
   }
   return (v) => {
     if (typeof v !== 'string' || v.length < min || v.length > max) return UNSURE;
-    for (const pattern of patterns) {
+    for (let i = 0; i < patterns.length; i++) {
+      const pattern = patterns[i]!;
       pattern.lastIndex = 0;
       if (!pattern.test(v)) return UNSURE;
     }
@@ -148,16 +149,27 @@ function compileNumber(schema: ZodTypeAny, def: Def): CompiledCheck {
   if (checks.some((c) => !['int', 'min', 'max', 'finite'].includes(c.kind))) return leafOf(schema);
   const integer = checks.some((c) => c.kind === 'int');
   const finite = checks.some((c) => c.kind === 'finite');
-  const bounds = checks.filter((c) => c.kind === 'min' || c.kind === 'max');
+  // The tightest bounds, resolved once: every check must hold, so only the strictest of each side matters.
+  let low = -Infinity;
+  let lowInclusive = true;
+  let high = Infinity;
+  let highInclusive = true;
+  for (const b of checks) {
+    const limit = b.value as number;
+    if (b.kind === 'min' && (limit > low || (limit === low && !b.inclusive))) {
+      low = limit;
+      lowInclusive = b.inclusive === true;
+    } else if (b.kind === 'max' && (limit < high || (limit === high && !b.inclusive))) {
+      high = limit;
+      highInclusive = b.inclusive === true;
+    }
+  }
   return (v) => {
     if (typeof v !== 'number' || Number.isNaN(v)) return UNSURE;
     if (integer && !Number.isInteger(v)) return UNSURE;
     if (finite && !Number.isFinite(v)) return UNSURE;
-    for (const b of bounds) {
-      const limit = b.value as number;
-      const ok = b.kind === 'min' ? (b.inclusive ? v >= limit : v > limit) : b.inclusive ? v <= limit : v < limit;
-      if (!ok) return UNSURE;
-    }
+    if (lowInclusive ? v < low : v <= low) return UNSURE;
+    if (highInclusive ? v > high : v >= high) return UNSURE;
     return v;
   };
 }
@@ -191,16 +203,17 @@ function compileObject(schema: ZodTypeAny, def: Def): CompiledCheck {
   const shape = (schema as unknown as { shape: Record<string, ZodTypeAny> }).shape;
   const fields = Object.entries(shape).map(([key, field]) => ({ key, check: compile(field) }));
   const known = new Set(fields.map((f) => f.key));
-  return (v) => {
-    // Only plain objects, as JSON.parse makes them; anything else is zod's to judge.
-    if (typeof v !== 'object' || v === null || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return UNSURE;
-    const input = v as Record<string, unknown>;
+  const keys = fields.map((f) => f.key);
+  const checks = fields.map((f) => f.check);
+
+  /** Any key order, unknown and absent keys: zod's rules one by one. */
+  const checkAnyOrder = (input: Record<string, unknown>): unknown => {
     if (strict) for (const key in input) if (!known.has(key)) return UNSURE;
     let out: Record<string, unknown> | undefined;
-    for (let i = 0; i < fields.length; i++) {
-      const { key, check } = fields[i]!;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
       const value = input[key];
-      const parsed = check(value);
+      const parsed = checks[i]!(value);
       if (parsed === UNSURE) return UNSURE;
       if (out === undefined && parsed !== value) out = copyFields(input, fields, i);
       if (out !== undefined && (parsed !== undefined || key in input)) out[key] = parsed;
@@ -210,6 +223,32 @@ function compileObject(schema: ZodTypeAny, def: Def): CompiledCheck {
     // order may differ, which nothing reads), so it is returned as it is instead of being copied.
     if (!strict) for (const key in input) if (!known.has(key)) return copyFields(input, fields, fields.length);
     return input;
+  };
+
+  return (v) => {
+    // Only plain objects, as JSON.parse makes them; anything else is zod's to judge.
+    if (typeof v !== 'object' || v === null || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return UNSURE;
+    const input = v as Record<string, unknown>;
+    // Most bodies hold exactly the shape's keys, in its order. Walking the input's own keys then reads each value by
+    // position (V8 loads `input[key]` inside `for…in` from the object's layout, with no lookup by name); any other
+    // order, key or changed value is left to checkAnyOrder.
+    let at = 0;
+    let inOrder = true;
+    for (const key in input) {
+      if (key !== keys[at]) {
+        inOrder = false;
+        break;
+      }
+      const value = input[key];
+      const parsed = checks[at]!(value);
+      if (parsed === UNSURE) return UNSURE;
+      if (parsed !== value) {
+        inOrder = false;
+        break;
+      }
+      at += 1;
+    }
+    return inOrder && at === keys.length ? input : checkAnyOrder(input);
   };
 }
 

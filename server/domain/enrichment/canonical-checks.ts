@@ -1,6 +1,6 @@
 import type { CanonicalInvoice, CanonicalLine } from '../../../contract/canonical-invoice.js';
 import type { Issue } from '../../../contract/common/index.js';
-import { isPositive, multiplyToMinor, parseDecimal, sum, type Decimal } from './decimal.js';
+import { isPositive, minus, multiplyToMinor, parseDecimal, plus, sameAmount, type Decimal, type ExactAmount } from './decimal.js';
 import { issue } from './issue-codes.js';
 
 /** A line in output order, remembering where it sat in the request. */
@@ -31,17 +31,19 @@ export function linePath(index: number, field?: keyof CanonicalLine): string {
  * amounts reconcile exactly. Collects every issue; never stops at the first.
  */
 export function checkCanonicalInvoice(invoice: CanonicalInvoice): { issues: Issue[]; facts: InvoiceFacts } {
-  const issues = [...checkReadiness(invoice), ...checkSequences(invoice.lineItems)];
-  const lines = invoice.lineItems.map((line, index) => {
-    const { quantity, lineIssues } = checkLine(line, index);
-    issues.push(...lineIssues);
-    return { line, index, quantity };
-  });
-  const totals = checkTotals(invoice);
-  issues.push(...totals.issues);
-  lines.sort((a, b) => a.line.sequence - b.line.sequence || a.index - b.index);
-  return { issues, facts: { lines, taxLevel: totals.taxLevel, discountLevel: totals.discountLevel } };
+  const issues = checkReadiness(invoice);
+  checkSequences(invoice.lineItems, issues);
+  const lines: OrderedLine[] = [];
+  for (let index = 0; index < invoice.lineItems.length; index++) {
+    const line = invoice.lineItems[index]!;
+    lines.push({ line, index, quantity: checkLine(line, index, issues) });
+  }
+  const { taxLevel, discountLevel } = checkTotals(invoice, issues);
+  lines.sort(bySequence);
+  return { issues, facts: { lines, taxLevel, discountLevel } };
 }
+
+const bySequence = (a: OrderedLine, b: OrderedLine) => a.line.sequence - b.line.sequence || a.index - b.index;
 
 /**
  * Inline enrichment charges the full invoice total, so only an open, unvoided,
@@ -60,84 +62,81 @@ function checkReadiness(invoice: CanonicalInvoice): Issue[] {
   return issues;
 }
 
-function checkSequences(lines: readonly CanonicalLine[]): Issue[] {
+function checkSequences(lines: readonly CanonicalLine[], issues: Issue[]): void {
   const seen = new Map<number, number>();
-  const issues: Issue[] = [];
-  lines.forEach((line, index) => {
-    const first = seen.get(line.sequence);
-    if (first === undefined) seen.set(line.sequence, index);
+  for (let index = 0; index < lines.length; index++) {
+    const { sequence } = lines[index]!;
+    const first = seen.get(sequence);
+    if (first === undefined) seen.set(sequence, index);
     else issues.push(issue('duplicate_sequence', linePath(index, 'sequence'), `Same as invoice.lineItems[${first}].`));
-  });
-  return issues;
+  }
 }
 
-function checkLine(line: CanonicalLine, index: number): { quantity: Decimal | null; lineIssues: Issue[] } {
-  const lineIssues: Issue[] = [];
+/** The line's quantity when it is a positive decimal, else `null` (and an issue). */
+function checkLine(line: CanonicalLine, index: number, issues: Issue[]): Decimal | null {
   const parsed = parseDecimal(line.quantity);
   const quantity = parsed && isPositive(parsed) ? parsed : null;
   if (!quantity) {
-    lineIssues.push(issue('invalid_quantity', linePath(index, 'quantity'), 'The quantity must be positive.'));
+    issues.push(issue('invalid_quantity', linePath(index, 'quantity'), 'The quantity must be positive.'));
   } else {
     // Never round: a fractional product would mean inventing or dropping money.
     const product = multiplyToMinor(quantity, line.unitAmountMinor);
     if (product === null) {
-      lineIssues.push(mismatch(index, 'subtotalAmountMinor', 'quantity × unitAmountMinor is not a whole number of minor units.'));
+      issues.push(mismatch(index, 'subtotalAmountMinor', 'quantity × unitAmountMinor is not a whole number of minor units.'));
     } else if (product !== BigInt(line.subtotalAmountMinor)) {
-      lineIssues.push(mismatch(index, 'subtotalAmountMinor', `quantity × unitAmountMinor is ${product}.`));
+      issues.push(mismatch(index, 'subtotalAmountMinor', `quantity × unitAmountMinor is ${product}.`));
     }
   }
-  const total = BigInt(line.subtotalAmountMinor) + BigInt(line.taxAmountMinor) - BigInt(line.discountAmountMinor);
-  if (total !== BigInt(line.totalAmountMinor)) {
-    lineIssues.push(mismatch(index, 'totalAmountMinor', `subtotal + tax − discount is ${total}.`));
+  const total = minus(plus(line.subtotalAmountMinor, line.taxAmountMinor), line.discountAmountMinor);
+  if (!sameAmount(total, line.totalAmountMinor)) {
+    issues.push(mismatch(index, 'totalAmountMinor', `subtotal + tax − discount is ${total}.`));
   }
-  return { quantity, lineIssues };
+  return quantity;
 }
 
 function mismatch(index: number, field: keyof CanonicalLine, detail: string): Issue {
   return issue('arithmetic_mismatch', linePath(index, field), detail);
 }
 
-function checkTotals(invoice: CanonicalInvoice): { issues: Issue[]; taxLevel: AmountLevel; discountLevel: AmountLevel } {
-  const issues: Issue[] = [];
+function checkTotals(invoice: CanonicalInvoice, issues: Issue[]): { taxLevel: AmountLevel; discountLevel: AmountLevel } {
   const lines = invoice.lineItems;
-  const lineSubtotals = sum(lines.map((l) => BigInt(l.subtotalAmountMinor)));
-  if (lineSubtotals !== BigInt(invoice.subtotalAmountMinor)) {
+  const lineSubtotals = sumOf(lines, 'subtotalAmountMinor');
+  if (!sameAmount(lineSubtotals, invoice.subtotalAmountMinor)) {
     issues.push(issue('arithmetic_mismatch', 'invoice.subtotalAmountMinor', `The lines' subtotals add up to ${lineSubtotals}.`));
   }
-  const total =
-    BigInt(invoice.subtotalAmountMinor) +
-    BigInt(invoice.taxAmountMinor) +
-    BigInt(invoice.shippingAmountMinor) -
-    BigInt(invoice.discountAmountMinor);
-  if (total !== BigInt(invoice.totalAmountMinor)) {
+  const total = minus(
+    plus(plus(invoice.subtotalAmountMinor, invoice.taxAmountMinor), invoice.shippingAmountMinor),
+    invoice.discountAmountMinor,
+  );
+  if (!sameAmount(total, invoice.totalAmountMinor)) {
     issues.push(issue('arithmetic_mismatch', 'invoice.totalAmountMinor', `subtotal + tax + shipping − discount is ${total}.`));
   }
   if (invoice.balanceAmountMinor > invoice.totalAmountMinor) {
     issues.push(issue('arithmetic_mismatch', 'invoice.balanceAmountMinor', 'The balance exceeds the total.'));
   }
-  const taxLevel = checkLineLevel(
-    lines.map((l) => l.taxAmountMinor),
-    invoice.taxAmountMinor,
-    'invoice.taxAmountMinor',
-    issues,
-  );
+  const taxLevel = checkLineLevel(sumOf(lines, 'taxAmountMinor'), invoice.taxAmountMinor, 'invoice.taxAmountMinor', issues);
   const discountLevel = checkLineLevel(
-    lines.map((l) => l.discountAmountMinor),
+    sumOf(lines, 'discountAmountMinor'),
     invoice.discountAmountMinor,
     'invoice.discountAmountMinor',
     issues,
   );
-  return { issues, taxLevel, discountLevel };
+  return { taxLevel, discountLevel };
+}
+
+function sumOf(lines: readonly CanonicalLine[], field: 'subtotalAmountMinor' | 'taxAmountMinor' | 'discountAmountMinor'): ExactAmount {
+  let total: ExactAmount = 0;
+  for (const line of lines) total = plus(total, line[field]);
+  return total;
 }
 
 /**
  * Lines that all carry zero leave the amount at transaction level (not allocated).
  * Once any line carries some, the lines hold the amount and must add up to the invoice's.
  */
-function checkLineLevel(lineAmounts: number[], invoiceAmount: number, path: string, issues: Issue[]): AmountLevel {
-  const lineSum = sum(lineAmounts.map(BigInt));
-  if (lineSum === 0n) return 'transaction';
-  if (lineSum !== BigInt(invoiceAmount)) {
+function checkLineLevel(lineSum: ExactAmount, invoiceAmount: number, path: string, issues: Issue[]): AmountLevel {
+  if (sameAmount(lineSum, 0)) return 'transaction';
+  if (!sameAmount(lineSum, invoiceAmount)) {
     issues.push(issue('arithmetic_mismatch', path, `The lines add up to ${lineSum}.`));
   }
   return 'line';

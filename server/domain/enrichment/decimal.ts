@@ -13,12 +13,35 @@ const DECIMAL_PATTERN = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
 
 /** Parses a decimal string such as `"2"`, `"0.50"` or `"-1.25"`; `null` when it is not one. */
 export function parseDecimal(text: string): Decimal | null {
+  const plain = shortWholeNumber(text);
+  if (plain !== null) return { units: BigInt(plain), scale: 0 };
   const match = DECIMAL_PATTERN.exec(text);
   if (!match) return null;
-  const [, sign = '', whole = '0', rawFraction = ''] = match;
-  const fraction = rawFraction.replace(/0+$/, '');
-  const units = BigInt(whole + fraction) * (sign === '-' ? -1n : 1n);
-  return { units, scale: fraction.length };
+  const [, sign, whole = '0', rawFraction = ''] = match;
+  let scale = rawFraction.length;
+  while (scale > 0 && rawFraction.charCodeAt(scale - 1) === ZERO) scale -= 1;
+  const magnitude = BigInt(scale === 0 ? whole : whole + rawFraction.slice(0, scale));
+  return { units: sign === '-' ? -magnitude : magnitude, scale };
+}
+
+const ZERO = 0x30;
+const NINE = 0x39;
+
+/**
+ * The value of a whole number written plainly (`"0"`, `"42"`: no sign, fraction or
+ * leading zero) in at most 15 digits, so always a safe integer; else `null`. Most
+ * quantities are such numbers: read digit by digit, they need no pattern match, no
+ * captured parts and no string-to-bigint parse.
+ */
+function shortWholeNumber(text: string): number | null {
+  if (text.length === 0 || text.length > 15 || (text.length > 1 && text.charCodeAt(0) === ZERO)) return null;
+  let value = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < ZERO || code > NINE) return null;
+    value = value * 10 + (code - ZERO);
+  }
+  return value;
 }
 
 /** Canonical text of a decimal: no trailing fraction zeros (`"2.50"` becomes `"2.5"`). */
@@ -45,6 +68,7 @@ export function isIntegral(value: Decimal): boolean {
  */
 export function multiplyToMinor(quantity: Decimal, unitAmountMinor: number | bigint): bigint | null {
   const product = quantity.units * BigInt(unitAmountMinor);
+  if (quantity.scale === 0) return product;
   const divisor = 10n ** BigInt(quantity.scale);
   return product % divisor === 0n ? product / divisor : null;
 }
@@ -75,6 +99,42 @@ export function roundHalfEven(numerator: bigint, denominator: bigint): bigint {
   if (twiceRemainder > denominator) return quotient + 1n;
   if (twiceRemainder < denominator) return quotient;
   return quotient % 2n === 0n ? quotient : quotient + 1n;
+}
+
+/**
+ * An exact integer amount: a plain number while it is a safe integer, a bigint past that.
+ * Arithmetic on safe integers is exact whenever its result is a safe integer too (a
+ * double rounds only from 2^53 on, and a rounded result is never a safe integer), so
+ * amounts of ordinary size are added without making a bigint for each.
+ */
+export type ExactAmount = number | bigint;
+
+export function plus(a: ExactAmount, b: ExactAmount): ExactAmount {
+  if (typeof a === 'number' && typeof b === 'number' && Number.isSafeInteger(a) && Number.isSafeInteger(b)) {
+    const result = a + b;
+    if (Number.isSafeInteger(result)) return result;
+  }
+  return BigInt(a) + BigInt(b);
+}
+
+export function minus(a: ExactAmount, b: ExactAmount): ExactAmount {
+  if (typeof a === 'number' && typeof b === 'number' && Number.isSafeInteger(a) && Number.isSafeInteger(b)) {
+    const result = a - b;
+    if (Number.isSafeInteger(result)) return result;
+  }
+  return BigInt(a) - BigInt(b);
+}
+
+export function times(a: ExactAmount, b: ExactAmount): ExactAmount {
+  if (typeof a === 'number' && typeof b === 'number' && Number.isSafeInteger(a) && Number.isSafeInteger(b)) {
+    const result = a * b;
+    if (Number.isSafeInteger(result)) return result;
+  }
+  return BigInt(a) * BigInt(b);
+}
+
+export function sameAmount(a: ExactAmount, b: ExactAmount): boolean {
+  return typeof a === typeof b ? a === b : BigInt(a) === BigInt(b);
 }
 
 export function sum(values: Iterable<bigint>): bigint {

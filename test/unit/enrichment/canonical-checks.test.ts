@@ -123,6 +123,32 @@ describe('shared canonical checks', () => {
     ]);
   });
 
+  it('when amounts add up past the largest safe integer, then the sums are exact and reported in full', () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    const big = (sequence: number) =>
+      makeLine({ sequence, quantity: '1', unitAmountMinor: max, subtotalAmountMinor: max, taxAmountMinor: max, totalAmountMinor: max });
+    const invoice = makeInvoice({ lineItems: [big(1), big(2)], subtotalAmountMinor: max, taxAmountMinor: max, totalAmountMinor: max });
+    expect(checkCanonicalInvoice(invoice).issues.map(({ path, message }) => [path, message])).toStrictEqual([
+      [
+        'invoice.lineItems[0].totalAmountMinor',
+        'Line, tax, shipping, discount or total amounts do not reconcile. subtotal + tax − discount is 18014398509481982.',
+      ],
+      [
+        'invoice.lineItems[1].totalAmountMinor',
+        'Line, tax, shipping, discount or total amounts do not reconcile. subtotal + tax − discount is 18014398509481982.',
+      ],
+      [
+        'invoice.subtotalAmountMinor',
+        "Line, tax, shipping, discount or total amounts do not reconcile. The lines' subtotals add up to 18014398509481982.",
+      ],
+      [
+        'invoice.totalAmountMinor',
+        'Line, tax, shipping, discount or total amounts do not reconcile. subtotal + tax + shipping − discount is 18014398509481982.',
+      ],
+      ['invoice.taxAmountMinor', 'Line, tax, shipping, discount or total amounts do not reconcile. The lines add up to 18014398509481982.'],
+    ]);
+  });
+
   it('when lines arrive out of order, then the facts list them by sequence with their request index', () => {
     const invoice = makeInvoice({
       lineItems: [makeLine({ sequence: 9 }), makeLine({ sequence: 0, productCode: 'A' }), makeLine({ sequence: 3 })],

@@ -2,10 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   formatDecimal,
   formatMinor,
+  minus,
   multiplyToMinor,
   parseDecimal,
   parseMinor,
+  plus,
   roundHalfEven,
+  sameAmount,
+  times,
 } from '../../../server/domain/enrichment/decimal.js';
 import { codePointLength, presentText, shortenText } from '../../../server/domain/enrichment/text.js';
 
@@ -16,11 +20,14 @@ describe('decimal', () => {
     ['0.0001', { units: 1n, scale: 4 }],
     ['-1.25', { units: -125n, scale: 2 }],
     ['3.000', { units: 3n, scale: 0 }],
+    ['0', { units: 0n, scale: 0 }],
+    ['999999999999999', { units: 999999999999999n, scale: 0 }],
+    ['12345678901234567890', { units: 12345678901234567890n, scale: 0 }],
   ])('when %s is parsed, then trailing fraction zeros are dropped', (text, expected) => {
     expect(parseDecimal(text)).toStrictEqual(expected);
   });
 
-  it.each(['', '1.', '.5', '01', '1e3', '1,5', ' 1'])('when %j is parsed, then it is not a decimal', (text) => {
+  it.each(['', '1.', '.5', '01', '00', '1e3', '1,5', ' 1', '1 ', '+1', '1a'])('when %j is parsed, then it is not a decimal', (text) => {
     expect(parseDecimal(text)).toBeNull();
   });
 
@@ -52,6 +59,33 @@ describe('decimal', () => {
   ])('when %d minor units are formatted, then they read %s', (minor, text) => {
     expect(formatMinor(minor)).toBe(text);
     expect(parseMinor(text)).toBe(BigInt(minor));
+  });
+
+  const MAX = Number.MAX_SAFE_INTEGER;
+  it.each([
+    ['plus', plus(1, 2), 3],
+    ['plus', plus(MAX, 1), 9007199254740992n],
+    ['plus', plus(MAX, MAX), 18014398509481982n],
+    ['plus', plus(2n ** 60n, -(2n ** 60n)), 0n],
+    ['minus', minus(0, MAX), -MAX],
+    ['minus', minus(-MAX, 1), -9007199254740992n],
+    ['times', times(3, 4), 12],
+    ['times', times(MAX, 3), 27021597764222973n],
+    ['times', times(2 ** 27, 2 ** 27), 18014398509481984n],
+  ])('when exact amounts are combined (%s), then the result is exact: a number only while it is a safe integer', (_, result, expected) => {
+    expect(result).toBe(expected);
+  });
+
+  it('when an exact amount is not an integer, then it throws as converting it to a bigint does', () => {
+    expect(() => plus(0.5, 0.5)).toThrow(RangeError);
+    expect(() => times(2, 1.5)).toThrow(RangeError);
+  });
+
+  it('when a number and a bigint hold the same amount, then they are the same amount', () => {
+    expect(sameAmount(3n, 3)).toBe(true);
+    expect(sameAmount(MAX, BigInt(MAX))).toBe(true);
+    expect(sameAmount(MAX, 9007199254740992n)).toBe(false);
+    expect(sameAmount(0, 0n)).toBe(true);
   });
 
   it('when a negative amount is formatted, then it throws', () => {

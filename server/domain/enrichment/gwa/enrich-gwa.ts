@@ -9,7 +9,10 @@ import { presentText, shortenText } from '../text.js';
 import * as limits from './limits.js';
 import { resolvePurchaseOrderNumber } from './purchase-order.js';
 
-const optionalIdentifier: IdentifierRule = { maxLength: limits.GWA_MAX_IDENTIFIER, printableAscii: true };
+const identifier = { maxLength: limits.GWA_MAX_IDENTIFIER, printableAscii: true } as const;
+const productCodeRule: IdentifierRule = { ...identifier, field: 'productCode', missingCode: 'missing_product_code' };
+const commodityCodeRule: IdentifierRule = { ...identifier, field: 'commodityCode' };
+const unitRule: IdentifierRule = { ...identifier, field: 'unitOfMeasure', missingCode: 'missing_unit_of_measure' };
 
 /**
  * Transaction fields for gwa's sale and submit-for-settlement calls (spec:
@@ -26,9 +29,8 @@ export function enrichGwa(request: GwaTransactionEnrichmentRequest): EnrichmentR
   issues.push(...purchaseOrder.issues);
   const lineItems: GwaLineItem[] = [];
   for (const ordered of facts.lines) {
-    const mapped = mapLine(ordered);
-    issues.push(...mapped.issues);
-    if (mapped.item) lineItems.push(mapped.item);
+    const item = mapLine(ordered, issues);
+    if (item) lineItems.push(item);
   }
   if (issues.length > 0 || purchaseOrder.value === null) return { ok: false, issues };
 
@@ -47,39 +49,33 @@ export function enrichGwa(request: GwaTransactionEnrichmentRequest): EnrichmentR
   return guard.length > 0 ? { ok: false, issues: guard } : { ok: true, data };
 }
 
-function mapLine({ line, index, quantity }: OrderedLine): { item: GwaLineItem | null; issues: Issue[] } {
-  const qty = checkFractionDigits(quantity, linePath(index, 'quantity'), limits.GWA_MAX_QUANTITY_FRACTION_DIGITS);
-  const productCode = checkIdentifier(line.productCode, linePath(index, 'productCode'), {
-    ...optionalIdentifier,
-    missingCode: 'missing_product_code',
-  });
-  const commodityCode = checkIdentifier(line.commodityCode, linePath(index, 'commodityCode'), optionalIdentifier);
-  const unit = checkIdentifier(line.unitOfMeasure, linePath(index, 'unitOfMeasure'), {
-    ...optionalIdentifier,
-    missingCode: 'missing_unit_of_measure',
-  });
-  const issues = [...qty.issues, ...productCode.issues, ...commodityCode.issues, ...unit.issues];
+/** The line as gwa takes it, or `null` when it raises an issue (added to `issues`). */
+function mapLine(ordered: OrderedLine, issues: Issue[]): GwaLineItem | null {
+  const { line, index } = ordered;
+  const before = issues.length;
+  const qty = checkFractionDigits(ordered, limits.GWA_MAX_QUANTITY_FRACTION_DIGITS, issues);
+  const productCode = checkIdentifier(ordered, productCodeRule, issues);
+  const commodityCode = checkIdentifier(ordered, commodityCodeRule, issues);
+  const unit = checkIdentifier(ordered, unitRule, issues);
   // gwa rejects unitAmount and totalAmount of zero (docs/provider-facts.md §1.2, codes 95817-95820, 95813-95816).
   if (line.unitAmountMinor === 0) issues.push(issue('zero_amount_line', linePath(index, 'unitAmountMinor')));
-  if (issues.length > 0 || qty.value === null || productCode.value === null || unit.value === null) {
-    return { item: null, issues };
-  }
+  if (issues.length > before || qty === null || productCode === null || unit === null) return null;
   const description = presentText(line.description);
   const item: GwaLineItem = {
     kind: 'debit',
     name: shortenText(line.productName, limits.GWA_MAX_LINE_NAME),
     ...(description !== null ? { description: shortenText(description, limits.GWA_MAX_LINE_DESCRIPTION) } : {}),
-    productCode: productCode.value,
-    ...(commodityCode.value !== null ? { commodityCode: commodityCode.value } : {}),
-    quantity: qty.value,
-    unitOfMeasure: unit.value,
+    productCode,
+    ...(commodityCode !== null ? { commodityCode } : {}),
+    quantity: qty,
+    unitOfMeasure: unit,
     unitAmount: money(line.unitAmountMinor),
     totalAmount: money(line.subtotalAmountMinor),
     // Zero line tax or discount is omitted: gwa's references disagree on whether zero is allowed (docs/provider-facts.md §1.2).
     ...(line.taxAmountMinor > 0 ? { taxAmount: money(line.taxAmountMinor) } : {}),
     ...(line.discountAmountMinor > 0 ? { discountAmount: money(line.discountAmountMinor) } : {}),
   };
-  return { item, issues };
+  return item;
 }
 
 function money(minor: number): string {

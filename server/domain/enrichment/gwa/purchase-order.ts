@@ -1,7 +1,7 @@
 import type { CanonicalInvoice } from '../../../../contract/canonical-invoice.js';
 import type { Issue } from '../../../../contract/common/index.js';
 import { issue } from '../issue-codes.js';
-import { codePointLength, isPrintableAscii, presentText } from '../text.js';
+import { codePointsOver, isPrintableAscii, presentText } from '../text.js';
 import { GWA_MAX_PURCHASE_ORDER_NUMBER } from './limits.js';
 
 export type PurchaseOrderNumberSource = 'purchase_order' | 'invoice_number';
@@ -22,7 +22,7 @@ export function resolvePurchaseOrderNumber(
   const value = presentText(raw);
   if (value === null) return { value, issues: [issue('missing_purchase_order_number', path)] };
   const issues: Issue[] = [];
-  if (codePointLength(value) > GWA_MAX_PURCHASE_ORDER_NUMBER) issues.push(issue('purchase_order_number_too_long', path));
+  if (codePointsOver(value, GWA_MAX_PURCHASE_ORDER_NUMBER) !== null) issues.push(issue('purchase_order_number_too_long', path));
   if (!isPrintableAscii(value)) issues.push(issue('purchase_order_number_invalid', path));
   return { value, issues };
 }

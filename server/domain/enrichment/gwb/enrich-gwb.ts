@@ -1,14 +1,16 @@
 import type { Issue } from '../../../../contract/common/index.js';
 import type { GwbLineItem, GwbOrderEnrichmentData, GwbOrderEnrichmentRequest, GwbServiceCharge } from '../../../../contract/enrichment.js';
-import { checkCanonicalInvoice, linePath } from '../canonical-checks.js';
+import { checkCanonicalInvoice } from '../canonical-checks.js';
 import { issue } from '../issue-codes.js';
 import { checkNameLength, checkWholeQuantity } from '../line-rules.js';
 import type { EnrichmentResult } from '../result.js';
-import { codePointLength, presentText } from '../text.js';
+import { codePointsOver, presentText } from '../text.js';
 import { GWB_CURRENCIES } from './currencies.js';
 import { planDiscounts } from './discounts.js';
 import { GWB_MAX_LINE_NAME, GWB_MAX_QUANTITY_DIGITS, GWB_MAX_REFERENCE_ID } from './limits.js';
 import { planTaxes } from './taxes.js';
+
+const quantityLimit = { maxDigits: GWB_MAX_QUANTITY_DIGITS };
 
 /**
  * An Order fragment for gwb (spec: endpoint 5) whose total, as gwb computes it,
@@ -22,13 +24,9 @@ export function enrichGwb(request: GwbOrderEnrichmentRequest): EnrichmentResult<
   if (!GWB_CURRENCIES.has(currency)) issues.push(issue('unsupported_currency', 'invoice.currency'));
   const reference = resolveReferenceId(request);
   issues.push(...reference.issues);
-  const quantities = facts.lines.map(({ line, index, quantity }) => {
-    issues.push(...checkNameLength(line.productName, GWB_MAX_LINE_NAME, linePath(index, 'productName')));
-    const checked = checkWholeQuantity(line.quantity, quantity, linePath(index, 'quantity'), {
-      maxDigits: GWB_MAX_QUANTITY_DIGITS,
-    });
-    issues.push(...checked.issues);
-    return checked.value;
+  const quantities = facts.lines.map((ordered) => {
+    checkNameLength(ordered, GWB_MAX_LINE_NAME, issues);
+    return checkWholeQuantity(ordered, quantityLimit, issues);
   });
   // Taxes and discounts are planned from the line amounts, which mean something only once they reconcile.
   if (issues.some((i) => i.code === 'arithmetic_mismatch')) return { ok: false, issues };
@@ -81,8 +79,8 @@ function resolveReferenceId(request: GwbOrderEnrichmentRequest): { value: string
       : purchaseOrder !== null
         ? [purchaseOrder, 'invoice.purchaseOrderReference']
         : [invoice.invoiceNumber, 'invoice.invoiceNumber'];
-  const length = codePointLength(value);
-  return length > GWB_MAX_REFERENCE_ID
+  const length = codePointsOver(value, GWB_MAX_REFERENCE_ID);
+  return length !== null
     ? { value: null, issues: [issue('order_reference_too_long', path, `It has ${length} characters.`)] }
     : { value, issues: [] };
 }

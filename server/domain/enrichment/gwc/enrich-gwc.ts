@@ -1,15 +1,27 @@
 import type { Issue } from '../../../../contract/common/index.js';
 import type { GwcLineItem, GwcPaymentIntentEnrichmentData, GwcPaymentIntentEnrichmentRequest } from '../../../../contract/enrichment.js';
-import { checkCanonicalInvoice, linePath, type InvoiceFacts, type OrderedLine } from '../canonical-checks.js';
+import { checkCanonicalInvoice, type InvoiceFacts, type OrderedLine } from '../canonical-checks.js';
 import { issue } from '../issue-codes.js';
-import { checkIdentifier, checkLineCount, checkNameLength, checkWholeQuantity, type IdentifierRule } from '../line-rules.js';
+import {
+  checkIdentifier,
+  checkLineCount,
+  checkNameLength,
+  checkWholeQuantity,
+  type IdentifierRule,
+  type WholeQuantityLimit,
+} from '../line-rules.js';
 import type { EnrichmentResult } from '../result.js';
 import { presentText } from '../text.js';
+import { sameAmount } from '../decimal.js';
 import { amountDetailsTotal } from './arithmetic.js';
 import * as limits from './limits.js';
 
 type Representation = 'transaction' | 'line_item';
-const identifier: IdentifierRule = { maxLength: limits.GWC_MAX_IDENTIFIER, printableAscii: false };
+const identifier = { maxLength: limits.GWC_MAX_IDENTIFIER, printableAscii: false } as const;
+const productCodeRule: IdentifierRule = { ...identifier, field: 'productCode', missingCode: 'missing_product_code' };
+const commodityCodeRule: IdentifierRule = { ...identifier, field: 'commodityCode' };
+const unitRule: IdentifierRule = { ...identifier, field: 'unitOfMeasure', missingCode: 'missing_unit_of_measure' };
+const quantityLimit: WholeQuantityLimit = { maxValue: limits.GWC_MAX_QUANTITY };
 
 /**
  * PaymentIntent `payment_details` and `amount_details` for gwc (spec: endpoint 10)
@@ -25,9 +37,8 @@ export function enrichGwc(request: GwcPaymentIntentEnrichmentRequest): Enrichmen
   issues.push(...checkRepresentations(invoice, facts, taxAt, discountAt));
   const lineItems: GwcLineItem[] = [];
   for (const ordered of facts.lines) {
-    const mapped = mapLine(ordered, taxAt, discountAt);
-    issues.push(...mapped.issues);
-    if (mapped.item) lineItems.push(mapped.item);
+    const item = mapLine(ordered, taxAt, discountAt, issues);
+    if (item) lineItems.push(item);
   }
   if (issues.length > 0) return { ok: false, issues };
 
@@ -54,7 +65,7 @@ export function enrichGwc(request: GwcPaymentIntentEnrichmentRequest): Enrichmen
   };
   // gwc refuses the payment when its arithmetic fails (enforce_arithmetic_validation), so re-check what we emit.
   const computed = amountDetailsTotal(data.amount_details);
-  return computed === BigInt(invoice.totalAmountMinor)
+  return sameAmount(computed, invoice.totalAmountMinor)
     ? { ok: true, data }
     : { ok: false, issues: [issue('arithmetic_mismatch', 'invoice.totalAmountMinor', `gwc would compute ${computed}.`)] };
 }
@@ -85,38 +96,27 @@ function checkRepresentations(
   return issues;
 }
 
-function mapLine(
-  { line, index, quantity }: OrderedLine,
-  taxAt: Representation,
-  discountAt: Representation,
-): { item: GwcLineItem | null; issues: Issue[] } {
-  const name = checkNameLength(line.productName, limits.GWC_MAX_PRODUCT_NAME, linePath(index, 'productName'));
-  const qty = checkWholeQuantity(line.quantity, quantity, linePath(index, 'quantity'), {
-    maxValue: limits.GWC_MAX_QUANTITY,
-  });
-  const productCode = checkIdentifier(line.productCode, linePath(index, 'productCode'), {
-    ...identifier,
-    missingCode: 'missing_product_code',
-  });
-  const commodityCode = checkIdentifier(line.commodityCode, linePath(index, 'commodityCode'), identifier);
-  const unit = checkIdentifier(line.unitOfMeasure, linePath(index, 'unitOfMeasure'), {
-    ...identifier,
-    missingCode: 'missing_unit_of_measure',
-  });
-  const issues = [...name, ...qty.issues, ...productCode.issues, ...commodityCode.issues, ...unit.issues];
-  if (issues.length > 0 || qty.value === null || productCode.value === null || unit.value === null) {
-    return { item: null, issues };
-  }
+/** The line as gwc takes it, or `null` when it raises an issue (added to `issues`). */
+function mapLine(ordered: OrderedLine, taxAt: Representation, discountAt: Representation, issues: Issue[]): GwcLineItem | null {
+  const before = issues.length;
+  checkNameLength(ordered, limits.GWC_MAX_PRODUCT_NAME, issues);
+  const qty = checkWholeQuantity(ordered, quantityLimit, issues);
+  const productCode = checkIdentifier(ordered, productCodeRule, issues);
+  const commodityCode = checkIdentifier(ordered, commodityCodeRule, issues);
+  const unit = checkIdentifier(ordered, unitRule, issues);
+  if (issues.length > before || qty === null || productCode === null || unit === null) return null;
+  const { line } = ordered;
+  // Optional fields are assigned, not spread from temporary objects, in the wire order.
   const item: GwcLineItem = {
     product_name: line.productName,
-    product_code: productCode.value,
+    product_code: productCode,
     unit_cost: line.unitAmountMinor,
-    quantity: Number(qty.value),
-    unit_of_measure: unit.value,
-    ...(taxAt === 'line_item' ? { tax: { total_tax_amount: line.taxAmountMinor } } : {}),
-    // gwc requires discount_amount > 0 (docs/provider-facts.md §3.2): a zero discount is omitted.
-    ...(discountAt === 'line_item' && line.discountAmountMinor > 0 ? { discount_amount: line.discountAmountMinor } : {}),
-    ...(commodityCode.value !== null ? { payment_method_options: { card: { commodity_code: commodityCode.value } } } : {}),
+    quantity: Number(qty),
+    unit_of_measure: unit,
   };
-  return { item, issues };
+  if (taxAt === 'line_item') item.tax = { total_tax_amount: line.taxAmountMinor };
+  // gwc requires discount_amount > 0 (docs/provider-facts.md §3.2): a zero discount is omitted.
+  if (discountAt === 'line_item' && line.discountAmountMinor > 0) item.discount_amount = line.discountAmountMinor;
+  if (commodityCode !== null) item.payment_method_options = { card: { commodity_code: commodityCode } };
+  return item;
 }
