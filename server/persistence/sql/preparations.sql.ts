@@ -87,11 +87,11 @@ export interface ScopedPreparationInsert {
   row: PreparationInsert;
 }
 
-/** The column types of a preparation as `jsonb_to_recordset` reads them. */
+/** The column types of a preparation as `json_to_recordset` reads them (`data` as `json`: the text as sent, unparsed). */
 const RECORD_TYPES = `id uuid, organization_id uuid, integration_id uuid, environment text, provider text, kind text,
   stored_invoice_id uuid, snapshot_id uuid, revision text, source_integration_id uuid, connection_id uuid,
   source_connection_id text, checked_through timestamptz, amount_minor bigint, currency text, idempotency_key text,
-  fingerprint text, mode text, data jsonb, created_at timestamptz`;
+  fingerprint text, mode text, data json, created_at timestamptz`;
 
 /**
  * Insert preparations in one statement (group commit); the unique (integration, idempotency key) refuses a duplicate,
@@ -122,7 +122,7 @@ export async function insertPreparations(sql: Sql, inserts: readonly ScopedPrepa
     created_at: row.createdAt.toISOString(),
   }));
   await sql(
-    `insert into preparations (${COLUMNS}) select ${COLUMNS} from jsonb_to_recordset(?::jsonb) as r(${RECORD_TYPES})`,
+    `insert into preparations (${COLUMNS}) select ${COLUMNS} from json_to_recordset(?::json) as r(${RECORD_TYPES})`,
     [JSON.stringify(records)],
     'preparations_insert',
   );
