@@ -35,7 +35,8 @@ export const Preparation = defineEntity({
     idempotencyKey: p.string().length(160),
     fingerprint: p.string().length(64),
     mode: p.string().length(16),
-    data: p.json<Record<string, unknown>>(),
+    /** The exact JSON text answered (`json`: a replay returns it byte for byte; `jsonb` would reorder its keys). */
+    data: p.json<Record<string, unknown>>().columnType('json'),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['integration', 'idempotencyKey'] }],

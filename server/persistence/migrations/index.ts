@@ -11,6 +11,7 @@ import { Migration20261123102552_stored_invoices } from './Migration202611231025
 import { Migration20261123105205_preparations } from './Migration20261123105205_preparations.js';
 import { Migration20261123134109_rate_limit_buckets } from './Migration20261123134109_rate_limit_buckets.js';
 import { Migration20261123140000_auth_epoch } from './Migration20261123140000_auth_epoch.js';
+import { Migration20261123161000_preparation_data_json } from './Migration20261123161000_preparation_data_json.js';
 
 /**
  * Every migration, in order. Listed statically (not discovered from disk) so the
@@ -29,4 +30,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123105205_preparations', class: Migration20261123105205_preparations },
   { name: 'Migration20261123134109_rate_limit_buckets', class: Migration20261123134109_rate_limit_buckets },
   { name: 'Migration20261123140000_auth_epoch', class: Migration20261123140000_auth_epoch },
+  { name: 'Migration20261123161000_preparation_data_json', class: Migration20261123161000_preparation_data_json },
 ];

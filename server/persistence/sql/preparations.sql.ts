@@ -87,11 +87,11 @@ export interface ScopedPreparationInsert {
   row: PreparationInsert;
 }
 
-/** The column types of a preparation as `jsonb_to_recordset` reads them. */
+/** The column types of a preparation as `json_to_recordset` reads them (`data` as `json`: the text as sent, unparsed). */
 const RECORD_TYPES = `id uuid, organization_id uuid, integration_id uuid, environment text, provider text, kind text,
   stored_invoice_id uuid, snapshot_id uuid, revision text, source_integration_id uuid, connection_id uuid,
   source_connection_id text, checked_through timestamptz, amount_minor bigint, currency text, idempotency_key text,
-  fingerprint text, mode text, data jsonb, created_at timestamptz`;
+  fingerprint text, mode text, data json, created_at timestamptz`;
 
 /**
  * Insert preparations in one statement (group commit); the unique (integration, idempotency key) refuses a duplicate,
@@ -122,7 +122,7 @@ export async function insertPreparations(sql: Sql, inserts: readonly ScopedPrepa
     created_at: row.createdAt.toISOString(),
   }));
   await sql(
-    `insert into preparations (${COLUMNS}) select ${COLUMNS} from jsonb_to_recordset(?::jsonb) as r(${RECORD_TYPES})`,
+    `insert into preparations (${COLUMNS}) select ${COLUMNS} from json_to_recordset(?::json) as r(${RECORD_TYPES})`,
     [JSON.stringify(records)],
     'preparations_insert',
   );
@@ -182,6 +182,10 @@ export interface PreparationContextRead {
  * each with its current snapshot and its connection's state. One round trip instead of four (links, key, invoice,
  * snapshot) per request; docs/performance.md, "Invoice-backed preparation". The requests of one statement use one
  * selector (one index); answers come in the order asked.
+ *
+ * A named statement per selector: planning this join cost more than running it (≈ 0.9 ms a batch). Each lookup is a
+ * lateral subquery with a limit, so the generic plan looks rows up one request at a time through their keys whatever
+ * number of requests it guesses the batch holds (a plain join let it hash-join a whole scan of `preparations`).
  */
 export async function preparationContexts(
   sql: Sql,
@@ -201,18 +205,19 @@ export async function preparationContexts(
     `select r.n, ${COLUMN_NAMES.map((c) => `p.${c} as p_${c}`).join(', ')}, ${invoiceReadColumns({ only: ['content', 'issues'], when: 's.id is distinct from p.snapshot_id' })}
        from jsonb_to_recordset(?::jsonb)
             as r(n int, integration_id uuid, organization_id uuid, environment text, idempotency_key text, value text)
-       left join preparations p on p.integration_id = r.integration_id and p.idempotency_key = r.idempotency_key
+       left join lateral (
+         select p.* from preparations p where p.integration_id = r.integration_id and p.idempotency_key = r.idempotency_key limit 1) p on true
        left join lateral (
          select f.id, f.created_at from stored_invoices f
           where f.integration_id in (${linkedLedgerIntegrationsOf('r.integration_id')})
             and f.organization_id = r.organization_id and f.environment = r.environment and f.${SELECTOR_COLUMNS[selector]} = ${value}
           order by f.created_at, f.id limit 2) f on true
-       left join stored_invoices si on si.id = f.id
-       left join ledger_connections c on c.id = si.connection_id
-       left join invoice_snapshots s on s.id = si.current_snapshot_id
+       left join lateral (select si.* from stored_invoices si where si.id = f.id limit 1) si on true
+       left join lateral (select c.* from ledger_connections c where c.id = si.connection_id limit 1) c on true
+       left join lateral (select s.* from invoice_snapshots s where s.id = si.current_snapshot_id limit 1) s on true
       order by r.n, f.created_at, f.id`,
-    // Not a named statement: a generic plan cannot see how many requests the batch holds and scans `preparations`.
     [JSON.stringify(requests)],
+    `preparation_contexts_${selector}`,
   );
   const byRequest = reads.map(() => [] as Record<string, unknown>[]);
   for (const row of found) byRequest[row.n as number]!.push(row);

@@ -212,7 +212,7 @@ describe('invoice-backed preparation over HTTP (endpoints 1, 6, 11, 12)', () => 
     expect(first.status).toBe(200);
     const again = await post(reader.key, 'gwb', { ...body });
     expect(again.status).toBe(200);
-    expect(again.body).toEqual(first.body);
+    expect(again.text).toBe(first.text);
     // The same request written with another selector is another request.
     const other = await post(reader.key, 'gwb', { ...body, invoiceId: undefined, ledgerInvoiceId: '1006' });
     expect(other.status).toBe(409);
