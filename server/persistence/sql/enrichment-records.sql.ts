@@ -14,7 +14,8 @@ export interface EnrichmentRecordInsert {
 
 /**
  * Store the correlation records of successful inline enrichments: one
- * statement for any number of rows (group commit), no ORM unit of work.
+ * statement for any number of rows (group commit), no ORM unit of work; named, so each
+ * connection parses and plans it once.
  */
 export async function insertEnrichmentRecords(sql: Sql, rows: EnrichmentRecordInsert[]): Promise<void> {
   await sql(
@@ -24,5 +25,6 @@ export async function insertEnrichmentRecords(sql: Sql, rows: EnrichmentRecordIn
        from jsonb_to_recordset(?::jsonb) as x("requestId" text, "organizationId" uuid, "integrationId" uuid, environment text, provider text,
                                               "amountMinor" bigint, currency text, "invoiceNumber" text, "createdAt" timestamptz)`,
     [JSON.stringify(rows)],
+    'enrichment_records_insert',
   );
 }

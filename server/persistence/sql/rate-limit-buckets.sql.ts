@@ -31,7 +31,7 @@ const LEASE_SQL = `
 
 export async function leaseTokens(sql: Sql, apiKeyId: string, want: number, s: BucketSettings): Promise<Lease> {
   const params = [s.burst, s.perSecond, want, s.burst, s.perSecond, want, s.burst, s.perSecond, apiKeyId];
-  let rows = await sql<{ last_grant: number; tokens: number }>(LEASE_SQL, params);
+  let rows = await sql<{ last_grant: number; tokens: number }>(LEASE_SQL, params, 'rate_limit_lease');
   if (rows.length === 0) {
     // First lease of this key: a full bucket, created once (a concurrent creator wins, both then lease from it).
     await sql(
@@ -39,7 +39,7 @@ export async function leaseTokens(sql: Sql, apiKeyId: string, want: number, s: B
        on conflict (api_key_id) do nothing`,
       [apiKeyId, s.burst],
     );
-    rows = await sql(LEASE_SQL, params);
+    rows = await sql(LEASE_SQL, params, 'rate_limit_lease');
   }
   const row = rows[0]!;
   return { granted: Number(row.last_grant), remaining: Number(row.tokens) };
