@@ -289,14 +289,22 @@ function firstReportRecord(r: FirstReport, ord: number): Record<string, unknown>
  * then takes the locking path. Reports sent together must not share an
  * eventId or an attemptId. Unique violations (a concurrent eventId, a claimed
  * provider payment id) abort the whole statement.
+ *
+ * Named, so each connection plans it once: planning this statement cost PostgreSQL more than running it, once per
+ * batch. The earlier observation is looked up through a lateral subquery with a limit, so the cached generic plan
+ * reads `payment_observations` through its eventId key for each report whatever batch size it assumes (a plain join
+ * may be planned as a scan of the table).
  */
 export async function recordFirstOrFindPrevious(sql: Sql, reports: FirstReport[]): Promise<FirstOutcome[]> {
   const rows = await sql<{ ord: number; inserted_id: string | null; previous_id: string | null; previous_hash: string | null }>(
     `with input as (select * from jsonb_to_recordset(?::jsonb) as x(${FIRST_REPORT_RECORD})),
      previous as (
-       select i.ord, o.id, o.payload_hash from input i join payment_observations o
-           on o.organization_id = i.organization_id and o.integration_id = i.integration_id
-          and o.environment = i.environment and o.event_id = i.event_id),
+       select i.ord, o.id, o.payload_hash from input i
+         join lateral (
+           select o.id, o.payload_hash from payment_observations o
+            where o.organization_id = i.organization_id and o.integration_id = i.integration_id
+              and o.environment = i.environment and o.event_id = i.event_id
+            limit 1) o on true),
      payment as (
        insert into tracked_payments (id, organization_id, integration_id, environment, provider, attempt_id, created_at, ${PROJECTION_COLUMNS.join(', ')})
        select i.payment_id, i.organization_id, i.integration_id, i.environment, i.provider, i.attempt_id, i.created_at,
@@ -315,6 +323,7 @@ export async function recordFirstOrFindPrevious(sql: Sql, reports: FirstReport[]
      select i.ord, o.id as inserted_id, p.id as previous_id, p.payload_hash as previous_hash
        from input i left join observation o on o.id = i.observation_id left join previous p on p.ord = i.ord`,
     [JSON.stringify(reports.map(firstReportRecord))],
+    'payment_reports_first_or_previous',
   );
   const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
   return reports.map((_, ord) => {
