@@ -7,6 +7,7 @@ import { cachedKeyDirectory } from '../domain/auth/key-directory.js';
 import { groupCommittedEnrichmentRecords } from '../domain/inline-enrichment/enrich-inline-invoice.js';
 import { groupCommittedFirstReports } from '../domain/payment-reports/group-commit.js';
 import { pooledPreparationStore } from '../domain/preparations/preparation-store.js';
+import { sharedReads } from '../domain/shared-reads.js';
 import { poolSql } from '../persistence/sql/sql.js';
 import { withFastBodies } from './validation/fast-contract.js';
 import { routeGuards } from './middleware/route-guards.js';
@@ -36,10 +37,12 @@ function requestValidationError(err: RequestValidationError, _req: Request, _res
 export function mountApi(app: Express, deps: AppDeps): void {
   // Hot paths: single statements on the pool, key records cached per auth epoch, writes group-committed.
   const sql = poolSql(deps.orm);
-  const keys = cachedKeyDirectory(sql);
+  // Reads shared by concurrent requests: the key cache's epoch rides on preparation reads when there are any.
+  const reads = sharedReads(sql);
+  const keys = cachedKeyDirectory(sql, reads.authEpoch);
   const reports = paymentReportHandlers(groupCommittedFirstReports(sql));
   const enrich = inlineEnrichmentHandlers(groupCommittedEnrichmentRecords(sql));
-  const prepare = preparationHandlers(pooledPreparationStore(sql));
+  const prepare = preparationHandlers(pooledPreparationStore(sql, reads));
   const router = s.router(contract, {
     gwa: { enrichTransaction: enrich.gwa, enrichTransactionFromInvoice: prepare.gwa, reportPayment: reports.gwa },
     gwb: { enrichOrder: enrich.gwb, enrichOrderFromInvoice: prepare.gwb, reportPayment: reports.gwb },

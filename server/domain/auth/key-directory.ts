@@ -17,7 +17,8 @@ const MAX_CACHED_KEYS = 10_000;
  * Key records cached in this process, each tagged with the auth epoch it was
  * read at. Every lookup first reads the current epoch from PostgreSQL — a read
  * that starts after the request arrived, shared by the requests that arrive
- * together (`batched`) — and uses a cached record only while the epoch is the
+ * together (`batched`; `currentEpoch`, which may take it from a statement that
+ * reads other things in the same batch, `sharedReads`) — and uses a cached record only while the epoch is the
  * one it was read at. Triggers move the epoch in the same transaction as any
  * change that can alter a verdict (revocation, scopes, organization status,
  * integration, ledger link; migration auth_epoch), whichever process or plain
@@ -25,17 +26,13 @@ const MAX_CACHED_KEYS = 10_000;
  * truth: nothing has to be delivered for the cache to be dropped, and when the
  * epoch cannot be read the request fails rather than trusting the cache.
  */
-export function cachedKeyDirectory(sql: Sql): KeyDirectory {
-  const currentEpoch = batched(async (items: null[]) => {
-    const epoch = await readAuthEpoch(sql);
-    return items.map(() => epoch);
-  });
+export function cachedKeyDirectory(sql: Sql, currentEpoch: () => Promise<string> = batchedEpochReads(sql)): KeyDirectory {
   let records = new Map<string, { epoch: string; key: KeyRecord }>();
   let lastEpoch: string | undefined;
 
   return {
     async find(prefix) {
-      const epoch = await currentEpoch(null);
+      const epoch = await currentEpoch();
       if (epoch !== lastEpoch) {
         // Everything read at an older epoch is stale; drop it rather than keep it to compare against.
         if (lastEpoch === undefined || BigInt(epoch) > BigInt(lastEpoch)) records = new Map();
@@ -57,6 +54,15 @@ export function cachedKeyDirectory(sql: Sql): KeyDirectory {
       key.last_used_at = at.toISOString();
     },
   };
+}
+
+/** The auth epoch read alone, by one statement for the requests that ask together. */
+function batchedEpochReads(sql: Sql): () => Promise<string> {
+  const read = batched(async (items: null[]) => {
+    const epoch = await readAuthEpoch(sql);
+    return items.map(() => epoch);
+  });
+  return () => read(null);
 }
 
 /** Every lookup reads the database (operator tools and tests that want no cache). */

@@ -1,0 +1,65 @@
+import { batched, settleTogetherOrAlone, unwrap, type Settled } from '../persistence/sql/batch.js';
+import { readAuthEpoch } from '../persistence/sql/api-keys.sql.js';
+import { preparationContexts, type PreparationContext, type PreparationContextRead } from '../persistence/sql/preparations.sql.js';
+import type { Sql } from '../persistence/sql/sql.js';
+
+/** The reads requests make before they decide, shared by the requests that arrive together (`sharedReads`). */
+export interface SharedReads {
+  /** The current auth epoch, read by a statement that starts after this call (what the key cache checks against). */
+  authEpoch(): Promise<string>;
+  /** An invoice-backed preparation's saved row and invoices (`preparationContexts`). */
+  preparationContext(read: PreparationContextRead): Promise<PreparationContext>;
+}
+
+type Item = { kind: 'epoch' } | { kind: 'context'; read: PreparationContextRead };
+
+/**
+ * One batch (one round trip per kind of statement) for the reads of concurrent
+ * requests: the auth epoch every API request checks its cached key against, and
+ * the contexts of invoice-backed preparations (one statement per selector). A
+ * preparation's context statement also reads the epoch, and the requests
+ * waiting for an epoch in the same batch take it from there, so under
+ * preparation load authentication costs no statement of its own. That epoch is
+ * as fresh as a read of its own would be: a batch starts after each of its
+ * items was submitted (`batched`), so every statement in it sees what was
+ * committed before each waiting request asked. With no context in the batch, or
+ * when every context statement failed, the epoch is read alone.
+ */
+export function sharedReads(sql: Sql): SharedReads {
+  const run = batched(async (items: Item[]): Promise<Settled<string | PreparationContext>[]> => {
+    const answers: Settled<string | PreparationContext>[] = new Array(items.length);
+    const bySelector = new Map<PreparationContextRead['selector'], number[]>();
+    items.forEach((item, i) => {
+      if (item.kind === 'context') bySelector.set(item.read.selector, [...(bySelector.get(item.read.selector) ?? []), i]);
+    });
+    let epoch: string | undefined;
+    await Promise.all(
+      [...bySelector].map(async ([selector, indexes]) => {
+        const settled = await settleTogetherOrAlone(
+          indexes.map((i) => (items[i] as Extract<Item, { kind: 'context' }>).read),
+          async (some) => {
+            const { contexts, authEpoch } = await preparationContexts(sql, selector, some);
+            epoch = authEpoch;
+            return contexts;
+          },
+        );
+        indexes.forEach((i, n) => (answers[i] = settled[n]!));
+      }),
+    );
+    const waiting = items.flatMap((item, i) => (item.kind === 'epoch' ? [i] : []));
+    if (waiting.length > 0) {
+      let settled: Settled<string>;
+      try {
+        settled = { ok: true, value: epoch ?? (await readAuthEpoch(sql)) };
+      } catch (error) {
+        settled = { ok: false, error };
+      }
+      for (const i of waiting) answers[i] = settled;
+    }
+    return answers;
+  });
+  return {
+    authEpoch: async () => unwrap(await run({ kind: 'epoch' })) as string,
+    preparationContext: async (read) => unwrap(await run({ kind: 'context', read })) as PreparationContext,
+  };
+}
