@@ -344,3 +344,34 @@ describe('invoice-backed preparation over HTTP (endpoints 1, 6, 11, 12)', () => 
     expect(outside.body.error.issues[0].code).toBe('enrichment_reference_not_found');
   });
 });
+
+describe('authentication of preparation requests under load (docs/decisions.md, "Hot paths")', () => {
+  it('when a cached key is revoked while other keys prepare, then its very next request is refused and theirs still succeed', async () => {
+    const reader = await invoiceReader(app, 'gwb');
+    const invoice = await invoiceOf(reader, '1002');
+    const body = () => bodyFor(invoice, { idempotencyKey: newKey() });
+    for (let round = 0; round < 5; round++) {
+      const issued = await app.admin<{ id: string; key: string }>('apiKeys.issue', {
+        integrationId: reader.integrationId,
+        scopes: ['invoices:read', 'enrichment:write'],
+      });
+      const revoking = issued.body;
+      // The key is cached by a first request, then revoked behind the cache's back.
+      expect((await post(revoking.key, 'gwb', body())).status).toBe(200);
+      await sql('update api_keys set revoked_at = now() where id = ?', [revoking.id]);
+
+      // Its request arrives among others whose reads carry the auth epoch it is checked against.
+      const others = Array.from({ length: 12 }, () => post(reader.key, 'gwb', body()));
+      const refused = post(revoking.key, 'gwb', body());
+      const more = Array.from({ length: 12 }, () => post(reader.key, 'gwb', body()));
+      expect((await Promise.all([...others, ...more])).map((r) => r.status)).toEqual(new Array(24).fill(200));
+      const res = await refused;
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 401,
+        body: { error: { type: 'authentication_error', message: 'This API key has been revoked', issues: [] } },
+      });
+    }
+    const [{ n }] = await sql('select count(*)::int as n from preparations where integration_id = ?', [reader.integrationId]);
+    expect(n).toBe(5 * 25);
+  });
+});
