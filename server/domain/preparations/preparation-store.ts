@@ -7,6 +7,7 @@ import {
 } from '../../persistence/sql/preparations.sql.js';
 import type { Sql } from '../../persistence/sql/sql.js';
 import type { SharedReads } from '../shared-reads.js';
+import { snapshotCache } from './snapshot-cache.js';
 
 /** Where invoice-backed preparation reads what it decides on and saves what it decided. */
 export interface PreparationStore {
@@ -34,8 +35,12 @@ export function pooledPreparationStore(sql: Sql, reads: SharedReads): Preparatio
       return some.map(() => undefined);
     }),
   );
+  const snapshots = snapshotCache();
   return {
-    context: (read) => reads.preparationContext(read),
+    context: async (read) => {
+      const known = snapshots.known(read);
+      return snapshots.fill(read, await reads.preparationContext({ ...read, knownSnapshotId: known?.snapshotId }), known);
+    },
     insert: async (row) => unwrap(await insert(row)),
   };
 }

@@ -161,8 +161,8 @@ export interface PreparationContext {
   saved: PreparationRow | undefined;
   /**
    * The visible invoices the selector names, oldest first, at most two (two: ambiguous). Of their snapshot's JSON only
-   * the content and the mapper's issues are read (what preparation checks), and only when it is not the saved
-   * preparation's snapshot: a replay on the same snapshot does not need them.
+   * the content and the mapper's issues are read (what preparation checks), and only when it is neither the saved
+   * preparation's snapshot (a replay on the same snapshot does not need them) nor the snapshot the caller said it holds.
    */
   invoices: InvoiceReadRow[];
 }
@@ -173,6 +173,8 @@ export interface PreparationContextRead {
   idempotencyKey: string;
   selector: keyof typeof SELECTOR_COLUMNS;
   value: string;
+  /** A snapshot the caller already holds: when it is the invoice's current one, its JSON is not sent (`content` null). */
+  knownSnapshotId?: string | undefined;
 }
 
 /**
@@ -202,12 +204,13 @@ export async function preparationContexts(
     environment: r.scope.environment,
     idempotency_key: r.idempotencyKey,
     value: r.value,
+    known_snapshot: r.knownSnapshotId ?? null,
   }));
   const value = selector === 'invoiceId' ? 'r.value::uuid' : 'r.value';
   const found = await sql<Record<string, unknown>>(
-    `select r.n, (select value from auth_epoch where id) as auth_epoch, ${COLUMN_NAMES.map((c) => `p.${c} as p_${c}`).join(', ')}, ${invoiceReadColumns({ only: ['content', 'issues'], when: 's.id is distinct from p.snapshot_id' })}
+    `select r.n, (select value from auth_epoch where id) as auth_epoch, ${COLUMN_NAMES.map((c) => `p.${c} as p_${c}`).join(', ')}, ${invoiceReadColumns({ only: ['content', 'issues'], when: 's.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot' })}
        from jsonb_to_recordset(?::jsonb)
-            as r(n int, integration_id uuid, organization_id uuid, environment text, idempotency_key text, value text)
+            as r(n int, integration_id uuid, organization_id uuid, environment text, idempotency_key text, value text, known_snapshot uuid)
        left join lateral (
          select p.* from preparations p where p.integration_id = r.integration_id and p.idempotency_key = r.idempotency_key limit 1) p on true
        left join lateral (

@@ -33,7 +33,7 @@ describe('shared reads: the auth epoch rides on preparation reads', () => {
     value: 'INV-1',
   });
   const bumpEpoch = () => app.orm.em.getConnection().execute('update auth_epoch set value = value + 1 where id returning value');
-  const epochNow = async () => String((await app.orm.em.getConnection().execute('select value from auth_epoch where id'))[0].value);
+  const epochNow = async () => String((await app.orm.em.getConnection().execute('select value from auth_epoch where id'))[0]!.value);
 
   it('when requests ask for the epoch beside preparation reads, then one statement answers both, with the epoch committed before they asked', async () => {
     const { sql, sent } = recordingSql();
