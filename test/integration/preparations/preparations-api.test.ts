@@ -375,3 +375,30 @@ describe('authentication of preparation requests under load (docs/decisions.md, 
     expect(n).toBe(5 * 25);
   });
 });
+
+describe('snapshots already read are not sent again (server/domain/preparations/snapshot-cache.ts)', () => {
+  it('when the invoice gets a new snapshot after a preparation, then the next preparation uses the new one, not the one held', async () => {
+    const reader = await invoiceReader(app, 'gwc');
+    // invoiceNumber is the selector here: the process remembers which snapshot it last read for it.
+    const before = await invoiceOf(reader, '1003');
+    const select = { invoiceNumber: before.invoiceNumber };
+    const body = (invoice: InvoiceDetailView) => ({ ...bodyFor(invoice), invoiceId: undefined, ...select });
+    for (let i = 0; i < 2; i++) {
+      const ordinary = await post(reader.key, 'gwcPreparation', body(before));
+      expect(ordinary.status).toBe(200);
+      expect(ordinary.body.data.mode).toBe('ordinary');
+      expect(ordinary.body.preparation.snapshotId).toBe(before.snapshotId);
+    }
+
+    const after = await confirmMappings(reader, '1003');
+    expect(after.snapshotId).not.toBe(before.snapshotId);
+    const enhanced = await post(reader.key, 'gwcPreparation', body(after));
+    expect(enhanced.status).toBe(200);
+    expect(enhanced.body.data).toEqual({ mode: 'enhanced', enrichment: expectedData('gwc', after.invoice), optimizationIssues: [] });
+    expect(enhanced.body.preparation).toMatchObject({ snapshotId: after.snapshotId, revision: after.revision });
+    // And again from the snapshot now held.
+    const again = await post(reader.key, 'gwcPreparation', body(after));
+    expect(again.body.data).toEqual(enhanced.body.data);
+    expect(again.body.preparation.snapshotId).toBe(after.snapshotId);
+  });
+});
