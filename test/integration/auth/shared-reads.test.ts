@@ -32,16 +32,19 @@ describe('shared reads: the auth epoch rides on preparation reads', () => {
     selector: 'ledgerInvoiceId' as const,
     value: 'INV-1',
   });
-  const bumpEpoch = () => app.orm.em.getConnection().execute('update auth_epoch set value = value + 1 where id returning value');
   const epochNow = async () => String((await app.orm.em.getConnection().execute('select value from auth_epoch where id'))[0]!.value);
+  /** Move the epoch on (as any change to keys or links does), forget the statements sent so far, and return the new epoch. */
+  async function nextRound(sent: string[]): Promise<string> {
+    await app.orm.em.getConnection().execute('update auth_epoch set value = value + 1 where id');
+    sent.length = 0;
+    return epochNow();
+  }
 
   it('when requests ask for the epoch beside preparation reads, then one statement answers both, with the epoch committed before they asked', async () => {
     const { sql, sent } = recordingSql();
     const reads = sharedReads(sql);
     for (let round = 0; round < 3; round++) {
-      await bumpEpoch();
-      const expected = await epochNow();
-      sent.length = 0;
+      const expected = await nextRound(sent);
       // The first request starts a batch at once, alone; what is asked while it runs goes together in the next batch.
       const first = reads.authEpoch();
       const [contexts, epochs] = await Promise.all([
@@ -66,9 +69,7 @@ describe('shared reads: the auth epoch rides on preparation reads', () => {
     const { sql, sent } = recordingSql();
     const reads = sharedReads(sql);
     for (let round = 0; round < 3; round++) {
-      await bumpEpoch();
-      const expected = await epochNow();
-      sent.length = 0;
+      const expected = await nextRound(sent);
       expect(await Promise.all([reads.authEpoch(), reads.authEpoch(), reads.authEpoch()])).toEqual([expected, expected, expected]);
       // The first alone, the other two together.
       expect(sent).toEqual([EPOCH_READ, EPOCH_READ]);
