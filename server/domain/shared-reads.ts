@@ -30,7 +30,10 @@ export function sharedReads(sql: Sql): SharedReads {
     const answers: Settled<string | PreparationContext>[] = new Array(items.length);
     const bySelector = new Map<PreparationContextRead['selector'], number[]>();
     items.forEach((item, i) => {
-      if (item.kind === 'context') bySelector.set(item.read.selector, [...(bySelector.get(item.read.selector) ?? []), i]);
+      if (item.kind !== 'context') return;
+      const indexes = bySelector.get(item.read.selector);
+      if (indexes) indexes.push(i);
+      else bySelector.set(item.read.selector, [i]);
     });
     let epoch: string | undefined;
     await Promise.all(

@@ -1,5 +1,4 @@
-import { findKeyRecord, readAuthEpoch, touchKey, type KeyRecord } from '../../persistence/sql/api-keys.sql.js';
-import { batched } from '../../persistence/sql/batch.js';
+import { findKeyRecord, touchKey, type KeyRecord } from '../../persistence/sql/api-keys.sql.js';
 import type { Sql } from '../../persistence/sql/sql.js';
 
 /** Where authentication reads key records and records their use. */
@@ -17,8 +16,8 @@ const MAX_CACHED_KEYS = 10_000;
  * Key records cached in this process, each tagged with the auth epoch it was
  * read at. Every lookup first reads the current epoch from PostgreSQL — a read
  * that starts after the request arrived, shared by the requests that arrive
- * together (`batched`; `currentEpoch`, which may take it from a statement that
- * reads other things in the same batch, `sharedReads`) — and uses a cached record only while the epoch is the
+ * together (`currentEpoch`: `sharedReads`, which may take it from a statement
+ * that reads other things in the same batch) — and uses a cached record only while the epoch is the
  * one it was read at. Triggers move the epoch in the same transaction as any
  * change that can alter a verdict (revocation, scopes, organization status,
  * integration, ledger link; migration auth_epoch), whichever process or plain
@@ -26,7 +25,7 @@ const MAX_CACHED_KEYS = 10_000;
  * truth: nothing has to be delivered for the cache to be dropped, and when the
  * epoch cannot be read the request fails rather than trusting the cache.
  */
-export function cachedKeyDirectory(sql: Sql, currentEpoch: () => Promise<string> = batchedEpochReads(sql)): KeyDirectory {
+export function cachedKeyDirectory(sql: Sql, currentEpoch: () => Promise<string>): KeyDirectory {
   let records = new Map<string, { epoch: string; key: KeyRecord }>();
   let lastEpoch: string | undefined;
 
@@ -54,15 +53,6 @@ export function cachedKeyDirectory(sql: Sql, currentEpoch: () => Promise<string>
       key.last_used_at = at.toISOString();
     },
   };
-}
-
-/** The auth epoch read alone, by one statement for the requests that ask together. */
-function batchedEpochReads(sql: Sql): () => Promise<string> {
-  const read = batched(async (items: null[]) => {
-    const epoch = await readAuthEpoch(sql);
-    return items.map(() => epoch);
-  });
-  return () => read(null);
 }
 
 /** Every lookup reads the database (operator tools and tests that want no cache). */

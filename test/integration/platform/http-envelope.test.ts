@@ -18,6 +18,17 @@ describe('cross-cutting HTTP behaviour', () => {
     expect(a.headers.get('x-svc-request-id')).not.toBe(b.headers.get('x-svc-request-id'));
   });
 
+  it('when an API route or the OpenAPI document answers, then it carries no ETag and a conditional request gets the full answer', async () => {
+    const first = await app.request('/api/v1/openapi.json');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('etag')).toBeNull();
+    const again = await app.request('/api/v1/openapi.json', { headers: { 'if-none-match': 'W/"anything"' } });
+    expect(again.status).toBe(200);
+    const refused = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: {} });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('etag')).toBeNull();
+  });
+
   it('when the route is unknown, then 404 in the error envelope with a request id', async () => {
     const res = await app.request('/api/v1/nothing-here', { method: 'POST', json: {} });
     expect(res.status).toBe(404);
