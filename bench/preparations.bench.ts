@@ -19,7 +19,7 @@
  * of the service and of PostgreSQL (steadier than throughput on a shared machine). Targets: new preparations
  * ≥ 70 % of inline throughput; replays ≥ inline.
  *
- * BENCH_PROFILE=1: after the warm-up, profile one new-preparation load and one replay load in the service's process
+ * BENCH_PROFILE=1: after the warm-up, profile one inline, one new-preparation and one replay load in the service's process
  * instead of the rounds (summary as in `bench:profile`; raw profiles to BENCH_PROFILE_OUT-<path>.cpuprofile).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -112,7 +112,8 @@ try {
   for (const options of Object.values(runs)) await load('warm-up', { ...options, duration: warmup });
   if (process.env.BENCH_PROFILE) {
     // CPU profiles of the two preparation paths instead of the rounds (`BENCH_PROFILE=1 npm run bench:preparations`).
-    for (const path of ['fresh', 'replay'] as const) await profiledLoad(`preparation-${path}`, runs[path]);
+    for (const path of ['inline', 'fresh', 'replay'] as const)
+      await profiledLoad(path === 'inline' ? 'inline-gwc' : `preparation-${path}`, runs[path]);
     process.exit(0);
   }
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);

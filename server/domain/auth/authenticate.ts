@@ -4,6 +4,7 @@ import { hashSecret, secretMatchesHash } from '../../crypto/secrets.js';
 import { parseApiKey } from './api-key.js';
 import type { AuthContext } from './auth-context.js';
 import type { KeyDirectory } from './key-directory.js';
+import type { KeyRecord } from '../../persistence/sql/api-keys.sql.js';
 
 /** Last use is written at most this often per key, so reads do not turn into a write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -20,21 +21,60 @@ function bearerToken(header: string | undefined): string {
   return match[1]!;
 }
 
+type AuthenticationOptions = { authorization: string | undefined; access: RouteAccess; environment: Environment };
+
 /**
  * Verify the bearer key and that it may call a route: 401 for a missing,
  * malformed, unknown or revoked key; 404 when the key's organization is
  * inactive; 403 for another provider's key, another environment or a missing
  * scope (spec: Authentication).
  */
-export async function authenticate(
-  keys: KeyDirectory,
-  options: { authorization: string | undefined; access: RouteAccess; environment: Environment },
-): Promise<AuthContext> {
+export async function authenticate(keys: KeyDirectory, options: AuthenticationOptions): Promise<AuthContext> {
   const parsed = parseApiKey(bearerToken(options.authorization));
   if (!parsed) throw unauthenticated('Malformed API key');
-
   const key = await keys.find(parsed.prefix);
-  const valid = secretMatchesHash(parsed.secret, key?.secret_hash ?? UNKNOWN_KEY_HASH);
+  const auth = verdict(key, parsed.secret, options);
+  const now = new Date();
+  if (touchDue(key!, now)) await keys.touch(key!, now, LAST_USED_RESOLUTION_MS);
+  return auth;
+}
+
+/** An authentication that a later epoch read of the same request must confirm (`provisionalAuthentication`). */
+export interface ProvisionalAuthentication {
+  auth: AuthContext;
+  /** The auth epoch the key record was read at: the verdict stands while a later read still finds it. */
+  epoch: string;
+}
+
+/**
+ * The verdict `authenticate` would give from the key record this process has
+ * cached, without reading the current epoch, when that verdict is to let the
+ * request through and no write of last use is due; undefined otherwise (no
+ * cached record, a refusal, a last use to record), and the caller
+ * authenticates strictly. Refusals are never given from it: whatever a
+ * provisional request is answered, other than from a statement that read the
+ * epoch unchanged, waits for `authenticate` (docs/decisions.md, "Authentication
+ * confirmed by the preparation read").
+ */
+export function provisionalAuthentication(keys: KeyDirectory, options: AuthenticationOptions): ProvisionalAuthentication | undefined {
+  try {
+    const parsed = parseApiKey(bearerToken(options.authorization));
+    const cached = parsed && keys.cached?.(parsed.prefix);
+    if (!cached || touchDue(cached.key, new Date())) return undefined;
+    return { auth: verdict(cached.key, parsed.secret, options), epoch: cached.epoch };
+  } catch {
+    // A refusal: `authenticate` gives it, from a record checked against the current epoch.
+    return undefined;
+  }
+}
+
+function touchDue(key: KeyRecord, now: Date): boolean {
+  return !key.last_used_at || now.getTime() - new Date(key.last_used_at).getTime() > LAST_USED_RESOLUTION_MS;
+}
+
+/** The checks of `authenticate` on a key record: the request's context, or the refusal. */
+function verdict(key: KeyRecord | undefined, secret: string, options: AuthenticationOptions): AuthContext {
+  const valid = secretMatchesHash(secret, key?.secret_hash ?? UNKNOWN_KEY_HASH);
   if (!key || !valid) throw unauthenticated('Unknown API key');
   if (key.revoked_at) throw unauthenticated('This API key has been revoked');
   // The key is genuine but acts for nobody: the spec's 404 for a missing or inactive organization context (docs/errors.md).
@@ -56,12 +96,6 @@ export async function authenticate(
   if (access.scopes.includes('invoices:read') && !key.linked) {
     throw forbidden('This integration is not linked to an accounting source');
   }
-
-  const now = new Date();
-  if (!key.last_used_at || now.getTime() - new Date(key.last_used_at).getTime() > LAST_USED_RESOLUTION_MS) {
-    await keys.touch(key, now, LAST_USED_RESOLUTION_MS);
-  }
-
   return {
     apiKeyId: key.id,
     organizationId: key.organization_id,

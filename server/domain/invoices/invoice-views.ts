@@ -32,12 +32,15 @@ import { readinessOf, sourceStateIssues, type Readiness } from './readiness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Frozen like a cached snapshot's own issues, so readiness keeps its results for snapshots without any. */
+const NO_ISSUES: readonly CategorizedIssue[] = Object.freeze([]);
+
 /** Readiness of a stored invoice for one provider now (one implementation with invoice-backed preparation). */
 export function readinessOfRow(row: InvoiceReadRow, provider: PaymentProvider, now: Date): Readiness {
   return readinessOf({
     provider,
     invoice: row.content!.invoice as StoredInvoice,
-    mapperIssues: (row.issues ?? []) as CategorizedIssue[],
+    mapperIssues: (row.issues ?? NO_ISSUES) as CategorizedIssue[],
     deleted: row.deleted,
     connectionStatus: row.connection_status as ConnectionStatus,
     checkedThrough: row.checked_through,

@@ -4,6 +4,7 @@ import type { StoredInvoice } from '../../../contract/invoices.js';
 import { enrichInline, type EnrichmentRequest } from '../enrichment/index.js';
 import { appliesTo, categorize, invoiceIssue } from './issue-categories.js';
 import { toCanonicalInvoice } from './to-canonical.js';
+import { deepFreeze } from '../deep-freeze.js';
 
 /** Spec Limits: "completed source checkpoint within 4 hours and no active or pending refresh". */
 export const FRESHNESS_WINDOW_MS = 4 * 60 * 60 * 1000;
@@ -44,22 +45,66 @@ export interface Readiness {
  * brings: amountMinor, currency and expectedRevision (docs/decisions.md).
  */
 export function readinessOf(input: ReadinessInput): Readiness {
-  const issues: CategorizedIssue[] = deletionIssues(input.deleted);
-  issues.push(...input.mapperIssues.filter((i) => appliesTo(i.code, input.provider)));
-  const canonical = toCanonicalInvoice(input.invoice);
-  const enriched = canonical.ok ? enrichInline(input.provider, preparationRequest(input.provider, canonical.invoice)) : undefined;
-  if (enriched && !enriched.ok) issues.push(...enriched.issues.map(categorize));
-  if (!canonical.ok) issues.push(...withoutExplainedPaths(canonical.issues, issues));
-  issues.push(...freshnessIssues(input.checkedThrough, input.syncActive, input.now));
-  issues.push(...accessIssues(input.connectionStatus));
+  const deletion = deletionIssues(input.deleted);
+  const snapshot = snapshotChecks(input.provider, input.invoice, input.mapperIssues);
+  const issues = [
+    ...deletion,
+    ...snapshot.issues,
+    ...withoutExplainedPaths(snapshot.unavailableFacts, deletion),
+    ...freshnessIssues(input.checkedThrough, input.syncActive, input.now),
+    ...accessIssues(input.connectionStatus),
+  ];
   const unique = dedupe(issues);
   return {
     ready: unique.length === 0,
     issues: unique,
     checkedThrough: input.checkedThrough?.toISOString() ?? null,
+    canonical: snapshot.canonical,
+    enrichment: snapshot.enrichment,
+  };
+}
+
+/** What readiness reads of the snapshot alone, for one provider (`snapshotChecks`). */
+interface SnapshotChecks {
+  /** The mapper's issues that apply to the provider, then the enrichment core's. */
+  readonly issues: readonly CategorizedIssue[];
+  /** The facts the canonical conversion found unavailable, except where an issue above already names the path. */
+  readonly unavailableFacts: readonly CategorizedIssue[];
+  readonly canonical: CanonicalInvoice | null;
+  readonly enrichment: unknown;
+}
+
+/** Results by the frozen snapshot they were computed from (its invoice, then its mapper issues), per provider. */
+const memo = new WeakMap<object, WeakMap<object, Map<PaymentProvider, SnapshotChecks>>>();
+
+/**
+ * The checks that read only the snapshot: the mapper's issues, the canonical
+ * conversion and the enrichment core. A snapshot's JSON held frozen by the
+ * snapshot cache (`snapshotCache`) is immutable and shared by the requests
+ * that prepare its invoice, so its results are kept beside it (weakly: they
+ * go when it goes) and frozen too; a snapshot read fresh is checked each time.
+ */
+function snapshotChecks(provider: PaymentProvider, invoice: StoredInvoice, mapperIssues: readonly CategorizedIssue[]): SnapshotChecks {
+  const immutable = Object.isFrozen(invoice) && Object.isFrozen(mapperIssues);
+  const held = immutable ? memo.get(invoice)?.get(mapperIssues)?.get(provider) : undefined;
+  if (held) return held;
+  const issues = mapperIssues.filter((i) => appliesTo(i.code, provider));
+  const canonical = toCanonicalInvoice(invoice);
+  const enriched = canonical.ok ? enrichInline(provider, preparationRequest(provider, canonical.invoice)) : undefined;
+  if (enriched && !enriched.ok) issues.push(...enriched.issues.map(categorize));
+  const checks: SnapshotChecks = {
+    issues,
+    unavailableFacts: canonical.ok ? [] : withoutExplainedPaths(canonical.issues, issues),
     canonical: canonical.ok ? canonical.invoice : null,
     enrichment: enriched?.ok ? enriched.data : null,
   };
+  if (!immutable) return checks;
+  let byIssues = memo.get(invoice);
+  if (!byIssues) memo.set(invoice, (byIssues = new WeakMap()));
+  let byProvider = byIssues.get(mapperIssues);
+  if (!byProvider) byIssues.set(mapperIssues, (byProvider = new Map()));
+  byProvider.set(provider, deepFreeze(checks));
+  return checks;
 }
 
 /**

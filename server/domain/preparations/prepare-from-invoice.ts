@@ -59,7 +59,7 @@ export async function prepareFromInvoice(
     expectedRevision: request.expectedRevision ?? null,
   });
   const value = selector === 'invoiceId' ? request.invoiceId!.toLowerCase() : request[selector]!;
-  let context: PreparationContext = { saved: undefined, invoices: [] };
+  let context: Pick<PreparationContext, 'saved' | 'invoices'> = { saved: undefined, invoices: [] };
   const { answer: row, replayed } = await idempotentWrite<PreparationRow>({
     fingerprint,
     find: async () => {

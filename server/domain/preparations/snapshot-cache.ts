@@ -1,5 +1,6 @@
 import type { PreparationContext, PreparationContextRead } from '../../persistence/sql/preparations.sql.js';
 import type { InvoiceReadRow } from '../../persistence/sql/stored-invoices.sql.js';
+import { deepFreeze } from '../deep-freeze.js';
 
 /** What preparation reads of a snapshot's JSON. */
 interface SnapshotJson {
@@ -11,15 +12,6 @@ interface SnapshotJson {
 /** Bounds on memory, not tuning knobs: past them the cache starts over. */
 const MAX_SNAPSHOTS = 512;
 const MAX_SELECTORS = 10_000;
-
-/** Frozen, so a caller that tried to change a shared snapshot would fail loudly instead of changing it for the next one. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
 
 /**
  * The JSON of snapshots this process has read, by id, so that a preparation of

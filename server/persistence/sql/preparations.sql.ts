@@ -165,6 +165,11 @@ export interface PreparationContext {
    * preparation's snapshot (a replay on the same snapshot does not need them) nor the snapshot the caller said it holds.
    */
   invoices: InvoiceReadRow[];
+  /**
+   * The auth epoch the statement read (see migration auth_epoch): it started after the request asked, so a request
+   * authenticated on a key record of this epoch is confirmed by it (`confirmAuthentication`).
+   */
+  authEpoch: string;
 }
 
 /** One preparation request's reads (`preparationContexts`). */
@@ -228,11 +233,12 @@ export async function preparationContexts(
   const byRequest = reads.map(() => [] as Record<string, unknown>[]);
   for (const row of found) byRequest[row.n as number]!.push(row);
   // Every request yields at least one row (a left join from the requests).
-  return { contexts: byRequest.map((rows) => contextOf(rows)), authEpoch: String(found[0]!.auth_epoch) };
+  const authEpoch = String(found[0]!.auth_epoch);
+  return { contexts: byRequest.map((rows) => contextOf(rows, authEpoch)), authEpoch };
 }
 
-function contextOf(found: Record<string, unknown>[]): PreparationContext {
+function contextOf(found: Record<string, unknown>[], authEpoch: string): PreparationContext {
   const first = found[0];
   const saved = first?.p_id == null ? undefined : rows([Object.fromEntries(COLUMN_NAMES.map((c) => [c, first[`p_${c}`]]))])[0];
-  return { saved, invoices: readRows(found.filter((r) => r.id !== null)) };
+  return { saved, invoices: readRows(found.filter((r) => r.id !== null)), authEpoch };
 }

@@ -53,9 +53,10 @@ describe('shared reads: the auth epoch rides on preparation reads', () => {
       ]);
       expect(await first).toBe(expected);
       expect(epochs).toEqual([expected, expected, expected]);
+      // Each context carries the epoch its statement read: what confirms a provisionally authenticated request.
       expect(contexts).toEqual([
-        { saved: undefined, invoices: [] },
-        { saved: undefined, invoices: [] },
+        { saved: undefined, invoices: [], authEpoch: expected },
+        { saved: undefined, invoices: [], authEpoch: expected },
       ]);
       // The second batch is one statement: the context read of both requests, which also read the epoch.
       expect(sent).toHaveLength(2);

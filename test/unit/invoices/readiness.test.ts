@@ -10,6 +10,7 @@ import {
   type ReadinessInput,
 } from '../../../server/domain/invoices/index.js';
 import { input, mapping, sourceInvoice, stored, storedLine } from './support/source.js';
+import { deepFreeze } from '../../../server/domain/deep-freeze.js';
 
 const issue = (code: string, path: string, category: IssueCategory) => ({ code, path, category, message: expect.any(String) });
 const checkedThrough = new Date('2026-11-20T12:00:00.000Z');
@@ -175,5 +176,55 @@ describe('readinessOf', () => {
       expect(enriched.ok).toBe(true);
       expect(result.enrichment).toStrictEqual(enriched.ok ? enriched.data : undefined);
     }
+  });
+});
+
+describe('readinessOf on a frozen snapshot (held by the snapshot cache)', () => {
+  const frozen = () => {
+    const mapped = mapInvoice(input({ mappings: [mapping('11'), mapping('12')] }));
+    return { invoice: deepFreeze(mapped.invoice), mapperIssues: deepFreeze(mapped.issues) };
+  };
+  const base = { deleted: false, connectionStatus: 'active' as const, checkedThrough, syncActive: false, now };
+
+  it('when the same frozen snapshot is checked again, then its snapshot results are kept, frozen, per provider, and equal to a fresh check', () => {
+    const snapshot = frozen();
+    for (const provider of ['gwa', 'gwb', 'gwc'] as const) {
+      const first = readinessOf({ ...base, ...snapshot, provider });
+      const again = readinessOf({ ...base, ...snapshot, provider });
+      // The same objects: computed once for this snapshot and provider.
+      expect(again.enrichment).toBe(first.enrichment);
+      expect(again.canonical).toBe(first.canonical);
+      expect(Object.isFrozen(first.enrichment)).toBe(true);
+      // What a check of an unfrozen copy gives.
+      expect(again).toStrictEqual(ready(provider));
+    }
+    const gwa = readinessOf({ ...base, ...snapshot, provider: 'gwa' });
+    const gwc = readinessOf({ ...base, ...snapshot, provider: 'gwc' });
+    expect(gwa.enrichment).not.toStrictEqual(gwc.enrichment);
+  });
+
+  it('when the source state changes, then a kept snapshot is still checked for deletion, freshness and access each time', () => {
+    const snapshot = frozen();
+    expect(readinessOf({ ...base, ...snapshot, provider: 'gwc' }).ready).toBe(true);
+    const paused = readinessOf({ ...base, ...snapshot, provider: 'gwc', connectionStatus: 'paused', syncActive: true, deleted: true });
+    expect(paused.issues).toStrictEqual([
+      issue('invoice_deleted_at_source', 'source', 'source'),
+      issue('sync_in_progress', 'source.sync', 'freshness'),
+      issue('connection_paused', 'source.connection', 'access'),
+    ]);
+    const late = new Date(checkedThrough.getTime() + FRESHNESS_WINDOW_MS + 1);
+    expect(readinessOf({ ...base, ...snapshot, provider: 'gwc', now: late }).issues).toStrictEqual([
+      issue('source_stale', 'source.checkedThrough', 'freshness'),
+    ]);
+    expect(readinessOf({ ...base, ...snapshot, provider: 'gwc' }).ready).toBe(true);
+  });
+
+  it('when the snapshot is not frozen, then nothing is kept: each check computes its own results', () => {
+    const mapped = mapInvoice(input({ mappings: [mapping('11'), mapping('12')] }));
+    const first = readinessOf({ ...base, invoice: mapped.invoice, mapperIssues: mapped.issues, provider: 'gwc' });
+    const again = readinessOf({ ...base, invoice: mapped.invoice, mapperIssues: mapped.issues, provider: 'gwc' });
+    expect(again.enrichment).not.toBe(first.enrichment);
+    expect(again.enrichment).toStrictEqual(first.enrichment);
+    expect(Object.isFrozen(first.enrichment)).toBe(false);
   });
 });

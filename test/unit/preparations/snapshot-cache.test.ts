@@ -12,7 +12,7 @@ const read = (value = 'INV-1'): PreparationContextRead => ({
 });
 const row = (snapshotId: string | null, content: InvoiceReadRow['content']): InvoiceReadRow =>
   ({ snapshot_id: snapshotId, content, issues: content === null ? null : [] }) as unknown as InvoiceReadRow;
-const context = (...invoices: InvoiceReadRow[]): PreparationContext => ({ saved: undefined, invoices });
+const context = (...invoices: InvoiceReadRow[]): PreparationContext => ({ saved: undefined, invoices, authEpoch: '1' });
 
 describe('snapshot cache', () => {
   it('when a snapshot was read, then the next read of its selector names it, and the JSON left out is filled in from it, frozen', () => {
