@@ -5,6 +5,8 @@ import { createApp } from '../../../server/http/app.js';
 import { listen, type RunningServer } from '../../../server/http/lifecycle.js';
 import { createLogger } from '../../../server/logger.js';
 import { openOrm } from '../../../server/persistence/orm.js';
+import { findKeyRecord } from '../../../server/persistence/sql/api-keys.sql.js';
+import { poolSql } from '../../../server/persistence/sql/sql.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { httpClient, TEST_CONFIG_DEFAULTS, useTestApp, type TestApp } from '../../support/harness.js';
 import { gwcReport } from '../../support/reports.js';
@@ -139,5 +141,18 @@ describe('key cache invalidation', () => {
       await sqlClient.query('alter table auth_epoch_away rename to auth_epoch');
     }
     expect((await report(app, tenant.key)).status).toBe(200);
+  });
+  it('when the key record reads a table, then every change to that table moves the auth epoch (a trigger on it)', async () => {
+    // The obligation of any table a verdict comes to depend on: without the trigger, cached keys would miss its changes.
+    const sent: string[] = [];
+    const pool = poolSql(app.orm);
+    await findKeyRecord((query, params, name) => (sent.push(query), pool(query, params, name)), 'unknown');
+    const read = [...new Set([...sent.join(' ').matchAll(/\b(?:from|join)\s+\(?([a-z_]+)/g)].map((m) => m[1]!))].sort();
+    expect(read).toEqual(['api_keys', 'auth_epoch', 'integration_links', 'integrations', 'organizations']);
+    const triggered = await app.orm.em.getConnection().execute<{ table: string }[]>(
+      `select distinct c.relname as table from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_proc p on p.oid = t.tgfoid
+          where p.proname = 'auth_epoch_bump' and not t.tgisinternal`,
+    );
+    expect(triggered.map((r) => r.table).sort()).toEqual(read.filter((table) => table !== 'auth_epoch'));
   });
 });
