@@ -10,7 +10,7 @@
  * exactly what the preparation enriches).
  *
  * Each path is warmed first (BENCH_WARMUP_SECONDS, default 2). Then BENCH_ROUNDS
- * rounds (default 3), each of: inline, new preparations (a distinct idempotency key
+ * rounds (default 5), each of: inline, new preparations (a distinct idempotency key
  * per request, so each one saves a preparation), identical replays (same key and
  * body, answered from the saved preparation after re-checking the source), inline
  * again; BENCH_SECONDS per load (default 5). Each round's ratios use the mean of its
@@ -116,7 +116,7 @@ try {
       await profiledLoad(path === 'inline' ? 'inline-gwc' : `preparation-${path}`, runs[path]);
     process.exit(0);
   }
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
   const duration = Number(process.env.BENCH_SECONDS ?? 5);
   // CPU per request of the service (this process; the load generator has its own) and of PostgreSQL: steadier than
   // throughput on a machine shared with other work.
