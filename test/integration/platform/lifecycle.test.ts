@@ -148,7 +148,17 @@ describe('npm start', () => {
             .filter((l) => l.includes('"path":"/readyz"'))
             .map((l) => (JSON.parse(l) as { process: number }).process),
         );
-      await expect.poll(servedBy).toEqual(new Set([1, 2]));
+      // A process replaced meanwhile (id 3) fails here; say why, from what the service printed.
+      await expect
+        .poll(servedBy)
+        .toEqual(new Set([1, 2]))
+        .catch((err: Error) => {
+          const exits = started
+            .stdout()
+            .split('\n')
+            .filter((l) => l.includes('HTTP process exited'));
+          throw new Error(`${err.message}\nexits: ${exits.join('\n')}\nstderr: ${started.stderr()}`);
+        });
 
       started.child.kill('SIGTERM');
       expect(await started.exit).toBe(0);
