@@ -7,7 +7,7 @@ import { sharedReads } from '../../../server/domain/shared-reads.js';
 import { poolSql, type Sql } from '../../../server/persistence/sql/sql.js';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { invoiceReader } from '../../support/ledger-flow.js';
-import { bodyFor, newKey, preparationFlow, type InvoiceDetailView, type Reader } from '../../support/preparation-flow.js';
+import { bodyFor, newKey, preparationFlow, type Reader } from '../../support/preparation-flow.js';
 
 /**
  * The preparation routes let a key through on the record this process cached
@@ -22,18 +22,21 @@ const { sql, post, invoiceOf } = preparationFlow(app);
 
 const REVOKED = { error: { type: 'authentication_error', message: 'This API key has been revoked', issues: [] } };
 
-/** A new key of the reader's integration, used once (so cached and its last use recorded), then revoked behind the cache's back. */
-async function cachedThenRevoked(reader: Reader, invoice: InvoiceDetailView) {
+/**
+ * A new key of the reader's integration whose first request (`first`, a valid body) succeeds, so this process caches
+ * it and records its last use, then revoked behind the cache's back.
+ */
+async function cachedThenRevoked(reader: Reader, first: string) {
   const issued = (
     await app.admin<{ id: string; key: string }>('apiKeys.issue', {
       integrationId: reader.integrationId,
       scopes: ['invoices:read', 'enrichment:write'],
     })
   ).body;
-  const first = await post(issued.key, 'gwcPreparation', bodyFor(invoice));
-  expect(first.status).toBe(200);
+  const res = await raw(issued.key, first);
+  expect(res.status).toBe(200);
   await sql('update api_keys set revoked_at = now() where id = ?', [issued.id]);
-  return { ...issued, firstBody: first.body };
+  return { ...issued, first: res.body };
 }
 
 const savedCount = async (integrationId: string) =>
@@ -62,18 +65,11 @@ describe('authentication confirmed by the preparation read', () => {
       'a key used for another request (else 409)': (replayOf) => JSON.stringify({ ...JSON.parse(replayOf.body), amountMinor: 1 }),
     };
     for (const [name, body] of Object.entries(cases)) {
-      const issued = (
-        await app.admin<{ id: string; key: string }>('apiKeys.issue', {
-          integrationId: reader.integrationId,
-          scopes: ['invoices:read', 'enrichment:write'],
-        })
-      ).body;
       const first = valid();
-      expect((await raw(issued.key, first)).status, name).toBe(200);
-      await sql('update api_keys set revoked_at = now() where id = ?', [issued.id]);
+      const revoked = await cachedThenRevoked(reader, first);
       const before = await savedCount(reader.integrationId);
 
-      const res = await raw(issued.key, body({ body: first }));
+      const res = await raw(revoked.key, body({ body: first }));
       expect({ name, status: res.status, body: res.body }).toEqual({ name, status: 401, body: REVOKED });
       expect(await savedCount(reader.integrationId), name).toBe(before);
     }
@@ -99,8 +95,8 @@ describe('authentication confirmed by the preparation read', () => {
   it('when the epoch moved for another key, then the cached key is checked again and its request succeeds', async () => {
     const reader = await invoiceReader(app, 'gwc');
     const invoice = await invoiceOf(reader, '1004');
-    const revoked = await cachedThenRevoked(reader, invoice);
-    expect(revoked.firstBody.preparation.invoiceId).toBe(invoice.id);
+    const revoked = await cachedThenRevoked(reader, JSON.stringify(bodyFor(invoice)));
+    expect(revoked.first.preparation.invoiceId).toBe(invoice.id);
     const before = await savedCount(reader.integrationId);
 
     // The revocation moved the epoch; the reader's key was cached at the old one.
