@@ -3,6 +3,7 @@ import PgBoss from 'pg-boss';
 import type { Logger } from '../logger.js';
 import { importRun } from '../domain/ledger/import-run.js';
 import type { LedgerRuntime, SyncQueuePort } from '../integrations/ledger/runtime.js';
+import { oneProcessAtATime } from './queue-setup-lock.js';
 import { takeRunLease } from './run-lease.js';
 
 export const LEDGER_SYNC_QUEUE = 'ledger-sync';
@@ -28,12 +29,14 @@ export async function startSyncQueue(o: {
 }): Promise<SyncQueue> {
   const boss = new PgBoss({ connectionString: o.databaseUrl, schema: QUEUE_SCHEMA, max: 4, supervise: true, schedule: false });
   boss.on('error', (err: Error) => o.logger.error({ err }, 'job queue error'));
-  await boss.start();
-  await boss.createQueue(LEDGER_SYNC_QUEUE, {
-    name: LEDGER_SYNC_QUEUE,
-    retryLimit: MAX_SYNC_ATTEMPTS - 1,
-    retryDelay: o.runtime.settings.jobRetryDelaySeconds,
-    expireInSeconds: 3600,
+  await oneProcessAtATime(o.databaseUrl, async () => {
+    await boss.start();
+    await boss.createQueue(LEDGER_SYNC_QUEUE, {
+      name: LEDGER_SYNC_QUEUE,
+      retryLimit: MAX_SYNC_ATTEMPTS - 1,
+      retryDelay: o.runtime.settings.jobRetryDelaySeconds,
+      expireInSeconds: 3600,
+    });
   });
   if (o.work) {
     await boss.work<{ runId: string }>(

@@ -4,7 +4,9 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { listen } from '../../../server/http/lifecycle.js';
+import { QUEUE_SETUP_LOCK_SQL } from '../../../server/jobs/queue-setup-lock.js';
 import { createTestDatabase } from '../../support/database.js';
 import { freePort } from '../../support/free-port.js';
 
@@ -170,6 +172,36 @@ describe('npm start', () => {
       expect(stopped.sort()).toEqual([1, 2, 'primary']);
     } finally {
       started.child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+      await db.drop();
+    }
+  });
+
+  it('when processes start together on a fresh database, then they set up the job queue one at a time', async () => {
+    // Two processes installing pg-boss and creating its queue at once deadlocked (one start failed); they take turns.
+    const db = await createTestDatabase({ migrated: false });
+    const holder = new pg.Client({ connectionString: db.url });
+    await holder.connect();
+    await holder.query(`select pg_advisory_lock(${QUEUE_SETUP_LOCK_SQL})`);
+    const port = await freePort();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-cluster-'));
+    const started = startService({ DATABASE_URL: db.url, PORT: String(port), SVC_DATA_DIR: dataDir, SVC_WORKERS: '2', LOG_LEVEL: 'info' });
+    try {
+      // While the lock is held elsewhere, both processes wait for it and neither serves.
+      const waiting = async () =>
+        (await holder.query<{ n: number }>(`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`)).rows[0]!
+          .n;
+      await expect.poll(waiting, { timeout: 60_000, interval: 200 }).toBe(2);
+      expect(started.stdout()).not.toContain('svc listening on');
+
+      await holder.end();
+      expect(await waitForLine(started)).toContain('(2 processes;');
+      expect(started.stdout()).not.toContain('HTTP process exited');
+      started.child.kill('SIGTERM');
+      expect(await started.exit).toBe(0);
+    } finally {
+      started.child.kill('SIGKILL');
+      await holder.end().catch(() => undefined);
       rmSync(dataDir, { recursive: true, force: true });
       await db.drop();
     }
