@@ -3,7 +3,7 @@ import {
   insertPreparations,
   type PreparationContext,
   type PreparationContextRead,
-  type ScopedPreparationInsert,
+  type PreparationRow,
 } from '../../persistence/sql/preparations.sql.js';
 import type { Sql } from '../../persistence/sql/sql.js';
 import type { SharedReads } from '../shared-reads.js';
@@ -14,7 +14,7 @@ export interface PreparationStore {
   /** The key's saved preparation and the invoices the selector names (`preparationContexts`). */
   context(read: PreparationContextRead): Promise<PreparationContext>;
   /** Save one preparation; resolves once it is committed, rejects with the unique violation of a key already used. */
-  insert(insert: ScopedPreparationInsert): Promise<void>;
+  insert(row: PreparationRow): Promise<void>;
 }
 
 /**
@@ -29,8 +29,8 @@ export interface PreparationStore {
  * replays the winner's row exactly as if it had been alone.
  */
 export function pooledPreparationStore(sql: Sql, reads: SharedReads): PreparationStore {
-  const insert = batched((inserts: ScopedPreparationInsert[]) =>
-    settleTogetherOrAlone(inserts, async (some) => {
+  const insert = batched((rows: PreparationRow[]) =>
+    settleTogetherOrAlone(rows, async (some) => {
       await insertPreparations(sql, some);
       return some.map(() => undefined);
     }),

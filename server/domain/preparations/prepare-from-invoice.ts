@@ -91,28 +91,7 @@ export async function prepareFromInvoice(
         data: data.data as Record<string, unknown>,
         created_at: now,
       };
-      await store.insert({
-        scope: ctx,
-        row: {
-          id: saved.id,
-          provider,
-          kind,
-          storedInvoiceId: saved.stored_invoice_id,
-          snapshotId: saved.snapshot_id,
-          revision: saved.revision,
-          sourceIntegrationId: saved.source_integration_id,
-          connectionId: saved.connection_id,
-          sourceConnectionId: saved.source_connection_id,
-          checkedThrough: saved.checked_through,
-          amountMinor: request.amountMinor,
-          currency: request.currency,
-          idempotencyKey: request.idempotencyKey,
-          fingerprint,
-          mode: saved.mode,
-          data: saved.data,
-          createdAt: now,
-        },
-      });
+      await store.insert(saved);
       return saved;
     },
     conflict: KEY_REUSED,

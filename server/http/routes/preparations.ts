@@ -37,7 +37,7 @@ function confirmingStore(store: PreparationStore, req: Request): PreparationStor
       await confirmAuthentication(req, context.authEpoch);
       return context;
     },
-    insert: (insert) => store.insert(insert),
+    insert: (row) => store.insert(row),
   };
 }
 

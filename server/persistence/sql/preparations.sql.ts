@@ -61,32 +61,6 @@ export async function preparationById(
   return rows(await sql(`select ${COLUMNS} from preparations where ${where}`, params))[0];
 }
 
-export interface PreparationInsert {
-  id: string;
-  provider: string;
-  kind: string;
-  storedInvoiceId: string;
-  snapshotId: string;
-  revision: string;
-  sourceIntegrationId: string;
-  connectionId: string;
-  sourceConnectionId: string;
-  checkedThrough: Date;
-  amountMinor: number;
-  currency: string;
-  idempotencyKey: string;
-  fingerprint: string;
-  mode: string;
-  data: unknown;
-  createdAt: Date;
-}
-
-/** One preparation to insert, with the tenant that owns it. */
-export interface ScopedPreparationInsert {
-  scope: TenantScope;
-  row: PreparationInsert;
-}
-
 /** The column types of a preparation as `json_to_recordset` reads them (`data` as `json`: the text as sent, unparsed). */
 const RECORD_TYPES = `id uuid, organization_id uuid, integration_id uuid, environment text, provider text, kind text,
   stored_invoice_id uuid, snapshot_id uuid, revision text, source_integration_id uuid, connection_id uuid,
@@ -98,32 +72,11 @@ const RECORD_TYPES = `id uuid, organization_id uuid, integration_id uuid, enviro
  * which aborts the whole statement. The rows travel as one JSON parameter, so the statement text is the same for any
  * number of rows and is prepared once per connection.
  */
-export async function insertPreparations(sql: Sql, inserts: readonly ScopedPreparationInsert[]): Promise<void> {
-  const records = inserts.map(({ scope, row }) => ({
-    id: row.id,
-    organization_id: scope.organizationId,
-    integration_id: scope.integrationId,
-    environment: scope.environment,
-    provider: row.provider,
-    kind: row.kind,
-    stored_invoice_id: row.storedInvoiceId,
-    snapshot_id: row.snapshotId,
-    revision: row.revision,
-    source_integration_id: row.sourceIntegrationId,
-    connection_id: row.connectionId,
-    source_connection_id: row.sourceConnectionId,
-    checked_through: row.checkedThrough.toISOString(),
-    amount_minor: row.amountMinor,
-    currency: row.currency,
-    idempotency_key: row.idempotencyKey,
-    fingerprint: row.fingerprint,
-    mode: row.mode,
-    data: row.data,
-    created_at: row.createdAt.toISOString(),
-  }));
+export async function insertPreparations(sql: Sql, rows: readonly PreparationRow[]): Promise<void> {
+  // A row's fields are the columns, by name (dates as ISO text, the amount as its decimal text).
   await sql(
     `insert into preparations (${COLUMNS}) select ${COLUMNS} from json_to_recordset(?::json) as r(${RECORD_TYPES})`,
-    [JSON.stringify(records)],
+    [JSON.stringify(rows)],
     'preparations_insert',
   );
 }
