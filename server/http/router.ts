@@ -1,3 +1,4 @@
+import type { AppRoute } from '@ts-rest/core';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { contract } from '../../contract/index.js';
@@ -56,16 +57,15 @@ export function mountApi(app: Express, deps: AppDeps): void {
     invoices: invoiceHandlers(),
     ledger: ledgerHandlers(deps.ledger),
   });
+  const mounted = withFastBodies(contract);
   // Their handler's first statement (the context read) also reads the auth epoch, and confirms the request with it.
-  const confirmedByTheirRead = new Set(
-    [
-      contract.gwa.enrichTransactionFromInvoice,
-      contract.gwb.enrichOrderFromInvoice,
-      contract.gwc.enrichPaymentIntentFromInvoice,
-      contract.gwc.preparePaymentFromInvoice,
-    ].map((route) => `${route.method} ${route.path}`),
-  );
-  createExpressEndpoints(withFastBodies(contract), router, app, {
+  const confirmedByTheirRead = new Set<AppRoute>([
+    mounted.gwa.enrichTransactionFromInvoice,
+    mounted.gwb.enrichOrderFromInvoice,
+    mounted.gwc.enrichPaymentIntentFromInvoice,
+    mounted.gwc.preparePaymentFromInvoice,
+  ]);
+  createExpressEndpoints(mounted, router, app, {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: deps.config.SVC_RESPONSE_VALIDATION,

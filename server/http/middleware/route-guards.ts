@@ -47,11 +47,11 @@ export function routeGuards(
     config: Pick<Config, 'SVC_ENVIRONMENT' | 'SVC_BODY_LIMIT_BYTES'>;
     keys: KeyDirectory;
     /**
-     * Routes (`METHOD /path`) whose handler's first statement reads the auth epoch and confirms the request with it
+     * Routes (the mounted contract's objects) whose handler's first statement reads the auth epoch and confirms the request with it
      * (`confirmAuthentication`): a key cached at the newest epoch seen is let through on that record, without a read
      * of its own (docs/decisions.md, "Authentication confirmed by the preparation read").
      */
-    confirmedByTheirRead?: ReadonlySet<string>;
+    confirmedByTheirRead?: ReadonlySet<AppRoute>;
   },
   rateLimit: ApiRateLimit,
 ) {
@@ -59,8 +59,7 @@ export function routeGuards(
     try {
       const access = routeAccess(req);
       const options = { authorization: req.headers.authorization, access, environment: deps.config.SVC_ENVIRONMENT };
-      const route = (req as TsRestRequest<AppRoute>).tsRestRoute;
-      const provisional = deps.confirmedByTheirRead?.has(`${route.method} ${route.path}`)
+      const provisional = deps.confirmedByTheirRead?.has((req as TsRestRequest<AppRoute>).tsRestRoute)
         ? provisionalAuthentication(deps.keys, options)
         : undefined;
       if (provisional) {
