@@ -151,7 +151,7 @@ export const InvoiceListQuerySchema = z
       .max(64)
       .optional()
       .describe(
-        'Exact source invoice number; several invoices with one number are all returned with `ambiguous_invoice_number` (resolve them, never pick the first)',
+        'Exact source invoice number; several invoices with one number are all returned (resolve them by `id` or `ledgerInvoiceId`, never pick the first). A shared number does not change `ready`: selecting such an invoice *by number* for a preparation answers 409 `ambiguous_invoice_number`',
       ),
     cursor: z
       .string()

@@ -31,7 +31,7 @@ export function linePath(index: number, field?: keyof CanonicalLine): string {
  * amounts reconcile exactly. Collects every issue; never stops at the first.
  */
 export function checkCanonicalInvoice(invoice: CanonicalInvoice): { issues: Issue[]; facts: InvoiceFacts } {
-  const issues = checkReadiness(invoice);
+  const issues = checkPaymentState(invoice);
   checkSequences(invoice.lineItems, issues);
   const lines: OrderedLine[] = [];
   for (let index = 0; index < invoice.lineItems.length; index++) {
@@ -45,20 +45,30 @@ export function checkCanonicalInvoice(invoice: CanonicalInvoice): { issues: Issu
 
 const bySequence = (a: OrderedLine, b: OrderedLine) => a.line.sequence - b.line.sequence || a.index - b.index;
 
+/** What the full-invoice rule reads: status and amounts, each `null` when a stored invoice could not establish it. */
+export interface PaymentState {
+  readonly status: CanonicalInvoice['status'];
+  readonly voidedAt: string | null;
+  readonly totalAmountMinor: number | null;
+  readonly balanceAmountMinor: number | null;
+}
+
 /**
  * Inline enrichment charges the full invoice total, so only an open, unvoided,
  * fully unpaid invoice qualifies (spec: "Full-invoice rule"; gwa codes
  * invoice_not_open, invoice_balance_not_full). Refusing is the conservative choice:
  * charging the total of a part-paid invoice would charge the buyer twice.
+ * Stored invoices run the same checks even when another fact is unavailable, so
+ * that a paid or voided invoice is never prepared in ordinary mode; an amount
+ * that is `null` is not compared (its own issue says why it is unknown).
  */
-function checkReadiness(invoice: CanonicalInvoice): Issue[] {
+export function checkPaymentState(invoice: PaymentState): Issue[] {
   const issues: Issue[] = [];
+  const { totalAmountMinor: total, balanceAmountMinor: balance } = invoice;
   if (invoice.status !== 'open') issues.push(issue('invoice_not_open', 'invoice.status', `Status is ${invoice.status}.`));
   if (invoice.voidedAt !== null) issues.push(issue('invoice_not_open', 'invoice.voidedAt', 'The invoice is voided.'));
-  if (invoice.balanceAmountMinor < invoice.totalAmountMinor) {
-    issues.push(issue('invoice_balance_not_full', 'invoice.balanceAmountMinor'));
-  }
-  if (invoice.totalAmountMinor === 0) issues.push(issue('zero_amount_invoice', 'invoice.totalAmountMinor'));
+  if (total !== null && balance !== null && balance < total) issues.push(issue('invoice_balance_not_full', 'invoice.balanceAmountMinor'));
+  if (total === 0) issues.push(issue('zero_amount_invoice', 'invoice.totalAmountMinor'));
   return issues;
 }
 

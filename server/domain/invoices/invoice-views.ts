@@ -16,7 +16,6 @@ import {
 } from '../../../contract/invoices.js';
 import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
 import {
-  countByInvoiceNumber,
   linkedLedgerIntegrations,
   listStoredInvoices,
   sourceRecordIds,
@@ -27,7 +26,6 @@ import {
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
-import { invoiceIssue } from './issue-categories.js';
 import { readinessOf, sourceStateIssues, type Readiness } from './readiness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -77,14 +75,6 @@ function toSummary(row: InvoiceReadRow, readiness: Pick<Readiness, 'ready' | 'is
   };
 }
 
-/** An invoice number that names several visible invoices is never resolved by picking one (spec endpoint 8). */
-const ambiguous = (number: string | null): CategorizedIssue =>
-  invoiceIssue('ambiguous_invoice_number', 'invoiceNumber', number === null ? undefined : `"${number}" names several invoices.`);
-
-function withAmbiguity(readiness: Readiness, isAmbiguous: boolean, number: string | null): Readiness {
-  return isAmbiguous ? { ...readiness, ready: false, issues: [...readiness.issues, ambiguous(number)] } : readiness;
-}
-
 /** What the calling key may see: invoices of the ledger integrations linked to its provider integration. */
 async function visibilityOf(sql: Sql, ctx: AuthContext): Promise<InvoiceVisibility> {
   return {
@@ -114,8 +104,7 @@ export async function listInvoices(em: EntityManager, ctx: AuthContext, query: I
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);
-  const isAmbiguous = query.invoiceNumber !== undefined && (await countByInvoiceNumber(sql, visibility, query.invoiceNumber)) > 1;
-  const invoices = page.map((row) => toSummary(row, withAmbiguity(readinessOfRow(row, provider, now), isAmbiguous, row.invoice_number)));
+  const invoices = page.map((row) => toSummary(row, readinessOfRow(row, provider, now)));
   const last = page.at(-1);
   return { invoices, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }, binding) : null };
 }
@@ -146,10 +135,7 @@ export async function getInvoice(em: EntityManager, ctx: AuthContext, invoiceId:
   const sql = sqlOf(em);
   const row = UUID.test(invoiceId) ? await storedInvoiceById(sql, await visibilityOf(sql, ctx), invoiceId.toLowerCase()) : undefined;
   if (!row) throw new DomainError('not_found', 'No such invoice');
-  const provider = PaymentProviderSchema.parse(ctx.provider);
-  const isAmbiguous =
-    row.invoice_number !== null && (await countByInvoiceNumber(sql, await visibilityOf(sql, ctx), row.invoice_number)) > 1;
-  return toDetail(sql, row, withAmbiguity(readinessOfRow(row, provider, now), isAmbiguous, row.invoice_number));
+  return toDetail(sql, row, readinessOfRow(row, PaymentProviderSchema.parse(ctx.provider), now));
 }
 
 /**

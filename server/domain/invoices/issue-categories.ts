@@ -8,12 +8,21 @@ import {
 import type { IssueCode } from '../enrichment/index.js';
 
 const ALL: readonly PaymentProvider[] = PaymentProviderSchema.options;
+/** Providers whose output carries a line's product code, unit or commodity code (gwb lines have no such fields). */
 const FIELDS: readonly PaymentProvider[] = ['gwa', 'gwc'];
+/**
+ * Providers whose invoice-backed output carries the buyer's PO: gwa's `purchaseOrderNumber`, gwb's `reference_id`
+ * (the PO, else the invoice number). Invoice-backed gwc sends the invoice number as its order reference.
+ */
+const PURCHASE_ORDER: readonly PaymentProvider[] = ['gwa', 'gwb'];
 
 interface InvoiceIssueCodeEntry {
   readonly message: string;
   readonly category: IssueCategory;
-  /** Providers whose readiness (and invoice-backed preparation) can report the code. */
+  /**
+   * Providers whose readiness (and invoice-backed preparation) report the code: exactly those whose output uses the
+   * fact it concerns (docs/issue-codes.md); for the others the code neither blocks nor shows.
+   */
   readonly providers: readonly PaymentProvider[];
 }
 
@@ -46,7 +55,7 @@ export const INVOICE_ISSUE_CODES = {
   purchase_order_field_ambiguous: {
     message: 'Several custom fields of the company carry the configured purchase-order label.',
     category: 'mapping',
-    providers: ALL,
+    providers: PURCHASE_ORDER,
   },
   amount_not_exact: {
     message: 'A source amount is not an exact nonnegative whole number of minor units; it is never rounded.',

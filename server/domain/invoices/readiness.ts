@@ -1,7 +1,7 @@
 import type { CanonicalInvoice } from '../../../contract/canonical-invoice.js';
 import type { CategorizedIssue, ConnectionStatus, PaymentProvider } from '../../../contract/common/index.js';
 import type { StoredInvoice } from '../../../contract/invoices.js';
-import { enrichInline, type EnrichmentRequest } from '../enrichment/index.js';
+import { checkPaymentState, enrichInline, type EnrichmentRequest } from '../enrichment/index.js';
 import { appliesTo, categorize, invoiceIssue } from './issue-categories.js';
 import { toCanonicalInvoice } from './to-canonical.js';
 import { deepFreeze } from '../deep-freeze.js';
@@ -92,6 +92,8 @@ function snapshotChecks(provider: PaymentProvider, invoice: StoredInvoice, mappe
   const canonical = toCanonicalInvoice(invoice);
   const enriched = canonical.ok ? enrichInline(provider, preparationRequest(provider, canonical.invoice)) : undefined;
   if (enriched && !enriched.ok) issues.push(...enriched.issues.map(categorize));
+  // The core checked the full-invoice rule on the canonical invoice; without one it is checked on what is known.
+  if (!canonical.ok) issues.push(...checkPaymentState(invoice).map(categorize));
   const checks: SnapshotChecks = {
     issues,
     unavailableFacts: canonical.ok ? [] : withoutExplainedPaths(canonical.issues, issues),

@@ -1,10 +1,14 @@
 import type { CategorizedIssue, IssueCategory, PaymentProvider } from '../../../contract/common/index.js';
 import type { StoredInvoice } from '../../../contract/invoices.js';
-import type { PreparationRequest } from '../../../contract/preparations.js';
+import type { GwcPaymentPreparationData, PreparationRequest } from '../../../contract/preparations.js';
 import type { InvoiceReadRow } from '../../persistence/sql/stored-invoices.sql.js';
 import { categorize, invoiceIssue } from '../invoices/issue-categories.js';
 import { readinessOfRow } from '../invoices/invoice-views.js';
 import { issue } from '../enrichment/index.js';
+import { DomainError } from '../errors.js';
+
+/** `enrichment`: endpoints 1, 6, 11 (enhancement only); `payment_preparation`: endpoint 12 (enhanced or ordinary). */
+export type PreparationKind = 'enrichment' | 'payment_preparation';
 
 /**
  * Categories that mean "the invoice cannot produce valid fields" (422, or
@@ -22,6 +26,11 @@ export interface Evaluation {
   readonly fields: CategorizedIssue[];
   /** The provider fields of the invoice (readiness ran the enrichment core), or `null` when it refused. */
   readonly enrichment: unknown;
+  /**
+   * Whether the invoice's total, balance and currency are known exactly, so that the request's amount and currency were
+   * checked against them. When not, no preparation is issued in any mode: ordinary mode is for enhanced-data gaps only.
+   */
+  readonly paymentEstablished: boolean;
 }
 
 /**
@@ -34,7 +43,7 @@ export function evaluate(row: InvoiceReadRow, provider: PaymentProvider, request
   const stored = (row.content?.invoice ?? null) as StoredInvoice | null;
   if (row.snapshot_id === null || stored === null) {
     const fields = [invoiceIssue('fact_unavailable', 'invoice', 'The source invoice could not be mapped.')];
-    return { state: [], fields, enrichment: null };
+    return { state: [], fields, enrichment: null, paymentEstablished: false };
   }
   const readiness = readinessOfRow(row, provider, now);
   const issues = [...readiness.issues, ...requestIssues(stored, row.revision, request)];
@@ -42,6 +51,7 @@ export function evaluate(row: InvoiceReadRow, provider: PaymentProvider, request
     state: issues.filter((i) => !isFieldIssue(i)),
     fields: issues.filter(isFieldIssue),
     enrichment: readiness.enrichment,
+    paymentEstablished: stored.totalAmountMinor !== null && stored.balanceAmountMinor !== null && stored.currency !== null,
   };
 }
 
@@ -67,4 +77,32 @@ function requestIssues(stored: StoredInvoice, revision: string | null, request: 
     issues.push(invoiceIssue('revision_mismatch', 'expectedRevision', `Current revision ${revision ?? 'none'}.`));
   }
   return issues;
+}
+
+/** Every issue of a blocked preparation: any state problem is a 409, otherwise field problems are a 422. */
+function refuse(state: CategorizedIssue[], fields: CategorizedIssue[]): never {
+  if (state.length > 0) {
+    throw new DomainError('conflict', 'The invoice cannot be prepared for this payment now', [...state, ...fields]);
+  }
+  throw new DomainError('validation_error', 'The invoice cannot produce valid provider fields', fields, 422);
+}
+
+/**
+ * What a preparation request gets from its evaluation: a refusal (thrown: 409 or 422 with every issue), or the saved
+ * mode and data. Ordinary mode (endpoint 12) covers gaps in the enhanced fields only: an amount, balance or currency
+ * that is not known exactly was never checked against the request, so no endpoint prepares it.
+ */
+export function decidePreparation(evaluation: Evaluation, kind: PreparationKind): { mode: 'enhanced' | 'ordinary'; data: unknown } {
+  const { state, fields, enrichment, paymentEstablished } = evaluation;
+  if (state.length > 0 || (fields.length > 0 && (kind === 'enrichment' || !paymentEstablished))) refuse(state, fields);
+  // Readiness ran the enrichment core on this invoice: without issues it made the fields.
+  const enhanced = fields.length === 0 && enrichment !== null;
+  if (kind === 'enrichment') {
+    if (!enhanced) throw new Error('enrichment failed on a ready invoice');
+    return { mode: 'enhanced', data: enrichment };
+  }
+  const data: GwcPaymentPreparationData = enhanced
+    ? { mode: 'enhanced', enrichment: enrichment as GwcPaymentPreparationData['enrichment'], optimizationIssues: [] }
+    : { mode: 'ordinary', enrichment: null, optimizationIssues: fields };
+  return { mode: data.mode, data };
 }

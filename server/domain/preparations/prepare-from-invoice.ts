@@ -1,10 +1,5 @@
 import type { CategorizedIssue, PaymentProvider } from '../../../contract/common/index.js';
-import {
-  INVOICE_SELECTORS,
-  type GwcPaymentPreparationData,
-  type PreparationRecord,
-  type PreparationRequest,
-} from '../../../contract/preparations.js';
+import { INVOICE_SELECTORS, type PreparationRecord, type PreparationRequest } from '../../../contract/preparations.js';
 import type { PreparationContext, PreparationRow } from '../../persistence/sql/preparations.sql.js';
 import type { InvoiceReadRow } from '../../persistence/sql/stored-invoices.sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
@@ -13,11 +8,10 @@ import { idempotentWrite, type KeyConflict } from '../idempotency/idempotent-wri
 import { requestFingerprint } from '../idempotency/fingerprint.js';
 import { invoiceIssue } from '../invoices/issue-categories.js';
 import { sourceStateOfRow } from '../invoices/invoice-views.js';
-import { evaluate } from './evaluate.js';
-import type { PreparationStore } from './preparation-store.js';
+import { decidePreparation, evaluate, type PreparationKind } from './evaluate.js';
 
-/** `enrichment`: endpoints 1, 6, 11 (enhancement only); `payment_preparation`: endpoint 12 (enhanced or ordinary). */
-export type PreparationKind = 'enrichment' | 'payment_preparation';
+export type { PreparationKind } from './evaluate.js';
+import type { PreparationStore } from './preparation-store.js';
 
 export interface PreparationResult {
   data: unknown;
@@ -68,7 +62,7 @@ export async function prepareFromInvoice(
     },
     create: async () => {
       const invoice = selectedInvoice(context.invoices, selector, value);
-      const data = prepareData(invoice, provider, kind, request, now);
+      const data = decidePreparation(evaluate(invoice, provider, request, now), kind);
       const saved: PreparationRow = {
         id: crypto.randomUUID(),
         organization_id: ctx.organizationId,
@@ -127,36 +121,6 @@ function selectedInvoice(found: readonly InvoiceReadRow[], selector: (typeof INV
   return found[0]!;
 }
 
-/** Every issue of a blocked preparation: any state problem is a 409, otherwise field problems are a 422. */
-function refuse(state: CategorizedIssue[], fields: CategorizedIssue[]): never {
-  if (state.length > 0) {
-    throw new DomainError('conflict', 'The invoice cannot be prepared for this payment now', [...state, ...fields]);
-  }
-  throw new DomainError('validation_error', 'The invoice cannot produce valid provider fields', fields, 422);
-}
-
-function prepareData(
-  invoice: InvoiceReadRow,
-  provider: PaymentProvider,
-  kind: PreparationKind,
-  request: PreparationRequest,
-  now: Date,
-): { mode: 'enhanced' | 'ordinary'; data: unknown } {
-  const { state, fields, enrichment } = evaluate(invoice, provider, request, now);
-  // Without a snapshot there is nothing to pin, whichever the endpoint.
-  if (state.length > 0 || (fields.length > 0 && (kind === 'enrichment' || invoice.snapshot_id === null))) refuse(state, fields);
-  // Readiness ran the enrichment core on this invoice: without issues it made the fields.
-  const enhanced = fields.length === 0 && enrichment !== null;
-  if (kind === 'enrichment') {
-    if (!enhanced) throw new Error('enrichment failed on a ready invoice');
-    return { mode: 'enhanced', data: enrichment };
-  }
-  const data: GwcPaymentPreparationData = enhanced
-    ? { mode: 'enhanced', enrichment: enrichment as GwcPaymentPreparationData['enrichment'], optimizationIssues: [] }
-    : { mode: 'ordinary', enrichment: null, optimizationIssues: fields };
-  return { mode: data.mode, data };
-}
-
 /**
  * An identical retry is answered with the saved preparation only while its
  * checks still pass now: the same invoice at the same revision, and no payment,
@@ -179,9 +143,9 @@ function checkReplay(
     if (state.length > 0) throw blocked(state);
     return;
   }
-  const { state } = evaluate(invoice, provider, request, now);
+  const { state, fields, paymentEstablished } = evaluate(invoice, provider, request, now);
   if (invoice.id !== saved.stored_invoice_id || invoice.revision !== saved.revision) {
     state.push(invoiceIssue('revision_mismatch', 'invoice.revision', `Prepared at revision ${saved.revision}.`));
   }
-  if (state.length > 0) throw blocked(state);
+  if (state.length > 0 || !paymentEstablished) throw blocked([...state, ...(paymentEstablished ? [] : fields)]);
 }

@@ -303,16 +303,6 @@ export async function listStoredInvoices(
   );
 }
 
-/** How many visible invoices carry this number (an ambiguous number is never resolved by picking one). */
-export async function countByInvoiceNumber(sql: Sql, visibility: InvoiceVisibility, invoiceNumber: string): Promise<number> {
-  const v = visible(visibility);
-  const rows = await sql<{ n: string }>(`select count(*) as n from stored_invoices si where ${v.where} and si.invoice_number = ?`, [
-    ...v.params,
-    invoiceNumber,
-  ]);
-  return Number(rows[0]?.n ?? 0);
-}
-
 export async function storedInvoiceById(
   sql: Sql,
   visibility: InvoiceVisibility | undefined,

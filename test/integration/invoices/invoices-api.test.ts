@@ -104,7 +104,7 @@ describe('stored invoices over HTTP (endpoints 8, 9)', () => {
     expect((await list(key, '?unknown=1')).status).toBe(400);
   });
 
-  it('when filtered by source id or by an invoice number two invoices share, then exact matches, and both ambiguous ones flagged', async () => {
+  it('when filtered by source id or by an invoice number two invoices share, then exact matches, both invoices returned, and readiness the same as unfiltered', async () => {
     const reader = await invoiceReader(app, 'gwb');
     const byId = await list(reader.key, '?ledgerInvoiceId=1003');
     expect(byId.body.data.invoices.map((i: any) => i.invoiceNumber)).toEqual(['INV-000003']);
@@ -121,11 +121,14 @@ describe('stored invoices over HTTP (endpoints 8, 9)', () => {
         .poll(async () => (await list(reader.key, '?invoiceNumber=INV-000002')).body.data.invoices.length, { timeout: 15_000 })
         .toBe(2);
       const both = (await list(reader.key, '?invoiceNumber=INV-000002')).body.data.invoices;
+      expect(both.map((i: any) => i.ledgerInvoiceId).sort()).toEqual(['1002', '1009']);
+      const unfiltered = (await list(reader.key, '?limit=100')).body.data.invoices;
       for (const invoice of both) {
-        expect(invoice.ready).toBe(false);
-        expect(invoice.issues).toContainEqual(
-          expect.objectContaining({ code: 'ambiguous_invoice_number', path: 'invoiceNumber', category: 'source' }),
-        );
+        // A shared number is a selection problem (409 when preparing by number), never a readiness issue.
+        expect(invoice.issues.map((i: any) => i.code)).not.toContain('ambiguous_invoice_number');
+        const same = unfiltered.find((i: any) => i.id === invoice.id);
+        expect({ ready: invoice.ready, issues: invoice.issues }).toEqual({ ready: same.ready, issues: same.issues });
+        expect((await get(reader.key, invoice.id)).body.data).toMatchObject({ ready: same.ready, issues: same.issues });
       }
     } finally {
       twin.DocNumber = before;

@@ -2577,7 +2577,7 @@ export interface operations {
             query?: {
                 /** @description Exact invoice ID in the accounting source */
                 ledgerInvoiceId?: string;
-                /** @description Exact source invoice number; several invoices with one number are all returned with `ambiguous_invoice_number` (resolve them, never pick the first) */
+                /** @description Exact source invoice number; several invoices with one number are all returned (resolve them by `id` or `ledgerInvoiceId`, never pick the first). A shared number does not change `ready`: selecting such an invoice *by number* for a preparation answers 409 `ambiguous_invoice_number` */
                 invoiceNumber?: string;
                 /** @description Opaque: the previous page’s `nextCursor` as is, sent with identical filters; a cursor that was changed, or is used with other filters or by another integration’s key, answers 400 `invalid_cursor` */
                 cursor?: string;

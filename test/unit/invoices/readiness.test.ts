@@ -147,12 +147,12 @@ describe('readinessOf', () => {
     }
   });
 
-  it('when an amount is unavailable, then the mapper reason is reported once and no provider rule runs', () => {
+  it('when an amount is unavailable, then the mapper reason is reported once, the unknown status refuses the payment, and no provider rule runs', () => {
     const mapped = mapInvoice(input({ invoice: sourceInvoice({ TotalAmt: 37.805 }), mappings: [mapping('11'), mapping('12')] }));
     const result = ready('gwa', { invoice: mapped.invoice, mapperIssues: mapped.issues });
     expect(result).toStrictEqual({
       ready: false,
-      issues: [issue('amount_not_exact', 'invoice.totalAmountMinor', 'validation')],
+      issues: [issue('amount_not_exact', 'invoice.totalAmountMinor', 'validation'), issue('invoice_not_open', 'invoice.status', 'payment')],
       checkedThrough: checkedThrough.toISOString(),
       canonical: null,
       enrichment: null,
