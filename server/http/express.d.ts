@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuthContext } from '../domain/auth/auth-context.js';
-import type { PendingAuthentication } from './pending-authentication.js';
 
 declare global {
   namespace Express {
@@ -11,8 +10,6 @@ declare global {
       em: EntityManager;
       /** The authenticated API key's context, set by the auth middleware on `/api/v1` routes. */
       auth?: AuthContext | undefined;
-      /** Set while `auth` rests on a cached key record its handler's first read must confirm (`confirmAuthentication`). */
-      pendingAuthentication?: PendingAuthentication | undefined;
     }
   }
 }

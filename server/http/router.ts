@@ -1,4 +1,3 @@
-import type { AppRoute } from '@ts-rest/core';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { contract } from '../../contract/index.js';
@@ -12,7 +11,6 @@ import { sharedReads } from '../domain/shared-reads.js';
 import { poolSql } from '../persistence/sql/sql.js';
 import { withFastBodies } from './validation/fast-contract.js';
 import { routeGuards } from './middleware/route-guards.js';
-import { confirmBeforeRefusal } from './pending-authentication.js';
 import { apiRateLimit } from './middleware/rate-limit.js';
 import { issuesFromZodError } from '../domain/zod-issues.js';
 import type { RequestValidationError } from '@ts-rest/express';
@@ -57,21 +55,11 @@ export function mountApi(app: Express, deps: AppDeps): void {
     invoices: invoiceHandlers(),
     ledger: ledgerHandlers(deps.ledger),
   });
-  const mounted = withFastBodies(contract);
-  // Their handler's first statement (the context read) also reads the auth epoch, and confirms the request with it.
-  const confirmedByTheirRead = new Set<AppRoute>([
-    mounted.gwa.enrichTransactionFromInvoice,
-    mounted.gwb.enrichOrderFromInvoice,
-    mounted.gwc.enrichPaymentIntentFromInvoice,
-    mounted.gwc.preparePaymentFromInvoice,
-  ]);
-  createExpressEndpoints(mounted, router, app, {
+  createExpressEndpoints(withFastBodies(contract), router, app, {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: deps.config.SVC_RESPONSE_VALIDATION,
-    globalMiddleware: [routeGuards({ config: deps.config, keys, confirmedByTheirRead }, apiRateLimit(sql, deps.config))],
+    globalMiddleware: [routeGuards({ config: deps.config, keys }, apiRateLimit(sql, deps.config))],
     requestValidationErrorHandler: requestValidationError,
   });
-  // A refusal of a provisionally authenticated request waits for the strict verdict, which comes first.
-  app.use(confirmBeforeRefusal);
 }

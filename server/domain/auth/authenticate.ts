@@ -39,35 +39,6 @@ export async function authenticate(keys: KeyDirectory, options: AuthenticationOp
   return auth;
 }
 
-/** An authentication that a later epoch read of the same request must confirm (`provisionalAuthentication`). */
-export interface ProvisionalAuthentication {
-  auth: AuthContext;
-  /** The auth epoch the key record was read at: the verdict stands while a later read still finds it. */
-  epoch: string;
-}
-
-/**
- * The verdict `authenticate` would give from the key record this process has
- * cached, without reading the current epoch, when that verdict is to let the
- * request through and no write of last use is due; undefined otherwise (no
- * cached record, a refusal, a last use to record), and the caller
- * authenticates strictly. Refusals are never given from it: whatever a
- * provisional request is answered, other than from a statement that read the
- * epoch unchanged, waits for `authenticate` (docs/decisions.md, "Authentication
- * confirmed by the preparation read").
- */
-export function provisionalAuthentication(keys: KeyDirectory, options: AuthenticationOptions): ProvisionalAuthentication | undefined {
-  try {
-    const parsed = parseApiKey(bearerToken(options.authorization));
-    const cached = parsed && keys.cached?.(parsed.prefix);
-    if (!cached || touchDue(cached.key, new Date())) return undefined;
-    return { auth: verdict(cached.key, parsed.secret, options), epoch: cached.epoch };
-  } catch {
-    // A refusal: `authenticate` gives it, from a record checked against the current epoch.
-    return undefined;
-  }
-}
-
 function touchDue(key: KeyRecord, now: Date): boolean {
   return !key.last_used_at || now.getTime() - new Date(key.last_used_at).getTime() > LAST_USED_RESOLUTION_MS;
 }

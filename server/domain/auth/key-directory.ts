@@ -7,11 +7,6 @@ export interface KeyDirectory {
   find(prefix: string): Promise<KeyRecord | undefined>;
   /** Record use; only moves forward. */
   touch(key: KeyRecord, at: Date, resolutionMs: number): Promise<void>;
-  /**
-   * The record cached for a prefix, read at the newest epoch this process has seen, without reading the epoch now;
-   * undefined when there is none. Trusting it needs a later epoch read to confirm it (`provisionalAuthentication`).
-   */
-  cached?(prefix: string): { key: KeyRecord; epoch: string } | undefined;
 }
 
 /** Beyond this many cached keys the cache starts over (a bound on memory, not a tuning knob). */
@@ -56,10 +51,6 @@ export function cachedKeyDirectory(sql: Sql, currentEpoch: () => Promise<string>
       await touchKey(sql, key.id, at, resolutionMs);
       // The cached copy shares the object: later requests see the new last use and skip the write.
       key.last_used_at = at.toISOString();
-    },
-    cached(prefix) {
-      const cached = records.get(prefix);
-      return cached && cached.epoch === lastEpoch ? cached : undefined;
     },
   };
 }

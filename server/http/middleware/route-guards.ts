@@ -3,7 +3,7 @@ import type { AppRoute } from '@ts-rest/core';
 import type { NextFunction, Request, Response } from 'express';
 import type { RouteAccess } from '../../../contract/common/index.js';
 import type { Config } from '../../config.js';
-import { authenticate, provisionalAuthentication } from '../../domain/auth/authenticate.js';
+import { authenticate } from '../../domain/auth/authenticate.js';
 import type { KeyDirectory } from '../../domain/auth/key-directory.js';
 import { DomainError } from '../../domain/errors.js';
 import { findSecrets, findUnsafeStructure, refusalMessage } from '../../domain/guard/secrets-guard.js';
@@ -33,25 +33,17 @@ async function readBody(req: Request, res: Response, access: RouteAccess, deploy
 
 /**
  * Runs on every contract route before its handler and before schema
- * validation: authenticate the key against the route's access rule (on the
- * routes named `confirmedByTheirRead`, provisionally from a cached record), then spend
+ * validation: authenticate the key against the route's access rule, then spend
  * one of the key's rate-limit tokens (429 beyond), then read and parse the body
- * within the route's limit (no body is read for a request that fails
- * authentication or is limited; a provisional one is confirmed before it is
- * answered, `confirmBeforeRefusal`), then reject card data, credentials and bodies
- * nested too deeply (spec: Authentication; card-data and credential guard;
- * docs/decisions.md).
+ * within the route's limit (no body is read and nothing is decided for a
+ * request that fails authentication or is limited), then reject card data,
+ * credentials and bodies nested too deeply (spec: Authentication; card-data and
+ * credential guard; docs/decisions.md).
  */
 export function routeGuards(
   deps: {
     config: Pick<Config, 'SVC_ENVIRONMENT' | 'SVC_BODY_LIMIT_BYTES'>;
     keys: KeyDirectory;
-    /**
-     * Routes (the mounted contract's objects) whose handler's first statement reads the auth epoch and confirms the request with it
-     * (`confirmAuthentication`): a key cached at the newest epoch seen is let through on that record, without a read
-     * of its own (docs/decisions.md, "Authentication confirmed by the preparation read").
-     */
-    confirmedByTheirRead?: ReadonlySet<AppRoute>;
   },
   rateLimit: ApiRateLimit,
 ) {
@@ -59,15 +51,7 @@ export function routeGuards(
     try {
       const access = routeAccess(req);
       const options = { authorization: req.headers.authorization, access, environment: deps.config.SVC_ENVIRONMENT };
-      const provisional = deps.confirmedByTheirRead?.has((req as TsRestRequest<AppRoute>).tsRestRoute)
-        ? provisionalAuthentication(deps.keys, options)
-        : undefined;
-      if (provisional) {
-        req.auth = provisional.auth;
-        req.pendingAuthentication = { epoch: provisional.epoch, strict: () => authenticate(deps.keys, options) };
-      } else {
-        req.auth = await authenticate(deps.keys, options);
-      }
+      req.auth = await authenticate(deps.keys, options);
       await rateLimit.check(req.auth.apiKeyId);
       await readBody(req, res, access, deps.config.SVC_BODY_LIMIT_BYTES);
       // Parameters are text too: one PostgreSQL cannot store must be refused here, not fail in a query.

@@ -7,7 +7,6 @@ import type { PreparationRequest } from '../../../contract/preparations.js';
 import { prepareFromInvoice, type PreparationKind } from '../../domain/preparations/prepare-from-invoice.js';
 import type { PreparationStore } from '../../domain/preparations/preparation-store.js';
 import { authOf } from '../auth-of.js';
-import { confirmAuthentication } from '../pending-authentication.js';
 
 const s = initServer();
 
@@ -15,31 +14,12 @@ const s = initServer();
 const prepareHandler =
   <O extends string>(store: PreparationStore, provider: PaymentProvider, kind: PreparationKind, object: O) =>
   async ({ body, req }: { body: PreparationRequest; req: Request }) => {
-    const result = await prepareFromInvoice(confirmingStore(store, req), { ctx: authOf(req), provider, kind, request: body });
-    // Already confirmed by the context read; kept so that no success can leave without it.
-    await confirmAuthentication(req);
+    const result = await prepareFromInvoice(store, { ctx: authOf(req), provider, kind, request: body });
     return {
       status: 200 as const,
       body: { object, api_version: 'v1' as const, data: result.data as never, preparation: result.preparation },
     };
   };
-
-/**
- * The store as one request uses it: its context read, the first statement it
- * sends, confirms the request's provisional authentication with the epoch it
- * read (`confirmAuthentication`) before anything is decided or saved.
- */
-function confirmingStore(store: PreparationStore, req: Request): PreparationStore {
-  if (!req.pendingAuthentication) return store;
-  return {
-    context: async (read) => {
-      const context = await store.context(read);
-      await confirmAuthentication(req, context.authEpoch);
-      return context;
-    },
-    insert: (row) => store.insert(row),
-  };
-}
 
 /** Endpoints 1, 6, 11 and 12: invoice-backed preparation. */
 export const preparationHandlers = (store: PreparationStore) => ({

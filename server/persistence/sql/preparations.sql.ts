@@ -119,8 +119,8 @@ export interface PreparationContext {
    */
   invoices: InvoiceReadRow[];
   /**
-   * The auth epoch the statement read (see migration auth_epoch): it started after the request asked, so a request
-   * authenticated on a key record of this epoch is confirmed by it (`confirmAuthentication`).
+   * The auth epoch the statement read (see migration auth_epoch): it started after the requests waiting for an epoch
+   * asked, so the shared reads hand it to them (`sharedReads`).
    */
   authEpoch: string;
 }

@@ -1,21 +1,13 @@
-import { describe, expect, it, vi } from 'vitest';
-import type { RouteAccess } from '../../../contract/common/index.js';
-import { contract } from '../../../contract/index.js';
-import { authenticate, provisionalAuthentication } from '../../../server/domain/auth/authenticate.js';
-import { cachedKeyDirectory } from '../../../server/domain/auth/key-directory.js';
-import { sharedReads } from '../../../server/domain/shared-reads.js';
-import { poolSql, type Sql } from '../../../server/persistence/sql/sql.js';
+import { describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { invoiceReader } from '../../support/ledger-flow.js';
 import { bodyFor, newKey, preparationFlow, type Reader } from '../../support/preparation-flow.js';
 
 /**
- * The preparation routes let a key through on the record this process cached
- * and confirm it with the auth epoch their context read returns
- * (server/http/pending-authentication.ts; docs/decisions.md, "Authentication
- * confirmed by the preparation read"). A key revoked since it was cached must
- * still get its 401 (a link removed its 403) whatever its body, and nothing
- * may be saved for it.
+ * Key records are cached per auth epoch (server/domain/auth/key-directory.ts), and on the preparation routes the
+ * epoch read is shared with the preparation context reads of the same batch. A key revoked after this process cached
+ * it must get its 401 (a removed link its 403) on its very next request, before its body is read, whatever that body
+ * is, and nothing may be saved for it.
  */
 const app = useLedgerApp({ sandbox: { invoices: 6, items: 6 } });
 const { sql, post, invoiceOf } = preparationFlow(app);
@@ -50,7 +42,7 @@ const raw = (key: string, body: string) =>
     body,
   });
 
-describe('authentication confirmed by the preparation read', () => {
+describe('a key changed after it was cached is refused before its body is read', () => {
   it('when a cached key is revoked, then every request of it is 401, whatever its body, and nothing is saved', async () => {
     const reader = await invoiceReader(app, 'gwc');
     const invoice = await invoiceOf(reader, '1002');
@@ -104,47 +96,5 @@ describe('authentication confirmed by the preparation read', () => {
     expect(res.status).toBe(200);
     expect(res.body.preparation).toMatchObject({ invoiceId: invoice.id, snapshotId: invoice.snapshotId });
     expect(await savedCount(reader.integrationId)).toBe(before + 1);
-  });
-});
-
-describe('provisional authentication (server/domain/auth/authenticate.ts)', () => {
-  const access = (contract.gwc.preparePaymentFromInvoice.metadata as { access: RouteAccess }).access;
-
-  it('when the key is cached at the newest epoch, then its verdict is given with no statement; uncached, refused or due for a last use, none', async () => {
-    const reader = await invoiceReader(app, 'gwc');
-    const pool = poolSql(app.orm);
-    const sent: string[] = [];
-    const recording: Sql = (query, params, name) => {
-      sent.push(query);
-      return pool(query, params, name);
-    };
-    const keys = cachedKeyDirectory(recording, sharedReads(recording).authEpoch);
-    const options = { authorization: `Bearer ${reader.key}`, access, environment: 'sandbox' as const };
-
-    // Not cached yet: no verdict, so the caller authenticates strictly (which reads the epoch and the key).
-    expect(provisionalAuthentication(keys, options)).toBeUndefined();
-    const strict = await authenticate(keys, options);
-    expect(sent.length).toBeGreaterThan(0);
-
-    sent.length = 0;
-    const [{ value: epoch }] = await sql('select value::text as value from auth_epoch');
-    expect(provisionalAuthentication(keys, options)).toEqual({ auth: strict, epoch });
-    expect(sent).toEqual([]);
-
-    // A refusal is never given from the cache: another provider's route, a wrong secret, another environment.
-    expect(provisionalAuthentication(keys, { ...options, access: { ...access, provider: 'gwa' } })).toBeUndefined();
-    expect(provisionalAuthentication(keys, { ...options, authorization: `Bearer ${reader.key.slice(0, -4)}AAAA` })).toBeUndefined();
-    expect(provisionalAuthentication(keys, { ...options, environment: 'production' })).toBeUndefined();
-    expect(provisionalAuthentication(keys, { ...options, authorization: undefined })).toBeUndefined();
-
-    // Once its last use is older than the resolution (a minute), strict authentication must write it: no verdict.
-    vi.useFakeTimers({ toFake: ['Date'] });
-    try {
-      vi.setSystemTime(Date.now() + 61_000);
-      expect(provisionalAuthentication(keys, options)).toBeUndefined();
-    } finally {
-      vi.useRealTimers();
-    }
-    expect(sent).toEqual([]);
   });
 });
