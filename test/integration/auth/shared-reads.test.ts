@@ -53,7 +53,7 @@ describe('shared reads: the auth epoch rides on preparation reads', () => {
       ]);
       expect(await first).toBe(expected);
       expect(epochs).toEqual([expected, expected, expected]);
-      // Each context carries the epoch its statement read: what confirms a provisionally authenticated request.
+      // Each context carries the epoch its statement read: the shared reads hand it to requests authenticating meanwhile.
       expect(contexts).toEqual([
         { saved: undefined, invoices: [], authEpoch: expected },
         { saved: undefined, invoices: [], authEpoch: expected },
