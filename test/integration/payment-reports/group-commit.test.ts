@@ -4,6 +4,10 @@ import { useTestApp } from '../../support/harness.js';
 import { gwcReport } from '../../support/reports.js';
 import { createTenant } from '../../support/tenants.js';
 import { happyInvoice } from '../../unit/enrichment/support/invoices.js';
+import { groupCommittedFirstReports } from '../../../server/domain/payment-reports/group-commit.js';
+import { recordPaymentReport } from '../../../server/domain/payment-reports/record-payment-report.js';
+import { poolSql, type Sql } from '../../../server/persistence/sql/sql.js';
+import type { PaymentReport } from '../../../contract/payment-reports.js';
 
 /**
  * Concurrent requests share multi-row statements (group commit); each must
@@ -63,6 +67,43 @@ describe('group-committed writes', () => {
     expect(await rows(`select count(*)::int as n from payment_observations where payload->>'paymentIntentId' = ?`, [claimed])).toEqual([
       { n: 1 },
     ]);
+  });
+
+  it('when 40 new reports arrive together, then they share a few statements (batching is on), and each is stored once', async () => {
+    const t = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const pool = poolSql(app.orm);
+    let statements = 0;
+    const counting: Sql = (query, params, name) => {
+      statements++;
+      return pool(query, params, name);
+    };
+    const firstWrite = groupCommittedFirstReports(counting);
+    const ctx = {
+      apiKeyId: t.keyId,
+      organizationId: t.organizationId,
+      integrationId: t.integrationId,
+      provider: 'gwc',
+      environment: 'sandbox',
+      scopes: ['payments:write'],
+    } as const;
+    const reports = Array.from({ length: 40 }, (_, i) => gwcReport({ amountMinor: 2000 + i, capturedAmountMinor: 2000 + i }));
+    const acks = await Promise.all(
+      reports.map((report, i) =>
+        recordPaymentReport(() => app.orm.em.fork(), {
+          ctx,
+          provider: 'gwc',
+          report: report as PaymentReport,
+          requestId: `req_gc${i}`,
+          firstWrite,
+        }),
+      ),
+    );
+    expect(acks.map((a) => a.duplicate)).toEqual(Array(40).fill(false));
+    // The first request goes alone; the others queue behind it and go together: never one statement per report.
+    expect(statements).toBeGreaterThanOrEqual(2);
+    expect(statements).toBeLessThanOrEqual(4);
+    const stored = await rows(`select event_id from payment_observations where integration_id = ?`, [t.integrationId]);
+    expect(stored.map((r: any) => r.event_id).sort()).toEqual(reports.map((r) => r.eventId).sort());
   });
 
   it('when 30 inline enrichments arrive together, then each has its own correlation record under its request id', async () => {
