@@ -6,8 +6,9 @@ import type { AppDeps } from './app.js';
 import { cachedKeyDirectory } from '../domain/auth/key-directory.js';
 import { groupCommittedEnrichmentRecords } from '../domain/inline-enrichment/enrich-inline-invoice.js';
 import { groupCommittedFirstReports } from '../domain/payment-reports/group-commit.js';
-import { pooledPreparationStore } from '../domain/preparations/preparation-store.js';
-import { sharedReads } from '../domain/shared-reads.js';
+import { pooledPreparationStore } from '../persistence/preparation-store.js';
+import { sharedReads } from '../persistence/shared-reads.js';
+import { snapshotChecksCache } from '../domain/invoices/index.js';
 import { poolSql } from '../persistence/sql/sql.js';
 import { withFastBodies } from './validation/fast-contract.js';
 import { routeGuards } from './middleware/route-guards.js';
@@ -42,7 +43,8 @@ export function mountApi(app: Express, deps: AppDeps): void {
   const keys = cachedKeyDirectory(sql, reads.authEpoch);
   const reports = paymentReportHandlers(groupCommittedFirstReports(sql));
   const enrich = inlineEnrichmentHandlers(groupCommittedEnrichmentRecords(sql));
-  const prepare = preparationHandlers(pooledPreparationStore(sql, reads));
+  // Snapshots are immutable: their readiness results are kept by id (explicit, bounded; source state is checked each time).
+  const prepare = preparationHandlers({ store: pooledPreparationStore(sql, reads), checks: snapshotChecksCache() });
   const router = s.router(contract, {
     gwa: { enrichTransaction: enrich.gwa, enrichTransactionFromInvoice: prepare.gwa, reportPayment: reports.gwa },
     gwb: { enrichOrder: enrich.gwb, enrichOrderFromInvoice: prepare.gwb, reportPayment: reports.gwb },

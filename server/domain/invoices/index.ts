@@ -8,8 +8,11 @@ export {
   freshnessIssues,
   accessIssues,
   FRESHNESS_WINDOW_MS,
+  snapshotChecksCache,
   type Readiness,
   type ReadinessInput,
+  type SnapshotChecks,
+  type SnapshotChecksCache,
 } from './readiness.js';
 export { revisionOf, type RevisionInput } from './revision.js';
 export { currencyExponent, exactDecimalText, toMinorUnits } from './source-money.js';
@@ -21,4 +24,4 @@ export {
   invoiceIssue,
   type InvoiceIssueCode,
 } from './issue-categories.js';
-export type { ConnectionSettings, ItemMapping, MappedInvoice, MapperInput, UsedDependency } from './types.js';
+export type { ConnectionSettings, InvoiceState, ItemMapping, MappedInvoice, MapperInput, UsedDependency } from './types.js';

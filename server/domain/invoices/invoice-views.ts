@@ -1,74 +1,57 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  PaymentProviderSchema,
-  type CategorizedIssue,
-  type ConnectionStatus,
-  type PaymentProvider,
-} from '../../../contract/common/index.js';
-import {
-  INVOICE_PAGE_DEFAULT,
-  type ConfirmedMapping,
-  type InvoiceDetail,
-  type InvoiceListQuery,
-  type InvoiceSummary,
-  type SourceObjectType,
-  type StoredInvoice,
-} from '../../../contract/invoices.js';
+import { PaymentProviderSchema, type CategorizedIssue, type PaymentProvider } from '../../../contract/common/index.js';
+import { INVOICE_PAGE_DEFAULT, type InvoiceDetail, type InvoiceListQuery, type InvoiceSummary } from '../../../contract/invoices.js';
 import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
 import {
   linkedLedgerIntegrations,
   listStoredInvoices,
   sourceRecordIds,
   storedInvoiceById,
-  type InvoiceReadRow,
   type InvoiceVisibility,
 } from '../../persistence/sql/stored-invoices.sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
-import { readinessOf, sourceStateIssues, type Readiness } from './readiness.js';
+import { readinessOf, sourceStateIssues, type Readiness, type SnapshotChecksCache } from './readiness.js';
+import type { InvoiceState } from './types.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Frozen like a cached snapshot's own issues, so readiness keeps its results for snapshots without any. */
-const NO_ISSUES: readonly CategorizedIssue[] = Object.freeze([]);
-
 /** Readiness of a stored invoice for one provider now (one implementation with invoice-backed preparation). */
-export function readinessOfRow(row: InvoiceReadRow, provider: PaymentProvider, now: Date): Readiness {
-  return readinessOf({
-    provider,
-    invoice: row.content!.invoice as StoredInvoice,
-    mapperIssues: (row.issues ?? NO_ISSUES) as CategorizedIssue[],
-    deleted: row.deleted,
-    connectionStatus: row.connection_status as ConnectionStatus,
-    checkedThrough: row.checked_through,
-    syncActive: row.sync_active,
-    now,
-  });
+export function readinessOfInvoice(state: InvoiceState, provider: PaymentProvider, now: Date, cache?: SnapshotChecksCache): Readiness {
+  return readinessOf(
+    {
+      provider,
+      invoice: state.invoice!,
+      snapshotId: state.snapshotId ?? undefined,
+      mapperIssues: state.issues,
+      deleted: state.deleted,
+      connectionStatus: state.connectionStatus,
+      checkedThrough: state.checkedThrough,
+      syncActive: state.syncActive,
+      now,
+    },
+    cache,
+  );
 }
 
 /** The checks of a stored invoice that do not read its snapshot (`sourceStateIssues`), now. */
-export function sourceStateOfRow(row: InvoiceReadRow, now: Date): CategorizedIssue[] {
-  return sourceStateIssues({
-    deleted: row.deleted,
-    connectionStatus: row.connection_status as ConnectionStatus,
-    checkedThrough: row.checked_through,
-    syncActive: row.sync_active,
-    now,
-  });
+export function sourceStateOf(state: InvoiceState, now: Date): CategorizedIssue[] {
+  const { deleted, connectionStatus, checkedThrough, syncActive } = state;
+  return sourceStateIssues({ deleted, connectionStatus, checkedThrough, syncActive, now });
 }
 
-function toSummary(row: InvoiceReadRow, readiness: Pick<Readiness, 'ready' | 'issues' | 'checkedThrough'>): InvoiceSummary {
+function toSummary(row: InvoiceState, readiness: Pick<Readiness, 'ready' | 'issues' | 'checkedThrough'>): InvoiceSummary {
   return {
     id: row.id,
-    ledgerInvoiceId: row.ledger_invoice_id,
-    invoiceNumber: row.invoice_number,
-    status: row.status as InvoiceSummary['status'],
+    ledgerInvoiceId: row.ledgerInvoiceId,
+    invoiceNumber: row.invoiceNumber,
+    status: row.status,
     currency: row.currency,
-    totalAmountMinor: row.total_amount_minor === null ? null : Number(row.total_amount_minor),
-    sourceVersion: row.source_version,
+    totalAmountMinor: row.totalAmountMinor,
+    sourceVersion: row.sourceVersion,
     revision: row.revision,
-    snapshotId: row.snapshot_id,
+    snapshotId: row.snapshotId,
     checkedThrough: readiness.checkedThrough,
     ready: readiness.ready,
     issues: readiness.issues,
@@ -104,28 +87,27 @@ export async function listInvoices(em: EntityManager, ctx: AuthContext, query: I
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);
-  const invoices = page.map((row) => toSummary(row, readinessOfRow(row, provider, now)));
+  const invoices = page.map((row) => toSummary(row, readinessOfInvoice(row, provider, now)));
   const last = page.at(-1);
-  return { invoices, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }, binding) : null };
+  return { invoices, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }, binding) : null };
 }
 
-async function toDetail(sql: Sql, row: InvoiceReadRow, readiness: Readiness): Promise<InvoiceDetail> {
-  const dependencies = (row.dependencies ?? []) as { objectType: SourceObjectType; externalId: string }[];
-  const ids = await sourceRecordIds(sql, row.connection_id, dependencies);
+async function toDetail(sql: Sql, row: InvoiceState, readiness: Readiness): Promise<InvoiceDetail> {
+  const ids = await sourceRecordIds(sql, row.connectionRowId, row.dependencies);
   return {
     ...toSummary(row, readiness),
-    invoice: (row.content?.invoice ?? null) as StoredInvoice | null,
+    invoice: row.invoice,
     provenance: {
-      sourceIntegrationId: row.integration_id,
-      sourceConnectionId: row.realm_id,
-      sourceRecordId: row.source_record_id,
-      mapperVersion: row.mapper_version ?? '',
-      dependencies: dependencies.map((d) => ({
+      sourceIntegrationId: row.integrationId,
+      sourceConnectionId: row.sourceConnectionId,
+      sourceRecordId: row.sourceRecordId,
+      mapperVersion: row.mapperVersion ?? '',
+      dependencies: row.dependencies.map((d) => ({
         sourceRecordId: ids.get(`${d.objectType}:${d.externalId}`) ?? null,
         objectType: d.objectType,
         externalId: d.externalId,
       })),
-      mappings: (row.mappings ?? []) as ConfirmedMapping[],
+      mappings: [...row.mappings],
     },
   };
 }
@@ -135,15 +117,15 @@ export async function getInvoice(em: EntityManager, ctx: AuthContext, invoiceId:
   const sql = sqlOf(em);
   const row = UUID.test(invoiceId) ? await storedInvoiceById(sql, await visibilityOf(sql, ctx), invoiceId.toLowerCase()) : undefined;
   if (!row) throw new DomainError('not_found', 'No such invoice');
-  return toDetail(sql, row, readinessOfRow(row, PaymentProviderSchema.parse(ctx.provider), now));
+  return toDetail(sql, row, readinessOfInvoice(row, PaymentProviderSchema.parse(ctx.provider), now));
 }
 
 /**
  * Readiness across every payment provider, for operators: ready only when ready
  * for each, with the union of their issues.
  */
-function readinessForAll(row: InvoiceReadRow, now: Date): Readiness {
-  const each = PaymentProviderSchema.options.map((p) => readinessOfRow(row, p, now));
+function readinessForAll(row: InvoiceState, now: Date): Readiness {
+  const each = PaymentProviderSchema.options.map((p) => readinessOfInvoice(row, p, now));
   const seen = new Set<string>();
   const issues = each.flatMap((r) => r.issues).filter((i) => !seen.has(`${i.code}|${i.path}`) && seen.add(`${i.code}|${i.path}`));
   return { ...each[0]!, ready: each.every((r) => r.ready), issues };
@@ -168,12 +150,12 @@ export async function listInvoicesForOperator(
   const rows = await listStoredInvoices(sql, { visibility: undefined, connectionId: input.connectionId, after, limit: limit + 1 });
   const page = rows.slice(0, limit);
   const summaries = page
-    .map((row) => toSummary(row, input.provider ? readinessOfRow(row, input.provider, now) : readinessForAll(row, now)))
+    .map((row) => toSummary(row, input.provider ? readinessOfInvoice(row, input.provider, now) : readinessForAll(row, now)))
     .filter((s) => input.ready === undefined || s.ready === input.ready);
   const last = page.at(-1);
   return {
     invoices: summaries,
-    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }, binding) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }, binding) : null,
   };
 }
 
@@ -186,5 +168,5 @@ export async function getInvoiceForOperator(
   const sql = sqlOf(em);
   const row = await storedInvoiceById(sql, undefined, input.id);
   if (!row) throw new DomainError('not_found', 'No such invoice');
-  return toDetail(sql, row, input.provider ? readinessOfRow(row, input.provider, now) : readinessForAll(row, now));
+  return toDetail(sql, row, input.provider ? readinessOfInvoice(row, input.provider, now) : readinessForAll(row, now));
 }

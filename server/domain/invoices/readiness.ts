@@ -14,6 +14,8 @@ export interface ReadinessInput {
   readonly provider: PaymentProvider;
   /** The stored snapshot and the issues the mapper found for it. */
   readonly invoice: StoredInvoice;
+  /** The snapshot's id: the key of a `SnapshotChecksCache`; without it nothing is cached. */
+  readonly snapshotId?: string | undefined;
   readonly mapperIssues: readonly CategorizedIssue[];
   /** Deleted at the source since (or when) it was mapped. */
   readonly deleted: boolean;
@@ -44,9 +46,9 @@ export interface Readiness {
  * endpoints), freshness and access. The preparation adds only what a request
  * brings: amountMinor, currency and expectedRevision (docs/decisions.md).
  */
-export function readinessOf(input: ReadinessInput): Readiness {
+export function readinessOf(input: ReadinessInput, cache?: SnapshotChecksCache): Readiness {
   const deletion = deletionIssues(input.deleted);
-  const snapshot = snapshotChecks(input.provider, input.invoice, input.mapperIssues);
+  const snapshot = snapshotChecksOf(input, cache);
   const issues = [
     ...deletion,
     ...snapshot.issues,
@@ -64,8 +66,8 @@ export function readinessOf(input: ReadinessInput): Readiness {
   };
 }
 
-/** What readiness reads of the snapshot alone, for one provider (`snapshotChecks`). */
-interface SnapshotChecks {
+/** What readiness reads of the snapshot alone, for one provider. */
+export interface SnapshotChecks {
   /** The mapper's issues that apply to the provider, then the enrichment core's. */
   readonly issues: readonly CategorizedIssue[];
   /** The facts the canonical conversion found unavailable, except where an issue above already names the path. */
@@ -74,39 +76,52 @@ interface SnapshotChecks {
   readonly enrichment: unknown;
 }
 
-/** Results by the frozen snapshot they were computed from (its invoice, then its mapper issues), per provider. */
-const memo = new WeakMap<object, WeakMap<object, Map<PaymentProvider, SnapshotChecks>>>();
-
 /**
- * The checks that read only the snapshot: the mapper's issues, the canonical
- * conversion and the enrichment core. A snapshot's JSON held frozen by the
- * snapshot cache (`snapshotCache`) is immutable and shared by the requests
- * that prepare its invoice, so its results are kept beside it (weakly: they
- * go when it goes) and frozen too; a snapshot read fresh is checked each time.
+ * Snapshot checks kept by snapshot id and provider. A snapshot is immutable (a change at the source or in the
+ * mappings writes a new one with a new id, and the table refuses updates), so an entry never goes stale; the caller
+ * that owns the cache decides its size. Deletion, freshness, access and the request's own checks are never cached.
  */
-function snapshotChecks(provider: PaymentProvider, invoice: StoredInvoice, mapperIssues: readonly CategorizedIssue[]): SnapshotChecks {
-  const immutable = Object.isFrozen(invoice) && Object.isFrozen(mapperIssues);
-  const held = immutable ? memo.get(invoice)?.get(mapperIssues)?.get(provider) : undefined;
+export interface SnapshotChecksCache {
+  get(snapshotId: string, provider: PaymentProvider): SnapshotChecks | undefined;
+  set(snapshotId: string, provider: PaymentProvider, checks: SnapshotChecks): void;
+}
+
+/** A `SnapshotChecksCache` of at most `max` entries (past that it starts over: a bound on memory, not a tuning knob). */
+export function snapshotChecksCache(max = 4096): SnapshotChecksCache {
+  let entries = new Map<string, SnapshotChecks>();
+  return {
+    get: (snapshotId, provider) => entries.get(`${provider}:${snapshotId}`),
+    set(snapshotId, provider, checks) {
+      if (entries.size >= max) entries = new Map();
+      entries.set(`${provider}:${snapshotId}`, deepFreeze(checks));
+    },
+  };
+}
+
+function snapshotChecksOf(input: ReadinessInput, cache: SnapshotChecksCache | undefined): SnapshotChecks {
+  const { snapshotId, provider } = input;
+  if (cache === undefined || snapshotId === undefined) return snapshotChecks(provider, input.invoice, input.mapperIssues);
+  const held = cache.get(snapshotId, provider);
   if (held) return held;
+  const checks = snapshotChecks(provider, input.invoice, input.mapperIssues);
+  cache.set(snapshotId, provider, checks);
+  return checks;
+}
+
+/** The checks that read only the snapshot: the mapper's issues, the canonical conversion and the enrichment core. */
+function snapshotChecks(provider: PaymentProvider, invoice: StoredInvoice, mapperIssues: readonly CategorizedIssue[]): SnapshotChecks {
   const issues = mapperIssues.filter((i) => appliesTo(i.code, provider));
   const canonical = toCanonicalInvoice(invoice);
   const enriched = canonical.ok ? enrichInline(provider, preparationRequest(provider, canonical.invoice)) : undefined;
   if (enriched && !enriched.ok) issues.push(...enriched.issues.map(categorize));
   // The core checked the full-invoice rule on the canonical invoice; without one it is checked on what is known.
   if (!canonical.ok) issues.push(...checkPaymentState(invoice).map(categorize));
-  const checks: SnapshotChecks = {
+  return {
     issues,
     unavailableFacts: canonical.ok ? [] : withoutExplainedPaths(canonical.issues, issues),
     canonical: canonical.ok ? canonical.invoice : null,
     enrichment: enriched?.ok ? enriched.data : null,
   };
-  if (!immutable) return checks;
-  let byIssues = memo.get(invoice);
-  if (!byIssues) memo.set(invoice, (byIssues = new WeakMap()));
-  let byProvider = byIssues.get(mapperIssues);
-  if (!byProvider) byIssues.set(mapperIssues, (byProvider = new Map()));
-  byProvider.set(provider, deepFreeze(checks));
-  return checks;
 }
 
 /**

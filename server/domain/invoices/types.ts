@@ -1,4 +1,5 @@
-import type { CategorizedIssue } from '../../../contract/common/index.js';
+import type { InvoiceStatus } from '../../../contract/canonical-invoice.js';
+import type { CategorizedIssue, ConnectionStatus } from '../../../contract/common/index.js';
 import type { ConfirmedMapping, SourceObjectType, StoredInvoice } from '../../../contract/invoices.js';
 import type { SourceRecord } from './source-record.js';
 
@@ -52,4 +53,41 @@ export interface MappedInvoice {
   readonly mappings: readonly ConfirmedMapping[];
   /** Every issue found, each with its category; provider-specific field rules are left to readiness. */
   readonly issues: readonly CategorizedIssue[];
+}
+
+/**
+ * A stored invoice as the domain reads it: its current snapshot and what readiness needs of its connection, in the
+ * contract's types (persistence maps its rows to this; the domain never sees a row).
+ */
+export interface InvoiceState {
+  readonly id: string;
+  /** The ledger integration that imported it. */
+  readonly integrationId: string;
+  /** The connection's row id. */
+  readonly connectionRowId: string;
+  /** The accounting source's company id (the API's `connectionId` / `sourceConnectionId`). */
+  readonly sourceConnectionId: string;
+  readonly connectionStatus: ConnectionStatus;
+  /** Boundary of the connection's last completed sync checkpoint; `null` when none completed. */
+  readonly checkedThrough: Date | null;
+  /** A sync of the connection is queued or running. */
+  readonly syncActive: boolean;
+  readonly sourceRecordId: string;
+  readonly ledgerInvoiceId: string;
+  readonly invoiceNumber: string | null;
+  readonly status: InvoiceStatus;
+  readonly currency: string | null;
+  readonly totalAmountMinor: number | null;
+  readonly sourceVersion: string | null;
+  readonly revision: string | null;
+  readonly deleted: boolean;
+  readonly createdAt: Date;
+  readonly snapshotId: string | null;
+  readonly mapperVersion: string | null;
+  /** The snapshot's mapped invoice; `null` without a snapshot. */
+  readonly invoice: StoredInvoice | null;
+  /** The mapper's issues of the snapshot. */
+  readonly issues: readonly CategorizedIssue[];
+  readonly dependencies: readonly { objectType: SourceObjectType; externalId: string }[];
+  readonly mappings: readonly ConfirmedMapping[];
 }

@@ -34,7 +34,7 @@ export async function resolveCorrelation(em: EntityManager, ctx: AuthContext, en
       integrationId: ctx.integrationId,
       environment: ctx.environment,
     });
-    if (preparation) return { enrichmentRequestId, amountMinor: Number(preparation.amount_minor), currency: preparation.currency };
+    if (preparation) return { enrichmentRequestId, amountMinor: preparation.amountMinor, currency: preparation.currency };
   }
   throw new DomainError('validation_error', 'The report names an enrichment that does not exist in this integration and environment', [
     {

@@ -1,14 +1,16 @@
 import type { CategorizedIssue, IssueCategory, PaymentProvider } from '../../../contract/common/index.js';
 import type { StoredInvoice } from '../../../contract/invoices.js';
 import type { GwcPaymentPreparationData, PreparationRequest } from '../../../contract/preparations.js';
-import type { InvoiceReadRow } from '../../persistence/sql/stored-invoices.sql.js';
+import type { InvoiceState } from '../invoices/types.js';
+import type { SnapshotChecksCache } from '../invoices/readiness.js';
 import { categorize, invoiceIssue } from '../invoices/issue-categories.js';
-import { readinessOfRow } from '../invoices/invoice-views.js';
+import { readinessOfInvoice } from '../invoices/invoice-views.js';
 import { issue } from '../enrichment/index.js';
 import { DomainError } from '../errors.js';
 
-/** `enrichment`: endpoints 1, 6, 11 (enhancement only); `payment_preparation`: endpoint 12 (enhanced or ordinary). */
-export type PreparationKind = 'enrichment' | 'payment_preparation';
+import type { PreparationKind } from './ports.js';
+
+export type { PreparationKind } from './ports.js';
 
 /**
  * Categories that mean "the invoice cannot produce valid fields" (422, or
@@ -39,14 +41,20 @@ export interface Evaluation {
  * and 9 show) plus what only a request brings: amountMinor (full total and
  * balance), currency and expectedRevision.
  */
-export function evaluate(row: InvoiceReadRow, provider: PaymentProvider, request: PreparationRequest, now: Date): Evaluation {
-  const stored = (row.content?.invoice ?? null) as StoredInvoice | null;
-  if (row.snapshot_id === null || stored === null) {
+export function evaluate(
+  state: InvoiceState,
+  provider: PaymentProvider,
+  request: PreparationRequest,
+  now: Date,
+  checks?: SnapshotChecksCache,
+): Evaluation {
+  const stored = state.invoice;
+  if (state.snapshotId === null || stored === null) {
     const fields = [invoiceIssue('fact_unavailable', 'invoice', 'The source invoice could not be mapped.')];
     return { state: [], fields, enrichment: null, paymentEstablished: false };
   }
-  const readiness = readinessOfRow(row, provider, now);
-  const issues = [...readiness.issues, ...requestIssues(stored, row.revision, request)];
+  const readiness = readinessOfInvoice(state, provider, now, checks);
+  const issues = [...readiness.issues, ...requestIssues(stored, state.revision, request)];
   return {
     state: issues.filter((i) => !isFieldIssue(i)),
     fields: issues.filter(isFieldIssue),

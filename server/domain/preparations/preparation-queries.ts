@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PreparationRecord } from '../../../contract/preparations.js';
-import { listPreparations, preparationById, type PreparationRow } from '../../persistence/sql/preparations.sql.js';
+import { listPreparations, preparationById } from '../../persistence/sql/preparations.sql.js';
+import type { SavedPreparation } from './ports.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
@@ -18,16 +19,16 @@ export interface OperatorPreparation extends PreparationRecord {
   data: Record<string, unknown>;
 }
 
-const view = (row: PreparationRow): OperatorPreparation => ({
-  ...preparationRecord(row),
-  organizationId: row.organization_id,
-  integrationId: row.integration_id,
-  environment: row.environment,
-  provider: row.provider,
-  kind: row.kind,
-  mode: row.mode,
-  idempotencyKey: row.idempotency_key,
-  data: row.data,
+const view = (saved: SavedPreparation): OperatorPreparation => ({
+  ...preparationRecord(saved),
+  organizationId: saved.organizationId,
+  integrationId: saved.integrationId,
+  environment: saved.environment,
+  provider: saved.provider,
+  kind: saved.kind,
+  mode: saved.mode,
+  idempotencyKey: saved.idempotencyKey,
+  data: saved.data,
 });
 
 /** Operator list (`preparations.list`), oldest first; the cursor is bound to the filters. */
@@ -48,7 +49,7 @@ export async function listPreparationsForOperator(
   const last = page.at(-1);
   return {
     preparations: page.map(view),
-    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }, binding) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }, binding) : null,
   };
 }
 

@@ -1,17 +1,17 @@
 import type { CategorizedIssue, PaymentProvider } from '../../../contract/common/index.js';
 import { INVOICE_SELECTORS, type PreparationRecord, type PreparationRequest } from '../../../contract/preparations.js';
-import type { PreparationContext, PreparationRow } from '../../persistence/sql/preparations.sql.js';
-import type { InvoiceReadRow } from '../../persistence/sql/stored-invoices.sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
 import { idempotentWrite, type KeyConflict } from '../idempotency/idempotent-write.js';
 import { requestFingerprint } from '../idempotency/fingerprint.js';
 import { invoiceIssue } from '../invoices/issue-categories.js';
-import { sourceStateOfRow } from '../invoices/invoice-views.js';
-import { decidePreparation, evaluate, type PreparationKind } from './evaluate.js';
+import { sourceStateOf } from '../invoices/invoice-views.js';
+import type { InvoiceState } from '../invoices/types.js';
+import type { SnapshotChecksCache } from '../invoices/readiness.js';
+import { decidePreparation, evaluate } from './evaluate.js';
+import type { PreparationContext, PreparationKind, PreparationStore, SavedPreparation } from './ports.js';
 
-export type { PreparationKind } from './evaluate.js';
-import type { PreparationStore } from './preparation-store.js';
+export type { PreparationKind } from './ports.js';
 
 export interface PreparationResult {
   data: unknown;
@@ -37,9 +37,17 @@ const KEY_REUSED: KeyConflict = {
  */
 export async function prepareFromInvoice(
   store: PreparationStore,
-  input: { ctx: AuthContext; provider: PaymentProvider; kind: PreparationKind; request: PreparationRequest; now?: Date },
+  input: {
+    ctx: AuthContext;
+    provider: PaymentProvider;
+    kind: PreparationKind;
+    request: PreparationRequest;
+    now?: Date;
+    /** Snapshot-only readiness results kept across requests (`snapshotChecksCache`); none: computed each time. */
+    checks?: SnapshotChecksCache | undefined;
+  },
 ): Promise<PreparationResult> {
-  const { ctx, provider, kind, request } = input;
+  const { ctx, provider, kind, request, checks } = input;
   const now = input.now ?? new Date();
   const selector = INVOICE_SELECTORS.find((s) => request[s] !== undefined)!;
   const fingerprint = requestFingerprint({
@@ -53,8 +61,8 @@ export async function prepareFromInvoice(
     expectedRevision: request.expectedRevision ?? null,
   });
   const value = selector === 'invoiceId' ? request.invoiceId!.toLowerCase() : request[selector]!;
-  let context: Pick<PreparationContext, 'saved' | 'invoices'> = { saved: undefined, invoices: [] };
-  const { answer: row, replayed } = await idempotentWrite<PreparationRow>({
+  let context: PreparationContext = { saved: undefined, invoices: [] };
+  const { answer: saved, replayed } = await idempotentWrite<SavedPreparation>({
     fingerprint,
     find: async () => {
       context = await store.context({ scope: ctx, idempotencyKey: request.idempotencyKey, selector, value });
@@ -62,56 +70,56 @@ export async function prepareFromInvoice(
     },
     create: async () => {
       const invoice = selectedInvoice(context.invoices, selector, value);
-      const data = decidePreparation(evaluate(invoice, provider, request, now), kind);
-      const saved: PreparationRow = {
+      const data = decidePreparation(evaluate(invoice, provider, request, now, checks), kind);
+      const preparation: SavedPreparation = {
         id: crypto.randomUUID(),
-        organization_id: ctx.organizationId,
-        integration_id: ctx.integrationId,
+        organizationId: ctx.organizationId,
+        integrationId: ctx.integrationId,
         environment: ctx.environment,
         provider,
         kind,
-        stored_invoice_id: invoice.id,
-        snapshot_id: invoice.snapshot_id!,
+        storedInvoiceId: invoice.id,
+        snapshotId: invoice.snapshotId!,
         revision: invoice.revision!,
-        source_integration_id: invoice.integration_id,
-        connection_id: invoice.connection_id,
-        source_connection_id: invoice.realm_id,
-        checked_through: invoice.checked_through!,
-        amount_minor: String(request.amountMinor),
+        sourceIntegrationId: invoice.integrationId,
+        connectionRowId: invoice.connectionRowId,
+        sourceConnectionId: invoice.sourceConnectionId,
+        checkedThrough: invoice.checkedThrough!,
+        amountMinor: request.amountMinor,
         currency: request.currency,
-        idempotency_key: request.idempotencyKey,
+        idempotencyKey: request.idempotencyKey,
         fingerprint,
         mode: data.mode,
         data: data.data as Record<string, unknown>,
-        created_at: now,
+        createdAt: now,
       };
-      await store.insert(saved);
-      return saved;
+      await store.insert(preparation);
+      return preparation;
     },
     conflict: KEY_REUSED,
   });
-  if (replayed) checkReplay(selectedInvoice(context.invoices, selector, value), row, provider, request, now);
-  return { data: row.data, preparation: preparationRecord(row), replayed };
+  if (replayed) checkReplay(selectedInvoice(context.invoices, selector, value), saved, provider, request, now, checks);
+  return { data: saved.data, preparation: preparationRecord(saved), replayed };
 }
 
-/** The API's preparation record of a saved row. */
-export function preparationRecord(row: PreparationRow): PreparationRecord {
+/** The API's preparation record of a saved preparation. */
+export function preparationRecord(saved: SavedPreparation): PreparationRecord {
   return {
-    id: row.id,
-    invoiceId: row.stored_invoice_id,
-    snapshotId: row.snapshot_id,
-    revision: row.revision,
-    sourceIntegrationId: row.source_integration_id,
-    sourceConnectionId: row.source_connection_id,
-    checkedThrough: row.checked_through.toISOString(),
-    createdAt: row.created_at.toISOString(),
-    amountMinor: Number(row.amount_minor),
-    currency: row.currency,
+    id: saved.id,
+    invoiceId: saved.storedInvoiceId,
+    snapshotId: saved.snapshotId,
+    revision: saved.revision,
+    sourceIntegrationId: saved.sourceIntegrationId,
+    sourceConnectionId: saved.sourceConnectionId,
+    checkedThrough: saved.checkedThrough.toISOString(),
+    createdAt: saved.createdAt.toISOString(),
+    amountMinor: saved.amountMinor,
+    currency: saved.currency,
   };
 }
 
 /** The one visible invoice the request selects: none is a 404, several (one number, one source id) a 409. */
-function selectedInvoice(found: readonly InvoiceReadRow[], selector: (typeof INVOICE_SELECTORS)[number], value: string): InvoiceReadRow {
+function selectedInvoice(found: readonly InvoiceState[], selector: (typeof INVOICE_SELECTORS)[number], value: string): InvoiceState {
   if (found.length === 0) throw new DomainError('not_found', 'No such invoice');
   if (found.length > 1) {
     throw new DomainError('conflict', 'The invoice selection is ambiguous', [
@@ -131,20 +139,21 @@ function selectedInvoice(found: readonly InvoiceReadRow[], selector: (typeof INV
  * preparation was saved.
  */
 function checkReplay(
-  invoice: InvoiceReadRow,
-  saved: PreparationRow,
+  invoice: InvoiceState,
+  saved: SavedPreparation,
   provider: PaymentProvider,
   request: PreparationRequest,
   now: Date,
+  checks: SnapshotChecksCache | undefined,
 ): void {
   const blocked = (issues: CategorizedIssue[]) => new DomainError('conflict', 'The saved preparation no longer passes its checks', issues);
-  if (invoice.id === saved.stored_invoice_id && invoice.snapshot_id === saved.snapshot_id) {
-    const state = sourceStateOfRow(invoice, now);
+  if (invoice.id === saved.storedInvoiceId && invoice.snapshotId === saved.snapshotId) {
+    const state = sourceStateOf(invoice, now);
     if (state.length > 0) throw blocked(state);
     return;
   }
-  const { state, fields, paymentEstablished } = evaluate(invoice, provider, request, now);
-  if (invoice.id !== saved.stored_invoice_id || invoice.revision !== saved.revision) {
+  const { state, fields, paymentEstablished } = evaluate(invoice, provider, request, now, checks);
+  if (invoice.id !== saved.storedInvoiceId || invoice.revision !== saved.revision) {
     state.push(invoiceIssue('revision_mismatch', 'invoice.revision', `Prepared at revision ${saved.revision}.`));
   }
   if (state.length > 0 || !paymentEstablished) throw blocked([...state, ...(paymentEstablished ? [] : fields)]);

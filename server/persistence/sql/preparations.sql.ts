@@ -1,8 +1,10 @@
+import type { Environment, PaymentProvider } from '../../../contract/common/index.js';
+import type { PreparationContextRead, SavedPreparation } from '../../domain/preparations/ports.js';
 import { invoiceReadColumns, linkedLedgerIntegrationsOf, readRows, type InvoiceReadRow } from './stored-invoices.sql.js';
-import { withDates, type Sql, type TenantScope } from './sql.js';
+import { withDates, type Sql } from './sql.js';
 
-/** A saved preparation as the domain reads it. */
-export interface PreparationRow {
+/** A row of `preparations` (columns by name; `data` parsed JSON). */
+interface PreparationRow {
   id: string;
   organization_id: string;
   integration_id: string;
@@ -26,6 +28,58 @@ export interface PreparationRow {
 }
 
 const rows = withDates<PreparationRow>(['checked_through', 'created_at']);
+
+/** The domain's saved preparation of a row. */
+function savedOf(row: PreparationRow): SavedPreparation {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    integrationId: row.integration_id,
+    environment: row.environment as Environment,
+    provider: row.provider as PaymentProvider,
+    kind: row.kind as SavedPreparation['kind'],
+    storedInvoiceId: row.stored_invoice_id,
+    snapshotId: row.snapshot_id,
+    revision: row.revision,
+    sourceIntegrationId: row.source_integration_id,
+    connectionRowId: row.connection_id,
+    sourceConnectionId: row.source_connection_id,
+    checkedThrough: row.checked_through,
+    amountMinor: Number(row.amount_minor),
+    currency: row.currency,
+    idempotencyKey: row.idempotency_key,
+    fingerprint: row.fingerprint,
+    mode: row.mode as SavedPreparation['mode'],
+    data: row.data,
+    createdAt: row.created_at,
+  };
+}
+
+/** The row of a saved preparation, as `insertPreparations` sends it (JSON: dates as ISO text, the amount exact). */
+function rowOf(p: SavedPreparation): PreparationRow {
+  return {
+    id: p.id,
+    organization_id: p.organizationId,
+    integration_id: p.integrationId,
+    environment: p.environment,
+    provider: p.provider,
+    kind: p.kind,
+    stored_invoice_id: p.storedInvoiceId,
+    snapshot_id: p.snapshotId,
+    revision: p.revision,
+    source_integration_id: p.sourceIntegrationId,
+    connection_id: p.connectionRowId,
+    source_connection_id: p.sourceConnectionId,
+    checked_through: p.checkedThrough,
+    amount_minor: String(p.amountMinor),
+    currency: p.currency,
+    idempotency_key: p.idempotencyKey,
+    fingerprint: p.fingerprint,
+    mode: p.mode,
+    data: p.data,
+    created_at: p.createdAt,
+  };
+}
 const COLUMN_NAMES = [
   'id',
   'organization_id',
@@ -55,10 +109,10 @@ export async function preparationById(
   sql: Sql,
   id: string,
   scope?: { integrationId: string; environment: string },
-): Promise<PreparationRow | undefined> {
+): Promise<SavedPreparation | undefined> {
   const where = scope === undefined ? 'id = ?' : 'id = ? and integration_id = ? and environment = ?';
   const params = scope === undefined ? [id] : [id, scope.integrationId, scope.environment];
-  return rows(await sql(`select ${COLUMNS} from preparations where ${where}`, params))[0];
+  return rows(await sql(`select ${COLUMNS} from preparations where ${where}`, params)).map(savedOf)[0];
 }
 
 /** The column types of a preparation as `json_to_recordset` reads them (`data` as `json`: the text as sent, unparsed). */
@@ -72,11 +126,11 @@ const RECORD_TYPES = `id uuid, organization_id uuid, integration_id uuid, enviro
  * which aborts the whole statement. The rows travel as one JSON parameter, so the statement text is the same for any
  * number of rows and is prepared once per connection.
  */
-export async function insertPreparations(sql: Sql, rows: readonly PreparationRow[]): Promise<void> {
+export async function insertPreparations(sql: Sql, saved: readonly SavedPreparation[]): Promise<void> {
   // A row's fields are the columns, by name (dates as ISO text, the amount as its decimal text).
   await sql(
     `insert into preparations (${COLUMNS}) select ${COLUMNS} from json_to_recordset(?::json) as r(${RECORD_TYPES})`,
-    [JSON.stringify(rows)],
+    [JSON.stringify(saved.map(rowOf))],
     'preparations_insert',
   );
 }
@@ -90,7 +144,7 @@ export async function listPreparations(
     after?: { createdAt: Date; id: string } | undefined;
     limit: number;
   },
-): Promise<PreparationRow[]> {
+): Promise<SavedPreparation[]> {
   const where: string[] = ['true'];
   const params: unknown[] = [];
   const filter = (condition: string, ...values: unknown[]) => {
@@ -102,16 +156,16 @@ export async function listPreparations(
   if (o.after) filter('(created_at, id) > (?, ?)', o.after.createdAt, o.after.id);
   return rows(
     await sql(`select ${COLUMNS} from preparations where ${where.join(' and ')} order by created_at, id limit ?`, [...params, o.limit]),
-  );
+  ).map(savedOf);
 }
 
 /** How a preparation request names its invoice, and the stored invoice column that holds it. */
 const SELECTOR_COLUMNS = { invoiceId: 'id', ledgerInvoiceId: 'ledger_invoice_id', invoiceNumber: 'invoice_number' } as const;
 
-/** Everything a preparation request needs to read, read at once (`preparationContexts`). */
-export interface PreparationContext {
+/** What `preparationContexts` reads for one request: the domain's context with the invoices still as rows (the snapshot cache fills their JSON). */
+export interface ContextRows {
   /** The preparation already saved under the idempotency key, if any. */
-  saved: PreparationRow | undefined;
+  saved: SavedPreparation | undefined;
   /**
    * The visible invoices the selector names, oldest first, at most two (two: ambiguous). Of their snapshot's JSON only
    * the content and the mapper's issues are read (what preparation checks), and only when it is neither the saved
@@ -126,11 +180,7 @@ export interface PreparationContext {
 }
 
 /** One preparation request's reads (`preparationContexts`). */
-export interface PreparationContextRead {
-  scope: TenantScope;
-  idempotencyKey: string;
-  selector: keyof typeof SELECTOR_COLUMNS;
-  value: string;
+export interface ContextRowsRead extends PreparationContextRead {
   /** A snapshot the caller already holds: when it is the invoice's current one, its JSON is not sent (`content` null). */
   knownSnapshotId?: string | undefined;
 }
@@ -153,8 +203,8 @@ export interface PreparationContextRead {
 export async function preparationContexts(
   sql: Sql,
   selector: keyof typeof SELECTOR_COLUMNS,
-  reads: readonly Omit<PreparationContextRead, 'selector'>[],
-): Promise<{ contexts: PreparationContext[]; authEpoch: string }> {
+  reads: readonly Omit<ContextRowsRead, 'selector'>[],
+): Promise<{ contexts: ContextRows[]; authEpoch: string }> {
   const requests = reads.map((r, n) => ({
     n,
     integration_id: r.scope.integrationId,
@@ -190,8 +240,8 @@ export async function preparationContexts(
   return { contexts: byRequest.map((rows) => contextOf(rows, authEpoch)), authEpoch };
 }
 
-function contextOf(found: Record<string, unknown>[], authEpoch: string): PreparationContext {
+function contextOf(found: Record<string, unknown>[], authEpoch: string): ContextRows {
   const first = found[0];
-  const saved = first?.p_id == null ? undefined : rows([Object.fromEntries(COLUMN_NAMES.map((c) => [c, first[`p_${c}`]]))])[0];
+  const saved = first?.p_id == null ? undefined : rows([Object.fromEntries(COLUMN_NAMES.map((c) => [c, first[`p_${c}`]]))]).map(savedOf)[0];
   return { saved, invoices: readRows(found.filter((r) => r.id !== null)), authEpoch };
 }

@@ -1,12 +1,9 @@
 import { UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import type { Environment } from '../../../contract/common/index.js';
 
-/** The tenant columns every tenant-owned table carries; writes set them and reads filter on them. */
-export interface TenantScope {
-  organizationId: string;
-  integrationId: string;
-  environment: Environment;
-}
+import type { TenantScope } from '../../domain/tenant-scope.js';
+
+export type { TenantScope };
 
 /** The tenant scope of a row read with its snake_case tenant columns. */
 export const scopeOfRow = (row: { organization_id: string; integration_id: string; environment: Environment }): TenantScope => ({

@@ -1,3 +1,7 @@
+import type { InvoiceStatus } from '../../../contract/canonical-invoice.js';
+import type { CategorizedIssue, ConnectionStatus } from '../../../contract/common/index.js';
+import type { StoredInvoice } from '../../../contract/invoices.js';
+import type { InvoiceState } from '../../domain/invoices/types.js';
 import { withDates, type Sql, type TenantScope } from './sql.js';
 
 // Lists are bound as one JSON array (`any(array(select jsonb_array_elements_text(?::jsonb)))`): the query builder would
@@ -216,6 +220,39 @@ export interface InvoiceReadRow {
 
 export const readRows = withDates<InvoiceReadRow>(['checked_through', 'created_at']);
 
+const NO_ISSUES: readonly CategorizedIssue[] = Object.freeze([]);
+
+/** The domain's view of a read row (`InvoiceState`): camelCase, the contract's enums, amounts as numbers. */
+export function invoiceStateOf(row: InvoiceReadRow): InvoiceState {
+  return {
+    id: row.id,
+    integrationId: row.integration_id,
+    connectionRowId: row.connection_id,
+    sourceConnectionId: row.realm_id,
+    connectionStatus: row.connection_status as ConnectionStatus,
+    checkedThrough: row.checked_through,
+    syncActive: row.sync_active,
+    sourceRecordId: row.source_record_id,
+    ledgerInvoiceId: row.ledger_invoice_id,
+    invoiceNumber: row.invoice_number,
+    status: row.status as InvoiceStatus,
+    currency: row.currency,
+    totalAmountMinor: row.total_amount_minor === null ? null : Number(row.total_amount_minor),
+    sourceVersion: row.source_version,
+    revision: row.revision,
+    deleted: row.deleted,
+    createdAt: row.created_at,
+    snapshotId: row.snapshot_id,
+    mapperVersion: row.mapper_version,
+    invoice: (row.content?.invoice ?? null) as StoredInvoice | null,
+    issues: (row.issues ?? NO_ISSUES) as readonly CategorizedIssue[],
+    dependencies: (row.dependencies ?? []) as InvoiceState['dependencies'],
+    mappings: (row.mappings ?? []) as InvoiceState['mappings'],
+  };
+}
+
+const readStates = (rows: Record<string, unknown>[]) => readRows(rows).map(invoiceStateOf);
+
 const SNAPSHOT_JSON = ['content', 'issues', 'dependencies', 'mappings'] as const;
 
 /**
@@ -273,7 +310,7 @@ export async function listStoredInvoices(
     after?: { createdAt: Date; id: string } | undefined;
     limit: number;
   },
-): Promise<InvoiceReadRow[]> {
+): Promise<InvoiceState[]> {
   const where: string[] = [];
   const params: unknown[] = [];
   const filter = (condition: string, ...values: unknown[]) => {
@@ -287,12 +324,12 @@ export async function listStoredInvoices(
   const v = o.visibility;
   if (v === undefined) {
     const conditions = where.length === 0 ? 'true' : where.join(' and ');
-    return readRows(await sql(`${READ} where ${conditions} order by si.created_at, si.id limit ?`, [...params, o.limit]));
+    return readStates(await sql(`${READ} where ${conditions} order by si.created_at, si.id limit ?`, [...params, o.limit]));
   }
   const page = `select si.* from stored_invoices si
       where si.integration_id = vi.id and si.organization_id = ? and si.environment = ?${where.map((w) => ` and ${w}`).join('')}
       order by si.created_at, si.id limit ?`;
-  return readRows(
+  return readStates(
     await sql(
       `select ${COLUMNS}
          from (select distinct jsonb_array_elements_text(?::jsonb)::uuid as id) vi cross join lateral (${page}) si
@@ -307,9 +344,9 @@ export async function storedInvoiceById(
   sql: Sql,
   visibility: InvoiceVisibility | undefined,
   id: string,
-): Promise<InvoiceReadRow | undefined> {
+): Promise<InvoiceState | undefined> {
   const v = visible(visibility);
-  return readRows(await sql(`${READ} where ${v.where} and si.id = ?`, [...v.params, id]))[0];
+  return readStates(await sql(`${READ} where ${v.where} and si.id = ?`, [...v.params, id]))[0];
 }
 
 /** Source record ids of a connection's records, by type and external id (provenance references). */

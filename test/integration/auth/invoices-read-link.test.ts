@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { authenticate } from '../../../server/domain/auth/authenticate.js';
 import { cachedKeyDirectory } from '../../../server/domain/auth/key-directory.js';
-import { sharedReads } from '../../../server/domain/shared-reads.js';
+import { sharedReads } from '../../../server/persistence/shared-reads.js';
 import { poolSql } from '../../../server/persistence/sql/sql.js';
 import { DomainError } from '../../../server/domain/errors.js';
 import { useTestApp } from '../../support/harness.js';

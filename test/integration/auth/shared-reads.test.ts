@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sharedReads } from '../../../server/domain/shared-reads.js';
+import { sharedReads } from '../../../server/persistence/shared-reads.js';
 import { poolSql, type Sql } from '../../../server/persistence/sql/sql.js';
 import { useTestApp } from '../../support/harness.js';
 

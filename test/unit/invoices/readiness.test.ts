@@ -7,10 +7,10 @@ import {
   preparationRequest,
   readinessOf,
   toCanonicalInvoice,
+  snapshotChecksCache,
   type ReadinessInput,
 } from '../../../server/domain/invoices/index.js';
 import { input, mapping, sourceInvoice, stored, storedLine } from './support/source.js';
-import { deepFreeze } from '../../../server/domain/deep-freeze.js';
 
 const issue = (code: string, path: string, category: IssueCategory) => ({ code, path, category, message: expect.any(String) });
 const checkedThrough = new Date('2026-11-20T12:00:00.000Z');
@@ -179,52 +179,71 @@ describe('readinessOf', () => {
   });
 });
 
-describe('readinessOf on a frozen snapshot (held by the snapshot cache)', () => {
-  const frozen = () => {
+describe('readinessOf with a snapshot checks cache (snapshots are immutable: kept by id and provider)', () => {
+  const snapshot = () => {
     const mapped = mapInvoice(input({ mappings: [mapping('11'), mapping('12')] }));
-    return { invoice: deepFreeze(mapped.invoice), mapperIssues: deepFreeze(mapped.issues) };
+    return { invoice: mapped.invoice, mapperIssues: mapped.issues, snapshotId: 'snap-1' };
   };
   const base = { deleted: false, connectionStatus: 'active' as const, checkedThrough, syncActive: false, now };
 
-  it('when the same frozen snapshot is checked again, then its snapshot results are kept, frozen, per provider, and equal to a fresh check', () => {
-    const snapshot = frozen();
+  it('when the same snapshot is checked again, then its snapshot results are kept, frozen, per provider, and equal to a fresh check', () => {
+    const cache = snapshotChecksCache();
     for (const provider of ['gwa', 'gwb', 'gwc'] as const) {
-      const first = readinessOf({ ...base, ...snapshot, provider });
-      const again = readinessOf({ ...base, ...snapshot, provider });
-      // The same objects: computed once for this snapshot and provider.
+      const first = readinessOf({ ...base, ...snapshot(), provider }, cache);
+      const again = readinessOf({ ...base, ...snapshot(), provider }, cache);
+      // The same objects: computed once for this snapshot id and provider.
       expect(again.enrichment).toBe(first.enrichment);
       expect(again.canonical).toBe(first.canonical);
       expect(Object.isFrozen(first.enrichment)).toBe(true);
-      // What a check of an unfrozen copy gives.
+      // What a check without the cache gives.
       expect(again).toStrictEqual(ready(provider));
     }
-    const gwa = readinessOf({ ...base, ...snapshot, provider: 'gwa' });
-    const gwc = readinessOf({ ...base, ...snapshot, provider: 'gwc' });
+    const gwa = readinessOf({ ...base, ...snapshot(), provider: 'gwa' }, cache);
+    const gwc = readinessOf({ ...base, ...snapshot(), provider: 'gwc' }, cache);
     expect(gwa.enrichment).not.toStrictEqual(gwc.enrichment);
   });
 
   it('when the source state changes, then a kept snapshot is still checked for deletion, freshness and access each time', () => {
-    const snapshot = frozen();
-    expect(readinessOf({ ...base, ...snapshot, provider: 'gwc' }).ready).toBe(true);
-    const paused = readinessOf({ ...base, ...snapshot, provider: 'gwc', connectionStatus: 'paused', syncActive: true, deleted: true });
+    const cache = snapshotChecksCache();
+    expect(readinessOf({ ...base, ...snapshot(), provider: 'gwc' }, cache).ready).toBe(true);
+    const paused = readinessOf(
+      { ...base, ...snapshot(), provider: 'gwc', connectionStatus: 'paused', syncActive: true, deleted: true },
+      cache,
+    );
     expect(paused.issues).toStrictEqual([
       issue('invoice_deleted_at_source', 'source', 'source'),
       issue('sync_in_progress', 'source.sync', 'freshness'),
       issue('connection_paused', 'source.connection', 'access'),
     ]);
     const late = new Date(checkedThrough.getTime() + FRESHNESS_WINDOW_MS + 1);
-    expect(readinessOf({ ...base, ...snapshot, provider: 'gwc', now: late }).issues).toStrictEqual([
+    expect(readinessOf({ ...base, ...snapshot(), provider: 'gwc', now: late }, cache).issues).toStrictEqual([
       issue('source_stale', 'source.checkedThrough', 'freshness'),
     ]);
-    expect(readinessOf({ ...base, ...snapshot, provider: 'gwc' }).ready).toBe(true);
+    expect(readinessOf({ ...base, ...snapshot(), provider: 'gwc' }, cache).ready).toBe(true);
   });
 
-  it('when the snapshot is not frozen, then nothing is kept: each check computes its own results', () => {
-    const mapped = mapInvoice(input({ mappings: [mapping('11'), mapping('12')] }));
-    const first = readinessOf({ ...base, invoice: mapped.invoice, mapperIssues: mapped.issues, provider: 'gwc' });
-    const again = readinessOf({ ...base, invoice: mapped.invoice, mapperIssues: mapped.issues, provider: 'gwc' });
-    expect(again.enrichment).not.toBe(first.enrichment);
-    expect(again.enrichment).toStrictEqual(first.enrichment);
-    expect(Object.isFrozen(first.enrichment)).toBe(false);
+  it('when no cache is given (or no snapshot id), then nothing is kept: each check computes its own results', () => {
+    const cache = snapshotChecksCache();
+    const { snapshotId: _unused, ...anonymous } = snapshot();
+    for (const [input, withCache] of [
+      [{ ...base, ...snapshot(), provider: 'gwc' as const }, undefined],
+      [{ ...base, ...anonymous, provider: 'gwc' as const }, cache],
+    ] as const) {
+      const first = readinessOf(input, withCache);
+      const again = readinessOf(input, withCache);
+      expect(again.enrichment).not.toBe(first.enrichment);
+      expect(again.enrichment).toStrictEqual(first.enrichment);
+      expect(Object.isFrozen(first.enrichment)).toBe(false);
+    }
+  });
+
+  it('when the cache is full, then it starts over rather than grow', () => {
+    const cache = snapshotChecksCache(2);
+    const checks = (id: string) => readinessOf({ ...base, ...snapshot(), snapshotId: id, provider: 'gwb' }, cache).enrichment;
+    const a = checks('a');
+    checks('b');
+    expect(checks('a')).toBe(a);
+    checks('c');
+    expect(checks('a')).not.toBe(a);
   });
 });

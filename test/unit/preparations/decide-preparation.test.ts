@@ -4,35 +4,35 @@ import type { PreparationRequest } from '../../../contract/preparations.js';
 import { DomainError } from '../../../server/domain/errors.js';
 import { mapInvoice } from '../../../server/domain/invoices/index.js';
 import { decidePreparation, evaluate, type PreparationKind } from '../../../server/domain/preparations/evaluate.js';
-import type { InvoiceReadRow } from '../../../server/persistence/sql/stored-invoices.sql.js';
+import type { InvoiceState } from '../../../server/domain/invoices/index.js';
 import { input, mapping } from '../invoices/support/source.js';
 
 const now = new Date('2026-11-20T12:01:00.000Z');
 
 /** A stored invoice as the preparation reads it: mapped from the source fixture, fresh active source. */
-function row(invoice: StoredInvoice, issues: unknown[] = []): InvoiceReadRow {
+function row(invoice: StoredInvoice): InvoiceState {
   return {
     id: '00000000-0000-4000-8000-000000000001',
-    integration_id: '00000000-0000-4000-8000-000000000002',
-    connection_id: '00000000-0000-4000-8000-000000000003',
-    realm_id: '9341',
-    connection_status: 'active',
-    checked_through: new Date('2026-11-20T12:00:00.000Z'),
-    sync_active: false,
-    source_record_id: '00000000-0000-4000-8000-000000000004',
-    ledger_invoice_id: '1001',
-    invoice_number: invoice.invoiceNumber,
+    integrationId: '00000000-0000-4000-8000-000000000002',
+    connectionRowId: '00000000-0000-4000-8000-000000000003',
+    sourceConnectionId: '9341',
+    connectionStatus: 'active',
+    checkedThrough: new Date('2026-11-20T12:00:00.000Z'),
+    syncActive: false,
+    sourceRecordId: '00000000-0000-4000-8000-000000000004',
+    ledgerInvoiceId: '1001',
+    invoiceNumber: invoice.invoiceNumber,
     status: invoice.status,
     currency: invoice.currency,
-    total_amount_minor: invoice.totalAmountMinor === null ? null : String(invoice.totalAmountMinor),
-    source_version: '3',
+    totalAmountMinor: invoice.totalAmountMinor,
+    sourceVersion: '3',
     revision: 'r1',
     deleted: false,
-    created_at: now,
-    snapshot_id: '00000000-0000-4000-8000-000000000005',
-    mapper_version: '1',
-    content: { invoice },
-    issues,
+    createdAt: now,
+    snapshotId: '00000000-0000-4000-8000-000000000005',
+    mapperVersion: '1',
+    invoice,
+    issues: [],
     dependencies: [],
     mappings: [],
   };
@@ -113,7 +113,7 @@ describe('decidePreparation: ordinary mode is for enhanced-data gaps only', () =
   });
 
   it('when the invoice has no snapshot, then both kinds refuse 422 fact_unavailable', () => {
-    const none = { ...row(mapped.invoice), snapshot_id: null, content: null };
+    const none = { ...row(mapped.invoice), snapshotId: null, invoice: null };
     for (const kind of ['enrichment', 'payment_preparation'] as const) {
       expect(() => decidePreparation(evaluate(none, 'gwc', request(), now), kind)).toThrow(
         expect.objectContaining({

@@ -1,17 +1,17 @@
-import { batched, settleTogetherOrAlone, unwrap, type Settled } from '../persistence/sql/batch.js';
-import { readAuthEpoch } from '../persistence/sql/api-keys.sql.js';
-import { preparationContexts, type PreparationContext, type PreparationContextRead } from '../persistence/sql/preparations.sql.js';
-import type { Sql } from '../persistence/sql/sql.js';
+import { batched, settleTogetherOrAlone, unwrap, type Settled } from './sql/batch.js';
+import { readAuthEpoch } from './sql/api-keys.sql.js';
+import { preparationContexts, type ContextRows, type ContextRowsRead } from './sql/preparations.sql.js';
+import type { Sql } from './sql/sql.js';
 
 /** The reads requests make before they decide, shared by the requests that arrive together (`sharedReads`). */
 export interface SharedReads {
   /** The current auth epoch, read by a statement that starts after this call (what the key cache checks against). */
   authEpoch(): Promise<string>;
   /** An invoice-backed preparation's saved row and invoices (`preparationContexts`). */
-  preparationContext(read: PreparationContextRead): Promise<PreparationContext>;
+  preparationContext(read: ContextRowsRead): Promise<ContextRows>;
 }
 
-type Item = { kind: 'epoch' } | { kind: 'context'; read: PreparationContextRead };
+type Item = { kind: 'epoch' } | { kind: 'context'; read: ContextRowsRead };
 
 /**
  * One batch (one round trip per kind of statement) for the reads of concurrent
@@ -26,9 +26,9 @@ type Item = { kind: 'epoch' } | { kind: 'context'; read: PreparationContextRead 
  * when every context statement failed, the epoch is read alone.
  */
 export function sharedReads(sql: Sql): SharedReads {
-  const run = batched(async (items: Item[]): Promise<Settled<string | PreparationContext>[]> => {
-    const answers: Settled<string | PreparationContext>[] = new Array(items.length);
-    const bySelector = new Map<PreparationContextRead['selector'], number[]>();
+  const run = batched(async (items: Item[]): Promise<Settled<string | ContextRows>[]> => {
+    const answers: Settled<string | ContextRows>[] = new Array(items.length);
+    const bySelector = new Map<ContextRowsRead['selector'], number[]>();
     items.forEach((item, i) => {
       if (item.kind !== 'context') return;
       const indexes = bySelector.get(item.read.selector);
@@ -63,6 +63,6 @@ export function sharedReads(sql: Sql): SharedReads {
   });
   return {
     authEpoch: async () => unwrap(await run({ kind: 'epoch' })) as string,
-    preparationContext: async (read) => unwrap(await run({ kind: 'context', read })) as PreparationContext,
+    preparationContext: async (read) => unwrap(await run({ kind: 'context', read })) as ContextRows,
   };
 }

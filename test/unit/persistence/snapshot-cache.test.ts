@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { snapshotCache } from '../../../server/domain/preparations/snapshot-cache.js';
-import type { PreparationContext, PreparationContextRead } from '../../../server/persistence/sql/preparations.sql.js';
+import type { PreparationContextRead } from '../../../server/domain/preparations/ports.js';
+import { snapshotCache } from '../../../server/persistence/snapshot-cache.js';
+import type { ContextRows } from '../../../server/persistence/sql/preparations.sql.js';
 import type { InvoiceReadRow } from '../../../server/persistence/sql/stored-invoices.sql.js';
 
 const read = (value = 'INV-1'): PreparationContextRead => ({
@@ -12,7 +13,7 @@ const read = (value = 'INV-1'): PreparationContextRead => ({
 });
 const row = (snapshotId: string | null, content: InvoiceReadRow['content']): InvoiceReadRow =>
   ({ snapshot_id: snapshotId, content, issues: content === null ? null : [] }) as unknown as InvoiceReadRow;
-const context = (...invoices: InvoiceReadRow[]): PreparationContext => ({ saved: undefined, invoices, authEpoch: '1' });
+const context = (...invoices: InvoiceReadRow[]): ContextRows => ({ saved: undefined, invoices, authEpoch: '1' });
 
 describe('snapshot cache', () => {
   it('when a snapshot was read, then the next read of its selector names it, and the JSON left out is filled in from it, frozen', () => {

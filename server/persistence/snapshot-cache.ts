@@ -1,6 +1,7 @@
-import type { PreparationContext, PreparationContextRead } from '../../persistence/sql/preparations.sql.js';
-import type { InvoiceReadRow } from '../../persistence/sql/stored-invoices.sql.js';
-import { deepFreeze } from '../deep-freeze.js';
+import type { PreparationContextRead } from '../domain/preparations/ports.js';
+import type { ContextRows } from './sql/preparations.sql.js';
+import type { InvoiceReadRow } from './sql/stored-invoices.sql.js';
+import { deepFreeze } from '../domain/deep-freeze.js';
 
 /** What preparation reads of a snapshot's JSON. */
 interface SnapshotJson {
@@ -36,7 +37,7 @@ export function snapshotCache() {
       return id === undefined ? undefined : snapshots.get(id);
     },
     /** The context with the held snapshot's JSON where the read left it out; remembers the JSON it did send. */
-    fill(read: PreparationContextRead, context: PreparationContext, known: SnapshotJson | undefined): PreparationContext {
+    fill(read: PreparationContextRead, context: ContextRows, known: SnapshotJson | undefined): ContextRows {
       for (const row of context.invoices) {
         if (row.snapshot_id === null) continue;
         if (row.content === null && known !== undefined && row.snapshot_id === known.snapshotId) {

@@ -1,0 +1,57 @@
+import type { Environment, PaymentProvider } from '../../../contract/common/index.js';
+import type { InvoiceSelector } from '../../../contract/preparations.js';
+import type { InvoiceState } from '../invoices/types.js';
+import type { TenantScope } from '../tenant-scope.js';
+
+/** `enrichment`: endpoints 1, 6, 11 (enhancement only); `payment_preparation`: endpoint 12 (enhanced or ordinary). */
+export type PreparationKind = 'enrichment' | 'payment_preparation';
+
+/** A saved preparation (table `preparations`), immutable once saved. */
+export interface SavedPreparation {
+  readonly id: string;
+  readonly organizationId: string;
+  readonly integrationId: string;
+  readonly environment: Environment;
+  readonly provider: PaymentProvider;
+  readonly kind: PreparationKind;
+  readonly storedInvoiceId: string;
+  readonly snapshotId: string;
+  readonly revision: string;
+  readonly sourceIntegrationId: string;
+  /** The connection's row id. */
+  readonly connectionRowId: string;
+  /** The accounting source's company id, as the API shows it. */
+  readonly sourceConnectionId: string;
+  readonly checkedThrough: Date;
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly idempotencyKey: string;
+  readonly fingerprint: string;
+  readonly mode: 'enhanced' | 'ordinary';
+  /** The exact `data` answered. */
+  readonly data: Record<string, unknown>;
+  readonly createdAt: Date;
+}
+
+/** What one preparation request reads before it decides. */
+export interface PreparationContextRead {
+  readonly scope: TenantScope;
+  readonly idempotencyKey: string;
+  readonly selector: InvoiceSelector;
+  readonly value: string;
+}
+
+export interface PreparationContext {
+  /** The preparation already saved under the idempotency key, if any. */
+  readonly saved: SavedPreparation | undefined;
+  /** The visible invoices the selector names, oldest first, at most two (two: ambiguous). */
+  readonly invoices: readonly InvoiceState[];
+}
+
+/** Where invoice-backed preparation reads what it decides on and saves what it decided (`server/persistence/preparation-store.ts`). */
+export interface PreparationStore {
+  /** The key's saved preparation and the invoices the selector names, read at once. */
+  context(read: PreparationContextRead): Promise<PreparationContext>;
+  /** Save one preparation; resolves once it is committed, rejects with the unique violation of a key already used. */
+  insert(preparation: SavedPreparation): Promise<void>;
+}
