@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { redactCardNumbers } from '../guard/redact-card-numbers.js';
 import { remapAfterRun, storeAndMapInvoicePage, type ItemCache } from '../invoices/store-invoices.js';
 import type { Logger } from '../../logger.js';
 import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
@@ -57,14 +58,20 @@ function summarize(err: unknown): { code: string; message: string } {
   return { code: 'internal_error', message: 'The import failed unexpectedly; see the service log' };
 }
 
-function toRecord(row: Record<string, unknown>) {
+/**
+ * A provider record as it is stored and mapped. Every text field holding a card
+ * number is replaced by a marker here, before anything is written, so the number
+ * reaches no table, snapshot or answer; the mapper reports the marked fields
+ * (`card_data_in_source`, docs/decisions.md).
+ */
+export function toRecord(row: Record<string, unknown>) {
   const meta = (row.MetaData ?? {}) as { LastUpdatedTime?: string };
   return {
     sourceId: String(row.Id),
     syncToken: row.SyncToken === undefined ? null : String(row.SyncToken),
     lastUpdatedAt: meta.LastUpdatedTime ? new Date(meta.LastUpdatedTime) : null,
     deleted: row.status === 'Deleted',
-    payload: row,
+    payload: redactCardNumbers(row).value as Record<string, unknown>,
   };
 }
 
