@@ -7,6 +7,11 @@ import { containsCardNumber } from './card-numbers.js';
  */
 export const CARD_NUMBER_REDACTED = '[card number removed]';
 
+/** An own property even for `__proto__` (a name JSON.parse makes an ordinary key), as JSON.parse and Object.fromEntries define it. */
+function define(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 function pathOf(parent: string, key: string | number): string {
   return typeof key === 'number' ? `${parent}[${key}]` : parent === '' ? key : `${parent}.${key}`;
 }
@@ -22,37 +27,51 @@ function pathOf(parent: string, key: string | number): string {
  */
 export function redactCardNumbers(value: unknown, root = ''): { value: unknown; paths: string[] } {
   const paths: string[] = [];
-  const visit = (v: unknown, path: string): unknown => {
+  // Every record of every import passes here: the keys leading to the current value are kept on one stack and a path
+  // is built only for a redacted field, and a container is copied only once something in it changed.
+  const trail: (string | number)[] = [];
+  const report = () => paths.push(trail.reduce<string>((path, key) => pathOf(path, key), root));
+  const visit = (v: unknown): unknown => {
     if (typeof v === 'string') {
       if (!containsCardNumber(v)) return v;
-      paths.push(path);
+      report();
       return CARD_NUMBER_REDACTED;
     }
     if (v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) {
       let copy: unknown[] | undefined;
-      v.forEach((element, i) => {
-        const redacted = visit(element, pathOf(path, i));
-        if (redacted !== element) (copy ??= [...v])[i] = redacted;
-      });
+      for (let i = 0; i < v.length; i++) {
+        trail.push(i);
+        const redacted = visit(v[i]);
+        trail.pop();
+        if (redacted !== v[i]) (copy ??= [...v])[i] = redacted;
+      }
       return copy ?? v;
     }
-    let changed = false;
+    const object = v as Record<string, unknown>;
+    const keys = Object.keys(object);
+    let copy: Record<string, unknown> | undefined;
     let renamed = 0;
-    const entries = Object.entries(v as Record<string, unknown>).map(([key, element]) => {
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k]!;
       let name = key;
       if (containsCardNumber(key)) {
         // Numbered after the first, so that no two redacted names of one object collide.
         name = renamed++ === 0 ? CARD_NUMBER_REDACTED : `${CARD_NUMBER_REDACTED} ${'#'.repeat(renamed)}`;
-        paths.push(pathOf(path, name));
       }
-      const redacted = visit(element, pathOf(path, name));
-      if (name !== key || redacted !== element) changed = true;
-      return [name, redacted] as const;
-    });
-    return changed ? Object.fromEntries(entries) : v;
+      trail.push(name);
+      if (name !== key) report();
+      const redacted = visit(object[key]);
+      trail.pop();
+      if (copy === undefined && (name !== key || redacted !== object[key])) {
+        copy = {};
+        for (let earlier = 0; earlier < k; earlier++) define(copy, keys[earlier]!, object[keys[earlier]!]);
+      }
+      if (copy !== undefined) define(copy, name, redacted);
+    }
+    return copy ?? v;
   };
-  const redacted = visit(value, root);
+  const redacted = visit(value);
   return { value: redacted, paths };
 }
 

@@ -54,4 +54,12 @@ describe('redacting card numbers from an imported record', () => {
   it('when the marker is checked by the detector, then it is not card data itself', () => {
     expect(redactCardNumbers(CARD_NUMBER_REDACTED).paths).toStrictEqual([]);
   });
+
+  it('when a redacted record has a __proto__ key, then it stays an own property and no prototype changes', () => {
+    const record = JSON.parse('{"__proto__": {"polluted": true}, "Note": "4111 1111 1111 1111"}');
+    const { value } = redactCardNumbers(record);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.keys(value as object)).toStrictEqual(['__proto__', 'Note']);
+    expect(JSON.stringify(value)).toBe(`{"__proto__":{"polluted":true},"Note":"${CARD_NUMBER_REDACTED}"}`);
+  });
 });
