@@ -82,18 +82,26 @@ export function redactCardNumbers(value: unknown, root = ''): { value: unknown; 
  */
 export function redactedPaths(value: unknown, root: string): string[] {
   const paths: string[] = [];
-  const visit = (v: unknown, path: string) => {
-    if (v === CARD_NUMBER_REDACTED) paths.push(path);
+  const trail: (string | number)[] = [];
+  const report = () => paths.push(trail.reduce<string>((path, key) => pathOf(path, key), root));
+  const visit = (v: unknown) => {
+    if (v === CARD_NUMBER_REDACTED) report();
     if (v === null || typeof v !== 'object') return;
     if (Array.isArray(v)) {
-      v.forEach((element, i) => visit(element, pathOf(path, i)));
+      for (let i = 0; i < v.length; i++) {
+        trail.push(i);
+        visit(v[i]);
+        trail.pop();
+      }
       return;
     }
-    for (const [key, element] of Object.entries(v as Record<string, unknown>)) {
-      if (key.startsWith(CARD_NUMBER_REDACTED)) paths.push(pathOf(path, key));
-      visit(element, pathOf(path, key));
+    for (const key of Object.keys(v)) {
+      trail.push(key);
+      if (key.startsWith(CARD_NUMBER_REDACTED)) report();
+      visit((v as Record<string, unknown>)[key]);
+      trail.pop();
     }
   };
-  visit(value, root);
+  visit(value);
   return paths;
 }
