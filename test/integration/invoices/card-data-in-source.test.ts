@@ -3,8 +3,8 @@ import { containsCardNumber } from '../../../server/domain/guard/card-numbers.js
 import { CARD_NUMBER_REDACTED } from '../../../server/domain/guard/redact-card-numbers.js';
 import type { QboEntity } from '../../../server/ledger-sandbox/company.js';
 import { useLedgerApp } from '../../support/ledger-app.js';
-import { invoiceReader } from '../../support/ledger-flow.js';
-import { bodyFor, PREPARATION_PATHS } from '../../support/preparation-flow.js';
+import { invoiceReader, linkedProvider } from '../../support/ledger-flow.js';
+import { bodyFor, codes, PREPARATION_PATHS } from '../../support/preparation-flow.js';
 
 // 6 invoices (1001-1006) over 4 items, all with a Sku; 1004 has no PO field.
 const app = useLedgerApp({ sandbox: { invoices: 6, items: 4 } });
@@ -129,6 +129,21 @@ describe('card numbers in the accounting source', () => {
       ]),
     );
     expect(JSON.stringify(prepared.body)).not.toMatch(/4539/);
+    // Every provider: gwa and gwc read the same source and refuse it too; endpoint 12 does not fall back to ordinary mode.
+    for (const provider of ['gwa', 'gwc'] as const) {
+      const other = await linkedProvider(app, reader.ledger, provider);
+      const summaries = (await app.request('/api/v1/invoices?limit=50', { key: other.key })).body.data.invoices as any[];
+      const affected = summaries.find((i) => i.ledgerInvoiceId === '1001');
+      expect(affected.ready).toBe(false);
+      expect(affected.issues).toEqual(
+        expect.arrayContaining([expect.objectContaining({ code: 'card_data_in_source', path: 'source.Line[0].Description' })]),
+      );
+      for (const endpoint of provider === 'gwa' ? (['gwa'] as const) : (['gwc', 'gwcPreparation'] as const)) {
+        const res = await app.request(PREPARATION_PATHS[endpoint], { method: 'POST', key: other.key, json: bodyFor(affected) });
+        expect(res.status, endpoint).toBe(409);
+        expect(codes(res.body.error.issues), endpoint).toContain('card_data_in_source');
+      }
+    }
     // A clean invoice beside them is prepared as before.
     const cleanId = ['1004', '1005', '1006'].find((id) => itemFields(id).length === 0)!;
     const clean = await app.request(PREPARATION_PATHS.gwb, { method: 'POST', key: reader.key, json: bodyFor(byLedgerId.get(cleanId)) });
