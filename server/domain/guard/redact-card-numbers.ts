@@ -22,10 +22,17 @@ function pathOf(parent: string, key: string | number): string {
  * and every property name holding one is renamed to it (numbered when one
  * object has several). The whole field goes, not just the digits: the detector
  * says a number is there, not where a glued CVV or expiry around it ends.
+ * Strings `isIdentifier` names (by their property name and the name of the
+ * object holding them) are kept: identifiers the source assigns, which link
+ * records and are stored in their own columns as well.
  * `paths` names the redacted fields under `root`, in document order; `value` is
  * the input itself when nothing was redacted. Pure.
  */
-export function redactCardNumbers(value: unknown, root = ''): { value: unknown; paths: string[] } {
+export function redactCardNumbers(
+  value: unknown,
+  o: { root?: string; isIdentifier?: (key: string, parent: string | number | undefined) => boolean } = {},
+): { value: unknown; paths: string[] } {
+  const root = o.root ?? '';
   const paths: string[] = [];
   // Every record of every import passes here: the keys leading to the current value are kept on one stack and a path
   // is built only for a redacted field, and a container is copied only once something in it changed.
@@ -59,9 +66,11 @@ export function redactCardNumbers(value: unknown, root = ''): { value: unknown; 
         // Numbered after the first, so that no two redacted names of one object collide.
         name = renamed++ === 0 ? CARD_NUMBER_REDACTED : `${CARD_NUMBER_REDACTED} ${'#'.repeat(renamed)}`;
       }
+      const parent = trail[trail.length - 1];
       trail.push(name);
       if (name !== key) report();
-      const redacted = visit(object[key]);
+      const element = object[key];
+      const redacted = typeof element === 'string' && o.isIdentifier?.(key, parent) ? element : visit(element);
       trail.pop();
       if (copy === undefined && (name !== key || redacted !== object[key])) {
         copy = {};

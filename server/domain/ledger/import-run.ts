@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { redactCardNumbers } from '../guard/redact-card-numbers.js';
+import { isProviderIdentifier } from '../invoices/source-record.js';
 import { remapAfterRun, storeAndMapInvoicePage, type ItemCache } from '../invoices/store-invoices.js';
 import type { Logger } from '../../logger.js';
 import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
@@ -64,14 +65,14 @@ function summarize(err: unknown): { code: string; message: string } {
  * reaches no table, snapshot or answer; the mapper reports the marked fields
  * (`card_data_in_source`, docs/decisions.md).
  */
-export function toRecord(row: Record<string, unknown>) {
+function toRecord(row: Record<string, unknown>) {
   const meta = (row.MetaData ?? {}) as { LastUpdatedTime?: string };
   return {
     sourceId: String(row.Id),
     syncToken: row.SyncToken === undefined ? null : String(row.SyncToken),
     lastUpdatedAt: meta.LastUpdatedTime ? new Date(meta.LastUpdatedTime) : null,
     deleted: row.status === 'Deleted',
-    payload: redactCardNumbers(row).value as Record<string, unknown>,
+    payload: redactCardNumbers(row, { isIdentifier: isProviderIdentifier }).value as Record<string, unknown>,
   };
 }
 

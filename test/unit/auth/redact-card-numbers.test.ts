@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CARD_NUMBER_REDACTED, redactCardNumbers, redactedPaths } from '../../../server/domain/guard/redact-card-numbers.js';
+import { isProviderIdentifier } from '../../../server/domain/invoices/source-record.js';
 
 describe('redacting card numbers from an imported record', () => {
   it('when text fields at any depth hold card numbers, then each whole field becomes the marker and its path is named', () => {
@@ -14,7 +15,7 @@ describe('redacting card numbers from an imported record', () => {
       CustomField: [{ Name: 'Purchase Order', StringValue: 'PO 2025-01-10' }],
       '4000056655665556': { note: 'a key that is a card number' },
     };
-    const { value, paths } = redactCardNumbers(record, 'source');
+    const { value, paths } = redactCardNumbers(record, { root: 'source' });
     expect(paths).toStrictEqual([
       'source.PrivateNote',
       'source.Line[1].Description',
@@ -61,5 +62,25 @@ describe('redacting card numbers from an imported record', () => {
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(Object.keys(value as object)).toStrictEqual(['__proto__', 'Note']);
     expect(JSON.stringify(value)).toBe(`{"__proto__":{"polluted":true},"Note":"${CARD_NUMBER_REDACTED}"}`);
+  });
+
+  it('when identifiers the source assigns look like card numbers, then the import keeps them and still redacts the text beside them', () => {
+    const pan = '4111111111111111';
+    const record = {
+      Id: pan,
+      SyncToken: pan,
+      CustomerRef: { value: pan, name: `Customer ${pan}` },
+      CustomerMemo: { value: `memo ${pan}` },
+      CustomField: [{ DefinitionId: pan, StringValue: pan }],
+    };
+    const { value, paths } = redactCardNumbers(record, { root: 'source', isIdentifier: isProviderIdentifier });
+    expect(value).toStrictEqual({
+      Id: pan,
+      SyncToken: pan,
+      CustomerRef: { value: pan, name: CARD_NUMBER_REDACTED },
+      CustomerMemo: { value: CARD_NUMBER_REDACTED },
+      CustomField: [{ DefinitionId: pan, StringValue: CARD_NUMBER_REDACTED }],
+    });
+    expect(paths).toStrictEqual(['source.CustomerRef.name', 'source.CustomerMemo.value', 'source.CustomField[0].StringValue']);
   });
 });

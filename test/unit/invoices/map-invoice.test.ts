@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { IssueCategory } from '../../../contract/common/index.js';
 import { StoredInvoiceSchema, type StoredInvoice } from '../../../contract/invoices.js';
 import { CARD_NUMBER_REDACTED, redactCardNumbers } from '../../../server/domain/guard/redact-card-numbers.js';
+import { isProviderIdentifier } from '../../../server/domain/invoices/source-record.js';
 import { MAPPER_VERSION, mapInvoice, type MapperInput } from '../../../server/domain/invoices/index.js';
 import {
   discountLine,
@@ -20,7 +21,8 @@ import {
 /** The mapper's input as the import stores it: every source record redacted (server/domain/ledger/import-run.ts). */
 const redactedImport = (overrides: Partial<MapperInput>): MapperInput => {
   const raw = input(overrides);
-  const redact = (r: Record<string, unknown>) => redactCardNumbers(r).value as Record<string, unknown>;
+  const redact = (r: Record<string, unknown>) =>
+    redactCardNumbers(r, { isIdentifier: isProviderIdentifier }).value as Record<string, unknown>;
   return { ...raw, invoice: redact(raw.invoice), items: raw.items.map(redact) };
 };
 
