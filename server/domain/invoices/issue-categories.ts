@@ -6,6 +6,7 @@ import {
   type PaymentProvider,
 } from '../../../contract/common/index.js';
 import type { IssueCode } from '../enrichment/index.js';
+import { CARD_NUMBER_REDACTED } from '../guard/redact-card-numbers.js';
 
 const ALL: readonly PaymentProvider[] = PaymentProviderSchema.options;
 /** Providers whose output carries a line's product code, unit or commodity code (gwb lines have no such fields). */
@@ -34,6 +35,11 @@ interface InvoiceIssueCodeEntry {
 export const INVOICE_ISSUE_CODES = {
   invoice_deleted_at_source: {
     message: 'The invoice was deleted at the accounting source; this is its last imported snapshot.',
+    category: 'source',
+    providers: ALL,
+  },
+  card_data_in_source: {
+    message: `A text field of the source record held a card number; it was not imported and the field is stored as ${CARD_NUMBER_REDACTED}. Remove the number at the source.`,
     category: 'source',
     providers: ALL,
   },

@@ -1,6 +1,7 @@
 import type { CategorizedIssue } from '../../../contract/common/index.js';
 import type { InvoiceStatus } from '../../../contract/canonical-invoice.js';
 import type { StoredInvoice } from '../../../contract/invoices.js';
+import { redactedPaths } from '../guard/redact-card-numbers.js';
 import { invoiceIssue } from './issue-categories.js';
 import { chooseMapping, mapLines, money, type LineContext } from './map-lines.js';
 import { purchaseOrderOf } from './purchase-order.js';
@@ -24,6 +25,7 @@ export function mapInvoice(input: MapperInput): MappedInvoice {
   const issues: CategorizedIssue[] = [];
   if (input.deleted) issues.push(invoiceIssue('invoice_deleted_at_source', 'source'));
   if (preferences === null) issues.push(invoiceIssue('missing_dependency', 'source.Preferences', 'Preferences are not imported.'));
+  issues.push(...cardDataIssues(source, input.items));
 
   const currency = currencyOf(source, preferences);
   if (currency === null) issues.push(invoiceIssue('missing_currency', 'invoice.currency'));
@@ -112,6 +114,19 @@ export function mapInvoice(input: MapperInput): MappedInvoice {
     mappings,
     issues,
   };
+}
+
+/**
+ * The fields of the invoice, and of the Items its lines read, that the import
+ * stored as the card-number marker: the operator must clean them at the source.
+ * Item fields are named by the Item's id (`source.Item(7).Name`).
+ */
+function cardDataIssues(source: SourceRecord, items: readonly SourceRecord[]): CategorizedIssue[] {
+  const paths = [
+    ...redactedPaths(source, 'source'),
+    ...items.flatMap((item) => redactedPaths(item, `source.Item(${text(item.Id) ?? '?'})`)),
+  ];
+  return paths.map((path) => invoiceIssue('card_data_in_source', path));
 }
 
 /** The invoice's currency, else the company's home currency (single-currency companies omit CurrencyRef). */

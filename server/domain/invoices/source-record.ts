@@ -44,3 +44,13 @@ export function dateTimeAsTimestamp(value: unknown): string | null {
   const parsed = new Date(stamp);
   return Number.isNaN(parsed.getTime()) ? null : parsed.toISOString();
 }
+
+/**
+ * Fields the provider assigns to link records (an entity's or line's `Id`, `SyncToken`, a custom field's
+ * `DefinitionId`, the `value` of a `…Ref`): identifiers, never text a person typed, so the import keeps them as
+ * they are when it removes card numbers (a `…Ref`'s `name` and a memo's `value` are text and are scanned).
+ */
+export function isProviderIdentifier(key: string, parent: string | number | undefined): boolean {
+  if (key === 'Id' || key === 'SyncToken' || key === 'DefinitionId') return true;
+  return key === 'value' && typeof parent === 'string' && parent.endsWith('Ref');
+}

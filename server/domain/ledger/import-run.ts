@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { redactCardNumbers } from '../guard/redact-card-numbers.js';
+import { isProviderIdentifier } from '../invoices/source-record.js';
 import { remapAfterRun, storeAndMapInvoicePage, type ItemCache } from '../invoices/store-invoices.js';
 import type { Logger } from '../../logger.js';
 import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
@@ -57,6 +59,12 @@ function summarize(err: unknown): { code: string; message: string } {
   return { code: 'internal_error', message: 'The import failed unexpectedly; see the service log' };
 }
 
+/**
+ * A provider record as it is stored and mapped. Every text field holding a card
+ * number is replaced by a marker here, before anything is written, so the number
+ * reaches no table, snapshot or answer; the mapper reports the marked fields
+ * (`card_data_in_source`, docs/decisions.md).
+ */
 function toRecord(row: Record<string, unknown>) {
   const meta = (row.MetaData ?? {}) as { LastUpdatedTime?: string };
   return {
@@ -64,7 +72,7 @@ function toRecord(row: Record<string, unknown>) {
     syncToken: row.SyncToken === undefined ? null : String(row.SyncToken),
     lastUpdatedAt: meta.LastUpdatedTime ? new Date(meta.LastUpdatedTime) : null,
     deleted: row.status === 'Deleted',
-    payload: row,
+    payload: redactCardNumbers(row, { isIdentifier: isProviderIdentifier }).value as Record<string, unknown>,
   };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PaymentProvider } from '../../../contract/common/index.js';
 import { mapInvoice, readinessOf, type MapperInput, type ReadinessInput } from '../../../server/domain/invoices/index.js';
+import { CARD_NUMBER_REDACTED } from '../../../server/domain/guard/redact-card-numbers.js';
 import { input, item, mapping, preferences, salesLine, shippingLine, sourceInvoice, subtotalLine } from './support/source.js';
 
 const PROVIDERS = ['gwa', 'gwb', 'gwc'] as const;
@@ -37,6 +38,8 @@ interface Case {
 const cases: Case[] = [
   { code: 'invoice_deleted_at_source', blocks: PROVIDERS, mapper: clean({ deleted: true }), state: { deleted: true } },
   { code: 'missing_dependency', blocks: PROVIDERS, mapper: clean({ items: [item('11')] }) },
+  // The import stored a field that held a card number as the marker (server/domain/guard/redact-card-numbers.ts).
+  { code: 'card_data_in_source', blocks: PROVIDERS, mapper: clean({ invoice: sourceInvoice({ PrivateNote: CARD_NUMBER_REDACTED }) }) },
   {
     code: 'item_mapping_revoked',
     blocks: ['gwa', 'gwc'],

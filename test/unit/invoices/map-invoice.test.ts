@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { IssueCategory } from '../../../contract/common/index.js';
 import { StoredInvoiceSchema, type StoredInvoice } from '../../../contract/invoices.js';
+import { CARD_NUMBER_REDACTED, redactCardNumbers } from '../../../server/domain/guard/redact-card-numbers.js';
+import { isProviderIdentifier } from '../../../server/domain/invoices/source-record.js';
 import { MAPPER_VERSION, mapInvoice, type MapperInput } from '../../../server/domain/invoices/index.js';
 import {
   discountLine,
@@ -15,6 +17,14 @@ import {
   storedLine,
   subtotalLine,
 } from './support/source.js';
+
+/** The mapper's input as the import stores it: every source record redacted (server/domain/ledger/import-run.ts). */
+const redactedImport = (overrides: Partial<MapperInput>): MapperInput => {
+  const raw = input(overrides);
+  const redact = (r: Record<string, unknown>) =>
+    redactCardNumbers(r, { isIdentifier: isProviderIdentifier }).value as Record<string, unknown>;
+  return { ...raw, invoice: redact(raw.invoice), items: raw.items.map(redact) };
+};
 
 const issue = (code: string, path: string, category: IssueCategory) => ({ code, path, category, message: expect.any(String) });
 
@@ -92,6 +102,24 @@ const cases: Case[] = [
     input: input({ deleted: true }),
     invoice: stored(),
     issues: [issue('invoice_deleted_at_source', 'source', 'source')],
+  },
+  {
+    name: 'the import redacted a card number in the invoice and in an item it reads, then each field is a source issue and the marker is stored',
+    input: redactedImport({
+      invoice: sourceInvoice({
+        Line: lines().map((l, i) => (i === 0 ? { ...l, Description: 'card 4111 1111 1111 1111 exp 12/30' } : l)),
+        CustomerMemo: { value: 'Visa 4111-1111-1111-1111' },
+      }),
+      items: [item('11'), item('12', { Sku: '5555 5555 5555 4444' })],
+    }),
+    invoice: stored({
+      lineItems: [storedLine(1, { description: CARD_NUMBER_REDACTED }), storedLine(2, { productCode: CARD_NUMBER_REDACTED })],
+    }),
+    issues: [
+      issue('card_data_in_source', 'source.Line[0].Description', 'source'),
+      issue('card_data_in_source', 'source.CustomerMemo.value', 'source'),
+      issue('card_data_in_source', 'source.Item(12).Sku', 'source'),
+    ],
   },
   {
     name: 'an amount has more fraction digits than the currency, then it is null and an issue, never rounded',

@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { containsCardNumber } from '../../../server/domain/guard/card-numbers.js';
+import { CARD_NUMBER_REDACTED } from '../../../server/domain/guard/redact-card-numbers.js';
+import type { QboEntity } from '../../../server/ledger-sandbox/company.js';
+import { useLedgerApp } from '../../support/ledger-app.js';
+import { invoiceReader, linkedProvider } from '../../support/ledger-flow.js';
+import { bodyFor, codes, PREPARATION_PATHS } from '../../support/preparation-flow.js';
+
+// 6 invoices (1001-1006) over 4 items, all with a Sku; 1004 has no PO field.
+const app = useLedgerApp({ sandbox: { invoices: 6, items: 4 } });
+const sql = (q: string, p: unknown[] = []): Promise<any[]> => app.orm.em.getConnection().execute(q, p);
+
+/** Luhn-valid test PANs (Visa, Mastercard, Amex, Discover, JCB), each written as someone typed it into the accounting system. */
+const TYPED = {
+  visa: '4539 1488 0343 6467',
+  mastercard: '5425-2334-3010-9903',
+  amex: '3742\t454554\t00126',
+  discover: '6011 — 0009 — 9013 — 9424',
+  jcb: '３５３０　１１１３　３３３０　００００',
+} as const;
+const digitsOf = (typed: string) => typed.replace(/[０-９]/g, (d) => String(d.charCodeAt(0) - 0xff10)).replace(/[^0-9]/g, '');
+
+/** A string the import stores as typed: the scan below must find it, or it could not find the card numbers either. */
+const CONTROL = 'Delivery slot 7391 2846 5502';
+
+/** Every row of every table (all schemas but PostgreSQL's own) whose text holds `digits`, alone or split by anything, or `typed`. */
+async function rowsHolding(digits: string, typed: string): Promise<{ table: string; rows: number }[]> {
+  const columns: { table_schema: string; table_name: string; column_name: string }[] = await sql(
+    `select c.table_schema, c.table_name, c.column_name from information_schema.columns c
+       join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name and t.table_type = 'BASE TABLE'
+      where c.table_schema not in ('pg_catalog', 'information_schema') and c.table_schema not like 'pg_toast%'
+      order by 1, 2, 3`,
+  );
+  const tables = new Map<string, string[]>();
+  for (const c of columns) {
+    const table = `"${c.table_schema}"."${c.table_name}"`;
+    tables.set(table, [...(tables.get(table) ?? []), `"${c.column_name}"`]);
+  }
+  expect(tables.has('"public"."ledger_source_records"') && tables.has('"public"."invoice_snapshots"')).toBe(true);
+  const found: { table: string; rows: number }[] = [];
+  for (const [table, cols] of tables) {
+    const holds = cols
+      .map((col) => `(position(?::text in regexp_replace(${col}::text, '[^0-9]', '', 'g')) > 0 or position(?::text in ${col}::text) > 0)`)
+      .join(' or ');
+    const [{ n }] = await sql(
+      `select count(*)::int as n from ${table} where ${holds}`,
+      cols.flatMap(() => [digits, typed]),
+    );
+    if (n > 0) found.push({ table, rows: n });
+  }
+  return found;
+}
+
+describe('card numbers in the accounting source', () => {
+  it('when imported invoices and items hold card numbers in any text field, then no table holds the digits and the invoices name each field', async () => {
+    for (const typed of Object.values(TYPED)) expect(containsCardNumber(typed)).toBe(true);
+    const company = [...app.sandbox.companies.values()][0]!;
+    const invoice = (id: string) => company.Invoice.find((i) => i.Id === id)! as QboEntity & { Line: any[]; CustomField: any[] };
+    invoice('1001').Line[0].Description = `Paid by card ${TYPED.visa}, thanks`;
+    invoice('1002').CustomerMemo = { value: `card ${TYPED.mastercard} exp 12/30` };
+    invoice('1002').PrivateNote = `Amex ${TYPED.amex}`;
+    invoice('1002').CustomField[0].StringValue = TYPED.discover;
+    invoice('1003').DocNumber = `INV ${TYPED.jcb}`;
+    invoice('1003').CustomerRef = { value: '3', name: `Customer ${TYPED.visa}` };
+    invoice('1005').Line[0].Description = CONTROL;
+    // An item's name and SKU feed the lines of every invoice that reads it.
+    const item = company.Item.find((i) => i.Id === '2')!;
+    item.Name = `Gift card ${TYPED.mastercard}`;
+    item.Sku = TYPED.amex.replace(/\t/g, '');
+    const readingItem2 = company.Invoice.filter((i) => (i.Line as any[]).some((l) => l.SalesItemLineDetail?.ItemRef?.value === '2')).map(
+      (i) => i.Id,
+    );
+    expect(readingItem2.length).toBeGreaterThan(0);
+    for (const inv of company.Invoice)
+      for (const line of inv.Line as any[])
+        if (line.SalesItemLineDetail?.ItemRef?.value === '2') line.SalesItemLineDetail.ItemRef.name = item.Name;
+
+    const reader = await invoiceReader(app, 'gwb');
+
+    for (const typed of Object.values(TYPED)) expect(await rowsHolding(digitsOf(typed), typed)).toStrictEqual([]);
+    expect((await rowsHolding(digitsOf(CONTROL), CONTROL)).map((f) => f.table)).toEqual(
+      expect.arrayContaining(['"public"."ledger_source_records"', '"public"."invoice_snapshots"']),
+    );
+
+    const list = await app.request('/api/v1/invoices?limit=50', { key: reader.key });
+    expect(list.status).toBe(200);
+    const byLedgerId = new Map<string, any>(list.body.data.invoices.map((i: any) => [i.ledgerInvoiceId, i]));
+    const cardIssues = async (ledgerInvoiceId: string) => {
+      const detail = await app.request(`/api/v1/invoices/${byLedgerId.get(ledgerInvoiceId).id}`, { key: reader.key });
+      expect(detail.status).toBe(200);
+      return {
+        detail: detail.body.data,
+        paths: detail.body.data.issues.filter((i: any) => i.code === 'card_data_in_source').map((i: any) => [i.path, i.category]),
+      };
+    };
+    // Every field named by its path at the source, in the invoice and in the item its lines read (with the item's name copied into ItemRef).
+    const itemFields = (id: string) => {
+      const lines = (company.Invoice.find((i) => i.Id === id)!.Line as any[]).flatMap((l, i) =>
+        l.SalesItemLineDetail?.ItemRef?.value === '2' ? [`source.Line[${i}].SalesItemLineDetail.ItemRef.name`] : [],
+      );
+      return lines.length === 0 ? [] : [...lines, 'source.Item(2).Name', 'source.Item(2).Sku'];
+    };
+    const expected: Record<string, string[]> = {
+      '1001': ['source.Line[0].Description'],
+      '1002': ['source.CustomField[0].StringValue', 'source.CustomerMemo.value', 'source.PrivateNote'],
+      '1003': ['source.DocNumber', 'source.CustomerRef.name'],
+    };
+    for (const id of ['1001', '1002', '1003', '1004', '1005', '1006']) {
+      const want = [...(expected[id] ?? []), ...itemFields(id)].sort();
+      expect((await cardIssues(id)).paths.sort(), id).toStrictEqual(want.map((path) => [path, 'source']));
+      expect(byLedgerId.get(id).ready, id).toBe(want.length === 0);
+    }
+    // What endpoint 9 returns carries the marker where the number was, never the number.
+    const { detail: first } = await cardIssues('1001');
+    expect(first.invoice.lineItems[0].description).toBe(CARD_NUMBER_REDACTED);
+    const { detail: third } = await cardIssues('1003');
+    expect(third.invoiceNumber).toBe(CARD_NUMBER_REDACTED);
+    const [stored] = await sql(
+      `select payload->'Line'->0->>'Description' as description from ledger_source_records where entity_type = 'Invoice' and source_id = '1001'`,
+    );
+    expect(stored.description).toBe(CARD_NUMBER_REDACTED);
+
+    // No provider output is made of such an invoice: endpoint 6 refuses it as a source conflict.
+    const prepared = await app.request(PREPARATION_PATHS.gwb, { method: 'POST', key: reader.key, json: bodyFor(byLedgerId.get('1001')) });
+    expect(prepared.status).toBe(409);
+    expect(prepared.body.error.issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ code: 'card_data_in_source', path: 'source.Line[0].Description', category: 'source' }),
+      ]),
+    );
+    expect(JSON.stringify(prepared.body)).not.toMatch(/4539/);
+    // Every provider: gwa and gwc read the same source and refuse it too; endpoint 12 does not fall back to ordinary mode.
+    for (const provider of ['gwa', 'gwc'] as const) {
+      const other = await linkedProvider(app, reader.ledger, provider);
+      const summaries = (await app.request('/api/v1/invoices?limit=50', { key: other.key })).body.data.invoices as any[];
+      const affected = summaries.find((i) => i.ledgerInvoiceId === '1001');
+      expect(affected.ready).toBe(false);
+      expect(affected.issues).toEqual(
+        expect.arrayContaining([expect.objectContaining({ code: 'card_data_in_source', path: 'source.Line[0].Description' })]),
+      );
+      for (const endpoint of provider === 'gwa' ? (['gwa'] as const) : (['gwc', 'gwcPreparation'] as const)) {
+        const res = await app.request(PREPARATION_PATHS[endpoint], { method: 'POST', key: other.key, json: bodyFor(affected) });
+        expect(res.status, endpoint).toBe(409);
+        expect(codes(res.body.error.issues), endpoint).toContain('card_data_in_source');
+      }
+    }
+    // A clean invoice beside them is prepared as before.
+    const cleanId = ['1004', '1005', '1006'].find((id) => itemFields(id).length === 0)!;
+    const clean = await app.request(PREPARATION_PATHS.gwb, { method: 'POST', key: reader.key, json: bodyFor(byLedgerId.get(cleanId)) });
+    expect(clean.status, JSON.stringify(clean.body)).toBe(200);
+  });
+});
