@@ -150,7 +150,14 @@ export async function receiveNotification(
     try {
       // A savepoint: a refused observation leaves the event row in place, marked rejected.
       const ack = await tem.transactional((inner) =>
-        recordPaymentReport(inner, { ctx, provider: 'gwa', report: effect.report, requestId: input.requestId, now }),
+        recordPaymentReport(inner, {
+          ctx,
+          provider: 'gwa',
+          report: effect.report,
+          requestId: input.requestId,
+          now,
+          origin: { evidence: 'provider_verified', provisionalAttempt: tracked === undefined },
+        }),
       );
       observationId = ack.id;
     } catch (err) {
