@@ -52,6 +52,7 @@ export function factOf(provider: PaymentProvider, o: store.ObservationRow): Fact
     refundedAmountMinor: Number(o.refunded_amount_minor),
     occurredAt: new Date(o.occurred_at),
     receivedAt: new Date(o.received_at),
+    evidence: o.evidence,
     ...reportAliases(provider, o.payload as unknown as PaymentReport),
   };
 }
@@ -157,6 +158,7 @@ function incomingFact(input: Prepared): Fact {
     refundedAmountMinor: report.refundedAmountMinor,
     occurredAt: new Date(report.occurredAt),
     receivedAt: input.now,
+    evidence: input.evidence,
     ...reportAliases(provider, report),
   };
 }

@@ -22,6 +22,7 @@ export interface ObservationRow {
   occurred_at: string;
   received_at: string;
   payload: Record<string, unknown>;
+  evidence: ObservationEvidence;
 }
 
 export async function findObservationByEvent(
@@ -94,7 +95,7 @@ export async function adoptAttemptId(sql: Sql, scope: Scope, paymentId: string, 
 
 export function observationsOf(sql: Sql, paymentId: string): Promise<ObservationRow[]> {
   return sql<ObservationRow>(
-    `select id, status, currency, amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, received_at, payload
+    `select id, status, currency, amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, received_at, payload, evidence
        from payment_observations where tracked_payment_id = ?`,
     [paymentId],
   );
