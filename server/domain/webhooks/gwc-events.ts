@@ -66,6 +66,13 @@ export function parseGwcEvent(rawBody: Buffer): GwcEvent {
   };
 }
 
+/**
+ * `metadata.svc_preparation_id` when it is a preparation id (where the spec tells merchants to store it). Anything
+ * else a merchant stored under the key is neither looked up nor kept: metadata is free text.
+ */
+const preparationIdOf = (metadata: Record<string, unknown>): string | null =>
+  typeof metadata.svc_preparation_id === 'string' && UUID.test(metadata.svc_preparation_id) ? metadata.svc_preparation_id : null;
+
 /** What is kept of an event: the fields the service reads, never the whole object (docs/gwc-events.md). */
 export function eventSummary(e: GwcEvent): Record<string, unknown> {
   const o = e.object;
@@ -83,7 +90,7 @@ export function eventSummary(e: GwcEvent): Record<string, unknown> {
     amountCaptured: pick('amount_captured'),
     amountRefunded: pick('amount_refunded'),
     paymentIntent: pick('payment_intent'),
-    svcPreparationId: typeof metadata.svc_preparation_id === 'string' ? metadata.svc_preparation_id.slice(0, 64) : null,
+    svcPreparationId: preparationIdOf(metadata),
   };
 }
 
@@ -150,9 +157,7 @@ export function gwcEffectOf(e: GwcEvent, link: TrackedLink | undefined): Deliver
     throw err;
   }
   const metadata = isObject(o.metadata) ? o.metadata : {};
-  // Only a preparation id is looked up; anything else a merchant stored under the key is not the service's to judge.
-  const preparationId =
-    typeof metadata.svc_preparation_id === 'string' && UUID.test(metadata.svc_preparation_id) ? metadata.svc_preparation_id : undefined;
+  const preparationId = preparationIdOf(metadata) ?? undefined;
   const chargeId = o.object === 'charge' ? o.id : o.latest_charge;
   const candidate = {
     eventId: observationEventIdOf(e),

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestApp } from '../../support/harness.js';
 import { adminCall, createTenant } from '../../support/tenants.js';
-import { gwaReport } from '../../support/reports.js';
+import { gwaReport, gwcReport } from '../../support/reports.js';
+import { deliverGwc, gwcEvent, newPaymentIntentId, newSecret, paymentIntent, signed } from '../../support/gwc-webhooks.js';
 import { deliver, newKeys, sampleNotification } from '../../support/gwa-webhooks.js';
 import { recordPaymentReport } from '../../../server/domain/payment-reports/record-payment-report.js';
 import type { PaymentReport } from '../../../contract/payment-reports.js';
@@ -182,5 +183,65 @@ describe('provider identity links provider evidence and merchant reports', () =>
         message: 'This provider payment is already reported under another attemptId',
       },
     ]);
+  });
+
+  describe('gwc (PaymentIntent id)', () => {
+    async function gwcSetup() {
+      const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+      const secret = newSecret();
+      const endpoint = await adminCall<{ url: string }>(app, 'webhookEndpoints.create', {
+        integrationId: tenant.integrationId,
+        signingSecret: secret,
+      });
+      return { tenant, secret, path: new URL(endpoint.url).pathname };
+    }
+    const succeeded = (pi: string) =>
+      gwcEvent('payment_intent.succeeded', paymentIntent({ id: pi, status: 'succeeded', amount_received: 10000 }), {
+        created: Math.floor(Date.now() / 1000) - 30,
+      });
+    const merchantReport = (pi: string) =>
+      gwcReport({
+        paymentIntentId: pi,
+        amountMinor: 10000,
+        capturedAmountMinor: 10000,
+        occurredAt: new Date(Date.now() - 60_000).toISOString(),
+      });
+
+    it('when the merchant reports first and the event follows, then the event joins the merchant payment', async () => {
+      const { tenant, secret, path } = await gwcSetup();
+      const pi = newPaymentIntentId();
+      const report = merchantReport(pi);
+      expect((await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: report, key: tenant.key })).status).toBe(200);
+      expect((await deliverGwc(app, path, signed(secret, succeeded(pi)))).body).toMatchObject({ status: 'captured', duplicate: false });
+      expect(
+        await sql(app, 'select attempt_id, attempt_provisional, observation_count from tracked_payments where integration_id = ?', [
+          tenant.integrationId,
+        ]),
+      ).toEqual([{ attempt_id: report.attemptId, attempt_provisional: false, observation_count: 2 }]);
+    });
+
+    it('when events and merchant reports of the same PaymentIntents arrive concurrently, then each is one payment and nothing is refused', async () => {
+      const { tenant, secret, path } = await gwcSetup();
+      const pis = Array.from({ length: 8 }, newPaymentIntentId);
+      const reports = pis.map(merchantReport);
+      const answers = await Promise.all(
+        pis.flatMap((pi, i) => [
+          deliverGwc(app, path, signed(secret, succeeded(pi))),
+          app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: reports[i], key: tenant.key }),
+        ]),
+      );
+      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+      for (let i = 0; i < answers.length; i += 2) expect(answers[i]!.body).toMatchObject({ status: 'captured', duplicate: false });
+      const payments = await sql(
+        app,
+        'select provider_payment_id, attempt_id, observation_count from tracked_payments where integration_id = ? order by provider_payment_id',
+        [tenant.integrationId],
+      );
+      expect(payments).toEqual(
+        pis
+          .map((pi, i) => ({ provider_payment_id: pi, attempt_id: reports[i]!.attemptId, observation_count: 2 }))
+          .sort((a, b) => (a.provider_payment_id < b.provider_payment_id ? -1 : 1)),
+      );
+    });
   });
 });

@@ -374,6 +374,39 @@ describe('gwc provider events (spec: Events 2)', () => {
     expect(await countEvents(endpoint.id)).toBe(0);
   });
 
+  it('when an event carries a card number, then no table holds its digits: free text is not kept, and a read field with one is refused', async () => {
+    const { tenant, secret, endpoint, path } = await setup();
+    const pan = '4242424242424242';
+    const pi = paymentIntent({
+      status: 'succeeded',
+      amount_received: 10000,
+      description: `card ${pan}`,
+      metadata: { svc_preparation_id: pan, note: pan },
+    });
+    const res = await deliverGwc(app, path, signed(secret, gwcEvent('payment_intent.succeeded', pi)));
+    expect(res.body).toMatchObject({ status: 'captured', duplicate: false });
+    const hostile = await deliverGwc(
+      app,
+      path,
+      signed(secret, gwcEvent('payment_intent.succeeded', { ...pi, id: newPaymentIntentId(), status: pan })),
+    );
+    expect(hostile.status).toBe(400);
+    expect(issueOf(hostile)).toMatchObject({
+      code: 'invalid_event',
+      message: 'The event carries card data or a credential; it is not stored',
+    });
+    const stored = await sql(
+      app,
+      `select (select string_agg(subject::text || coalesce(issues::text, ''), ' ') from webhook_events where endpoint_id = ?) as events,
+              (select string_agg(payload::text, ' ') from payment_observations where integration_id = ?) as observations,
+              (select string_agg(row_to_json(t)::text, ' ') from tracked_payments t where integration_id = ?) as payments,
+              (select string_agg(row_to_json(e)::text, ' ') from webhook_endpoints e where id = ?) as endpoints`,
+      [endpoint.id, tenant.integrationId, tenant.integrationId, endpoint.id],
+    );
+    expect(JSON.stringify(stored)).not.toContain(pan);
+    expect(app.logs.text).not.toContain(pan);
+  });
+
   it('when the signing secret is rotated, then deliveries signed with the previous one verify for 24 hours only', async () => {
     const { secret, endpoint, path } = await setup();
     const next = newSecret();
