@@ -150,7 +150,8 @@ export async function findObservationPayment(sql: Sql, observationId: string): P
 
 /** What an operator reviews when a confirmation is missing: what the endpoint received, and its last refusal. */
 export interface DeliveryStatus {
-  lastDeliveryAt: string | null;
+  /** The last recorded delivery and its outcome (the acknowledgment status). */
+  lastDelivery: { at: string; kind: string; status: string } | null;
   /** Recorded deliveries by acknowledgment status. */
   counts: Record<string, number>;
   /** Every kind (event type) the endpoint has recorded at least once. */
@@ -158,7 +159,7 @@ export interface DeliveryStatus {
   lastRefusal: { at: string; code: string; message: string } | null;
 }
 
-/** The delivery status of each endpoint, in two statements whatever the number of endpoints. */
+/** The delivery status of each endpoint, in three statements whatever the number of endpoints. */
 export async function deliveryStatusOf(sql: Sql, endpointIds: readonly string[]): Promise<Map<string, DeliveryStatus>> {
   const out = new Map<string, DeliveryStatus>();
   if (endpointIds.length === 0) return out;
@@ -172,7 +173,7 @@ export async function deliveryStatusOf(sql: Sql, endpointIds: readonly string[])
   }>('select id, last_refusal_at, last_refusal_code, last_refusal_message from webhook_endpoints where id = any(?::uuid[])', [ids]);
   for (const r of endpointRows) {
     out.set(r.id, {
-      lastDeliveryAt: null,
+      lastDelivery: null,
       counts: {},
       kinds: [],
       lastRefusal: r.last_refusal_at
@@ -180,8 +181,8 @@ export async function deliveryStatusOf(sql: Sql, endpointIds: readonly string[])
         : null,
     });
   }
-  const eventRows = await sql<{ endpoint_id: string; status: string; kind: string; n: number; last: string }>(
-    `select endpoint_id, status, kind, count(*)::int as n, max(created_at) as last from webhook_events
+  const eventRows = await sql<{ endpoint_id: string; status: string; kind: string; n: number }>(
+    `select endpoint_id, status, kind, count(*)::int as n from webhook_events
       where endpoint_id = any(?::uuid[]) group by endpoint_id, status, kind order by kind`,
     [ids],
   );
@@ -190,8 +191,48 @@ export async function deliveryStatusOf(sql: Sql, endpointIds: readonly string[])
     if (!status) continue;
     status.counts[r.status] = (status.counts[r.status] ?? 0) + r.n;
     if (!status.kinds.includes(r.kind)) status.kinds.push(r.kind);
-    const last = new Date(r.last).toISOString();
-    if (status.lastDeliveryAt === null || last > status.lastDeliveryAt) status.lastDeliveryAt = last;
+  }
+  const lastRows = await sql<{ endpoint_id: string; created_at: string; kind: string; status: string }>(
+    `select distinct on (endpoint_id) endpoint_id, created_at, kind, status from webhook_events
+      where endpoint_id = any(?::uuid[]) order by endpoint_id, created_at desc, id desc`,
+    [ids],
+  );
+  for (const r of lastRows) {
+    const status = out.get(r.endpoint_id);
+    if (status) status.lastDelivery = { at: new Date(r.created_at).toISOString(), kind: r.kind, status: r.status };
   }
   return out;
+}
+
+export interface UnconfirmedRow {
+  id: string;
+  organization_id: string;
+  integration_id: string;
+  environment: Environment;
+  amount_minor: string;
+  currency: string;
+  created_at: string;
+  payment_id: string | null;
+  payment_status: string | null;
+  captured_amount_minor: string | null;
+}
+
+/**
+ * gwc preparations created before `createdBefore` whose payment has no provider-verified capture: no observation
+ * with `provider_verified` evidence and a captured amount on a payment correlated with the preparation.
+ */
+export function unconfirmedGwcPreparations(sql: Sql, input: { integrationId?: string | undefined; createdBefore: Date; limit: number }) {
+  return sql<UnconfirmedRow>(
+    `select p.id, p.organization_id, p.integration_id, p.environment, p.amount_minor, p.currency, p.created_at,
+            t.id as payment_id, t.status as payment_status, t.captured_amount_minor
+       from preparations p
+       left join tracked_payments t
+         on t.integration_id = p.integration_id and t.environment = p.environment and lower(t.enrichment_request_id) = p.id::text
+      where p.provider = 'gwc' and p.created_at < ? and (?::uuid is null or p.integration_id = ?::uuid)
+        and not exists (select 1 from payment_observations o
+                         where o.tracked_payment_id = t.id and o.evidence = 'provider_verified' and o.captured_amount_minor > 0)
+      order by p.created_at, p.id
+      limit ?`,
+    [input.createdBefore, input.integrationId ?? null, input.integrationId ?? null, input.limit],
+  );
 }

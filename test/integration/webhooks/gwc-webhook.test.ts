@@ -73,7 +73,7 @@ describe('gwc provider events (spec: Events 2)', () => {
     expect(stored.private_key_enc).not.toContain(secret.slice(6));
     const listed = await adminCall<any>(app, 'webhookEndpoints.list', { integrationId: tenant.integrationId });
     expect(listed.endpoints).toHaveLength(1);
-    expect(listed.endpoints[0].delivery).toEqual({ lastDeliveryAt: null, counts: {}, kinds: [], lastRefusal: null });
+    expect(listed.endpoints[0].delivery).toEqual({ lastDelivery: null, counts: {}, kinds: [], lastRefusal: null });
     for (const text of [JSON.stringify(withSecret.body), JSON.stringify(listed), app.logs.text])
       expect(text).not.toContain(secret.slice(6));
 
@@ -310,7 +310,7 @@ describe('gwc provider events (spec: Events 2)', () => {
     expect(await countEvents(endpoint.id)).toBe(1);
     const listed = await adminCall<any>(app, 'webhookEndpoints.list', { integrationId: endpoint.integrationId });
     expect(listed.endpoints[0].delivery).toEqual({
-      lastDeliveryAt: expect.any(String),
+      lastDelivery: { at: expect.any(String), kind: 'payment_intent.succeeded', status: 'captured' },
       counts: { captured: 1 },
       kinds: ['payment_intent.succeeded'],
       lastRefusal: {
