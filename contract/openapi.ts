@@ -4,10 +4,10 @@ import type { z } from 'zod';
 import { requestExamples } from './examples.js';
 import { contract } from './index.js';
 import { INVOICE_PAGE_DEFAULT } from './invoices.js';
-import { webhookContract } from './webhooks.js';
+import { gwcWebhookContract, webhookContract } from './webhooks.js';
 
 /** What the document describes: the client contract and the provider-facing webhook routes (not in the SDK). */
-const documented = { ...contract, ...webhookContract };
+const documented = { ...contract, ...webhookContract, ...gwcWebhookContract };
 
 export const API_TITLE = 'svc: invoice-backed payment enrichment and payment reporting';
 
@@ -23,6 +23,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   ledger: 'The accounting-source connection: invitations and invoice syncs.',
   gwaWebhooks:
     'Called by the gwa provider, never by clients: signed, form-encoded notifications of one registered endpoint. Not in the SDK.',
+  gwcWebhooks:
+    'Called by the gwc provider, never by clients: signed JSON events of one registered endpoint, which become provider-verified payment ' +
+    'evidence. Not in the SDK.',
 };
 
 /**
@@ -236,7 +239,9 @@ export function buildOpenApiDocument() {
           op.security = [];
           if (route.method === 'GET') op.responses['200'].content = { 'text/plain': op.responses['200'].content['application/json'] };
           if (op.requestBody) op.requestBody.required = true;
-          if (op.requestBody) op.requestBody.description = 'Form-encoded body (`application/x-www-form-urlencoded`)';
+          if (op.requestBody && op.requestBody.content?.['application/x-www-form-urlencoded']) {
+            op.requestBody.description = 'Form-encoded body (`application/x-www-form-urlencoded`)';
+          }
         }
         for (const parameter of (op.parameters ?? []) as Json[]) {
           const fallback = parameter.in === 'query' && operationId ? QUERY_DEFAULTS[operationId]?.[parameter.name] : undefined;

@@ -8,7 +8,6 @@ const c = initContract();
 /** Largest delivery body; notifications are a few kilobytes (docs/decisions.md, "gwa webhook"). */
 export const WEBHOOK_BODY_LIMIT_BYTES = 64 * 1024;
 
-/** `status` of an acknowledgment (docs/decisions.md, "gwa webhook": value sets). */
 /**
  * `status` of an acknowledgment: the gwa report status recorded (gwa has no `requires_action`), else why none was:
  * `no_payment_effect` (the kind does not touch a tracked payment) or `rejected` (the observation contradicts the
@@ -20,18 +19,37 @@ export const WebhookEventStatusSchema = z.enum([
   'rejected',
 ]);
 
-export const WebhookAckSchema = z
-  .object({
-    received: z.literal(true),
-    kind: z.string().describe('The notification kind as the provider sent it, for example `transaction_settled` or `check`'),
-    status: WebhookEventStatusSchema.describe(
-      'The payment status the notification was recorded as; `no_payment_effect` for kinds that change no payment; ' +
-        "`rejected` when its observation contradicts the payment's recorded history (kept for the operator)",
-    ),
-    duplicate: z.boolean().describe('True when this notification was already recorded; nothing changed'),
-  })
-  .strict()
-  .describe('Webhook acknowledgment');
+/** `status` of a gwc acknowledgment: any gwc report status (with `requires_action`), `no_payment_effect` or `rejected`. */
+export const GwcWebhookEventStatusSchema = z.enum([...ReportStatusSchema.options, 'no_payment_effect', 'rejected']);
+
+/** The acknowledgment of a delivery, one shape for every provider (spec: Events 1). */
+const webhookAck = (status: z.ZodTypeAny, kind: string, description: string) =>
+  z
+    .object({
+      received: z.literal(true),
+      kind: z.string().describe(kind),
+      status: status.describe(
+        'The payment status the delivery was recorded as; `no_payment_effect` for kinds that change no payment; ' +
+          "`rejected` when its observation contradicts the payment's recorded history (kept for the operator)",
+      ),
+      duplicate: z.boolean().describe('True when this delivery was already recorded; nothing changed'),
+    })
+    .strict()
+    .describe(description);
+
+export const WebhookAckSchema = webhookAck(
+  WebhookEventStatusSchema,
+  'The notification kind as the provider sent it, for example `transaction_settled` or `check`',
+  'Webhook acknowledgment',
+);
+export const GwcWebhookAckSchema = webhookAck(
+  GwcWebhookEventStatusSchema,
+  'The event type as the provider sent it, for example `payment_intent.succeeded`',
+  'gwc event acknowledgment',
+);
+
+/** Most `v1` signatures one `gwc-signature` header may carry (docs/gwc-events.md). */
+export const GWC_MAX_SIGNATURES = 4;
 
 const EndpointPath = z.object({ endpointId: z.string().describe('The endpoint id from the URL the operator registered') });
 
@@ -86,6 +104,54 @@ export const webhookContract = c.router({
       summary: 'Answer the gwa verification handshake',
       description: "The provider proves the URL with a challenge; the answer is signed with the endpoint's current key pair.",
       metadata: { operationId: 'gwaWebhookVerify', webhook: true },
+    }),
+  }),
+});
+
+const gwcErrors = {
+  400: ErrorEnvelopeSchema.describe(
+    'Issue `invalid_signature` (header missing or malformed, more than ' +
+      `${GWC_MAX_SIGNATURES} signatures, timestamp more than 300 s from the server clock, or no signature matching the endpoint's ` +
+      'signing secret) or `invalid_event` (not JSON, not an event object, `livemode` contradicting the integration environment, ' +
+      'or an event whose payment fields are unusable)',
+  ),
+  404: webhookErrors[404],
+  409: ErrorEnvelopeSchema.describe('Issue `credentials_required` (no signing secret yet) or `connection_unavailable`'),
+  410: webhookErrors[410],
+  413: ErrorEnvelopeSchema,
+  500: ErrorEnvelopeSchema,
+};
+
+/** Routes called by the gwc provider (spec: Events 2); like the gwa ones, outside the client contract and the SDK. */
+export const gwcWebhookContract = c.router({
+  gwcWebhooks: c.router({
+    receive: c.mutation({
+      method: 'POST',
+      path: '/api/integrations/gwc/webhooks/:endpointId',
+      pathParams: EndpointPath,
+      headers: z.object({
+        'gwc-signature': z.string().describe('`t=<unix seconds>,v1=<hex>[,v1=<hex>…]`; v1 = HMAC-SHA256(signing secret, `<t>.<raw body>`)'),
+      }),
+      contentType: 'application/json',
+      body: z
+        .object({
+          id: z.string().describe('`evt_…`; recorded once per endpoint'),
+          type: z.string().describe('For example `payment_intent.succeeded`, `charge.refunded`'),
+          created: z.number().int().describe('Unix seconds'),
+          livemode: z.boolean().describe("Must match the integration's environment (production ↔ true)"),
+          data: z.object({ object: z.object({}).passthrough().describe('The PaymentIntent, Charge or other object') }).passthrough(),
+        })
+        .passthrough()
+        .describe("The provider's event object, verified on its raw bytes"),
+      responses: { 200: GwcWebhookAckSchema, ...gwcErrors },
+      summary: 'Receive a gwc event',
+      description:
+        'Configured at the provider as the webhook URL of one registered endpoint; never called by clients, and not in the SDK. No bearer ' +
+        "key: the `gwc-signature` header, signed with the endpoint's signing secret (or the previous one for 24 hours after a rotation), " +
+        'authenticates the delivery. Each event is recorded once per endpoint; a repeat is answered 200 with `duplicate: true`. PaymentIntent ' +
+        'and Charge events become provider-verified payment observations of the payment with the same PaymentIntent id; other types are ' +
+        'recorded with `no_payment_effect`.',
+      metadata: { operationId: 'gwcWebhookReceive', webhook: true },
     }),
   }),
 });

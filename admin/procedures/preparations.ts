@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { getPreparationForOperator, listPreparationsForOperator } from '../../server/domain/preparations/preparation-queries.js';
+import { listUnconfirmedPreparations } from '../../server/domain/gwc-webhooks/unconfirmed.js';
 import { operatorProcedure, router } from '../trpc.js';
 
 /** Saved invoice-backed preparations, for operators (docs/decisions.md, "Invoice-backed preparation"). */
@@ -20,4 +21,21 @@ export const preparationsRouter = router({
   get: operatorProcedure
     .input(z.object({ id: z.string().uuid() }).strict())
     .query(({ ctx, input }) => getPreparationForOperator(ctx.orm.em.fork(), input)),
+  /** gwc preparations with no provider-verified capture yet, with the endpoint checks to review (docs/gwc-events.md). */
+  unconfirmed: operatorProcedure
+    .input(
+      z
+        .object({
+          integrationId: z.string().uuid().optional(),
+          olderThanHours: z
+            .number()
+            .int()
+            .min(0)
+            .max(24 * 366)
+            .optional(),
+        })
+        .strict()
+        .default({}),
+    )
+    .query(({ ctx, input }) => listUnconfirmedPreparations(ctx.orm.em.fork(), ctx.webhooks, input)),
 });

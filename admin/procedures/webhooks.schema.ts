@@ -15,8 +15,19 @@ const PrivateKey = z
   .max(128)
   .regex(/^[\x21-\x7e]+$/, 'Printable ASCII without spaces');
 
+/** The gwc signing secret as the provider shows it (`whsec_…`); encrypted at rest and never shown again. */
+const SigningSecret = z
+  .string()
+  .max(200)
+  .regex(/^whsec_[A-Za-z0-9+/=_-]{16,}$/, 'Expected the endpoint signing secret, whsec_ followed by at least 16 characters');
+
 export const EndpointCreateInput = z
-  .object({ integrationId: id, publicKey: PublicKey.optional(), privateKey: PrivateKey.optional() })
+  .object({
+    integrationId: id,
+    publicKey: PublicKey.optional(),
+    privateKey: PrivateKey.optional(),
+    signingSecret: SigningSecret.optional(),
+  })
   .strict()
   .refine((v) => (v.publicKey === undefined) === (v.privateKey === undefined), {
     message: 'Send publicKey and privateKey together, or neither (then set them later with setCredentials)',
@@ -24,7 +35,14 @@ export const EndpointCreateInput = z
   });
 export const EndpointListInput = z.object({ integrationId: id.optional() }).strict().default({});
 export const EndpointIdInput = z.object({ id }).strict();
-export const EndpointCredentialsInput = z.object({ id, publicKey: PublicKey, privateKey: PrivateKey }).strict();
+/** gwa: `publicKey` and `privateKey`; gwc: `signingSecret`. Which one the endpoint takes is checked against its provider. */
+export const EndpointCredentialsInput = z
+  .object({ id, publicKey: PublicKey.optional(), privateKey: PrivateKey.optional(), signingSecret: SigningSecret.optional() })
+  .strict()
+  .refine((v) => (v.publicKey === undefined) === (v.privateKey === undefined), {
+    message: 'Send publicKey and privateKey together (gwa), or signingSecret (gwc)',
+    path: ['privateKey'],
+  });
 export const WebhookEventsListInput = z
   .object({
     endpointId: id.optional(),

@@ -9,7 +9,10 @@ import {
   WebhookEventsListInput,
 } from './webhooks.schema.js';
 
-/** gwa webhook endpoints: the URL to configure at the provider and the key pair deliveries are verified with (never shown back). */
+/**
+ * Provider webhook endpoints (gwa, gwc): the URL to configure at the provider and the secret deliveries are verified
+ * with (gwa key pair, gwc signing secret; never shown back), with each endpoint's delivery status.
+ */
 export const webhookEndpointsRouter = router({
   create: operatorProcedure.input(EndpointCreateInput).mutation(({ ctx, input }) => createEndpoint(ctx.orm.em.fork(), ctx.webhooks, input)),
   list: operatorProcedure.input(EndpointListInput).query(({ ctx, input }) => listEndpoints(ctx.orm.em.fork(), ctx.webhooks, input)),
@@ -19,7 +22,7 @@ export const webhookEndpointsRouter = router({
     .mutation(({ ctx, input }) => setCredentials(ctx.orm.em.fork(), ctx.webhooks, input)),
 });
 
-/** Recorded gwa notifications (a summary of each; no document, signature or key). */
+/** Recorded deliveries, gwa notifications and gwc events (a summary of each; no document, signature or secret). */
 export const webhookEventsRouter = router({
   list: operatorProcedure.input(WebhookEventsListInput).query(({ ctx, input }) => listWebhookEvents(ctx.orm.em.fork(), input)),
 });

@@ -13,6 +13,7 @@ import type { RateLimitConfig } from './middleware/rate-limit.js';
 import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
 import { ledgerConsentRoutes } from './routes/ledger-consent.js';
 import { gwaWebhookRoutes } from './routes/gwa-webhooks.js';
+import { gwcWebhookRoutes } from './routes/gwc-webhooks.js';
 import type { WebhookRuntime } from '../domain/gwa-webhooks/runtime.js';
 
 export interface AppDeps {
@@ -45,6 +46,7 @@ export function createApp(deps: AppDeps): Express {
   defineRequestEntityManager(app, deps.orm);
   app.use(requestContext(deps.logger));
   app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION));
+  app.use(gwcWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION));
   app.use(requireJsonContentType);
   app.use('/admin/trpc', parseJsonBody(deps.config.SVC_BODY_LIMIT_BYTES), refuseUnsafeBody);
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { requestExamples } from '../../contract/examples.js';
 import { contract } from '../../contract/index.js';
-import { webhookContract } from '../../contract/webhooks.js';
+import { gwcWebhookContract, webhookContract } from '../../contract/webhooks.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const documentPath = path.join(root, 'openapi.json');
@@ -68,7 +68,7 @@ describe('openapi.json', () => {
       }
     }
     const tagNames = doc.tags.map((t: { name: string }) => t.name);
-    expect(new Set(tagNames)).toEqual(new Set([...routes.map((r) => r.key[0]), 'gwaWebhooks']));
+    expect(new Set(tagNames)).toEqual(new Set([...routes.map((r) => r.key[0]), 'gwaWebhooks', 'gwcWebhooks']));
   });
 
   it('when the provider-facing gwa webhook is documented, then it has its own tag, a form body, no bearer security and is not in the client contract', () => {
@@ -90,6 +90,24 @@ describe('openapi.json', () => {
     const get = doc.paths['/api/integrations/gwa/webhooks/{endpointId}'].get;
     expect(Object.keys(get.responses['200'].content)).toEqual(['text/plain']);
     expect(doc.tags.find((t: { name: string }) => t.name === 'gwaWebhooks').description).toMatch(/Not in the SDK/);
+  });
+
+  it('when the provider-facing gwc webhook is documented, then it has its own tag, a JSON event body, the signature header, no bearer security and is not in the client contract', () => {
+    const doc = readDocument();
+    const [receive, ...others] = routesOf(gwcWebhookContract);
+    expect(others).toEqual([]);
+    expect(operationIdOf(receive!.route)).toBe('gwcWebhookReceive');
+    const op = operationOf(doc, receive!.route);
+    expect(op.tags).toEqual(['gwcWebhooks']);
+    expect(op.security).toEqual([]);
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '404', '409', '410', '413', '500']);
+    expect(routes.some((r) => r.route.path === receive!.route.path)).toBe(false);
+    const post = doc.paths['/api/integrations/gwc/webhooks/{endpointId}'].post;
+    expect(Object.keys(post.requestBody.content)).toEqual(['application/json']);
+    expect(post.requestBody.content['application/json'].schema.required).toEqual(['id', 'type', 'created', 'livemode', 'data']);
+    expect(post.parameters.find((p: any) => p.in === 'header')).toMatchObject({ name: 'gwc-signature', required: true });
+    expect(post.responses['200'].content['application/json'].schema.properties.status.enum).toContain('requires_action');
+    expect(doc.tags.find((t: { name: string }) => t.name === 'gwcWebhooks').description).toMatch(/Not in the SDK/);
   });
 
   it('when a route answers with the common error envelope, then the response points at the ErrorEnvelope component', () => {

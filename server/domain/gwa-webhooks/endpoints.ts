@@ -1,78 +1,118 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Integration, WebhookEndpoint } from '../../persistence/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
-import { currentKeySlot, previousKeySlot, webhookPath, type WebhookRuntime } from './runtime.js';
+import { RECOMMENDED_EVENT_TYPES } from '../webhooks/gwc-events.js';
+import { deliveryStatusOf, type DeliveryStatus } from '../../persistence/sql/webhooks.sql.js';
+import { sqlOf } from '../../persistence/sql/sql.js';
+import { currentKeySlot, previousKeySlot, webhookPath, WEBHOOK_PROVIDERS, type WebhookProvider, type WebhookRuntime } from './runtime.js';
 
 /**
- * After `setCredentials`, deliveries signed with the previous key pair are still
- * accepted for this long, so notifications signed before the rotation and retried
- * by the provider afterwards are not lost (docs/decisions.md, "gwa webhook").
+ * After `setCredentials`, deliveries signed with the previous secret are still accepted for this long: gwa
+ * notifications signed before the rotation and retried afterwards are not lost (docs/decisions.md, "gwa webhook");
+ * gwc keeps the previous secret 24 hours, as the provider does when a secret is rolled (docs/gwc-events.md).
  */
-export const CREDENTIAL_GRACE_MS = 72 * 60 * 60 * 1000;
+export const CREDENTIAL_GRACE_MS: Record<WebhookProvider, number> = { gwa: 72 * 60 * 60 * 1000, gwc: 24 * 60 * 60 * 1000 };
 
 export interface EndpointView {
   id: string;
+  provider: WebhookProvider;
   organizationId: string;
   integrationId: string;
   environment: string;
   url: string;
   status: 'active' | 'disabled';
-  /** The public key is not secret (it travels in every signature); the private key is never shown. */
+  /** gwa only: the public key is not secret (it travels in every signature). Private keys and signing secrets are never shown. */
   publicKey: string | null;
   hasCredentials: boolean;
   previousPublicKey: string | null;
   previousValidUntil: string | null;
   credentialsUpdatedAt: string | null;
+  /** gwc only: the event types to enable at the provider for this endpoint (docs/gwc-events.md). */
+  recommendedEventTypes: string[];
   disabledAt: string | null;
   createdAt: string;
 }
 
+const providerOf = (e: WebhookEndpoint): WebhookProvider => e.integration.provider as WebhookProvider;
+
 function view(runtime: WebhookRuntime, e: WebhookEndpoint, now = new Date()): EndpointView {
   const graceOpen = e.previousValidUntil !== null && e.previousValidUntil !== undefined && e.previousValidUntil.getTime() > now.getTime();
+  const provider = providerOf(e);
   return {
     id: e.id,
+    provider,
     organizationId: e.organization.id,
     integrationId: e.integration.id,
     environment: e.environment,
-    url: `${runtime.publicUrl()}${webhookPath(e.id)}`,
+    url: `${runtime.publicUrl()}${webhookPath(provider, e.id)}`,
     status: e.status,
     publicKey: e.publicKey ?? null,
-    hasCredentials: Boolean(e.publicKey && e.privateKeyEnc),
+    hasCredentials: Boolean(e.privateKeyEnc && (provider === 'gwc' || e.publicKey)),
     previousPublicKey: graceOpen ? (e.previousPublicKey ?? null) : null,
     previousValidUntil: graceOpen ? e.previousValidUntil!.toISOString() : null,
     credentialsUpdatedAt: e.credentialsUpdatedAt?.toISOString() ?? null,
+    recommendedEventTypes: provider === 'gwc' ? [...RECOMMENDED_EVENT_TYPES] : [],
     disabledAt: e.disabledAt?.toISOString() ?? null,
     createdAt: e.createdAt.toISOString(),
   };
 }
 
-const notConfigured = () => new DomainError('internal_error', 'gwa webhooks are not configured on this service');
+const notConfigured = () => new DomainError('internal_error', 'Provider webhooks are not configured on this service');
+
+/** What `create` and `setCredentials` accept: the gwa key pair, or the gwc signing secret. */
+export interface Credentials {
+  publicKey?: string | undefined;
+  privateKey?: string | undefined;
+  signingSecret?: string | undefined;
+}
+
+/** The secret to store for the endpoint's provider, or a 400 naming the field that does not belong (nothing stored). */
+function secretOf(provider: WebhookProvider, c: Credentials): { publicKey: string | null; secret: string } | undefined {
+  const gwaKeys = c.publicKey !== undefined || c.privateKey !== undefined;
+  if (provider === 'gwa' && c.signingSecret !== undefined)
+    throw wrongCredentials('signingSecret', 'A gwa endpoint takes publicKey and privateKey');
+  if (provider === 'gwc' && gwaKeys) {
+    throw wrongCredentials(c.publicKey !== undefined ? 'publicKey' : 'privateKey', 'A gwc endpoint takes its signingSecret (whsec_…)');
+  }
+  if (provider === 'gwa')
+    return c.publicKey !== undefined && c.privateKey !== undefined ? { publicKey: c.publicKey, secret: c.privateKey } : undefined;
+  return c.signingSecret !== undefined ? { publicKey: null, secret: c.signingSecret } : undefined;
+}
+
+const wrongCredentials = (path: string, message: string) =>
+  new DomainError('validation_error', message, [{ code: 'credentials_not_for_provider', path, message }]);
 
 export async function createEndpoint(
   em: EntityManager,
   runtime: WebhookRuntime | undefined,
-  input: { integrationId: string; publicKey?: string | undefined; privateKey?: string | undefined },
+  input: { integrationId: string } & Credentials,
 ): Promise<EndpointView> {
   if (!runtime) throw notConfigured();
   const integration = await em.findOne(Integration, { id: input.integrationId }, { populate: ['organization'] });
   if (!integration) throw new DomainError('not_found', `No integration ${input.integrationId}`);
-  if (integration.provider !== 'gwa') {
-    throw new DomainError('validation_error', 'Webhook endpoints exist only for gwa integrations', [
-      { code: 'integration_not_gwa', path: 'integrationId', message: `This is a ${integration.provider} integration` },
+  const provider = integration.provider as WebhookProvider;
+  if (!WEBHOOK_PROVIDERS.includes(provider)) {
+    // gwb merchants verify the provider's signatures in their own handler and report (spec: Security 5).
+    throw new DomainError('validation_error', 'Webhook endpoints exist only for gwa and gwc integrations', [
+      {
+        code: 'integration_provider_unsupported',
+        path: 'integrationId',
+        message: `This is a ${integration.provider} integration; its merchant verifies provider deliveries and reports payments instead`,
+      },
     ]);
   }
+  const credentials = secretOf(provider, input);
   const id = crypto.randomUUID();
   const now = new Date();
-  const withKeys = input.publicKey !== undefined && input.privateKey !== undefined;
   const endpoint = em.create(WebhookEndpoint, {
     id,
     organization: integration.organization,
     integration,
     environment: integration.environment,
     status: 'active',
-    publicKey: withKeys ? input.publicKey! : null,
-    privateKeyEnc: withKeys ? runtime.cipher.encrypt(input.privateKey!, currentKeySlot(id)) : null,
-    credentialsUpdatedAt: withKeys ? now : null,
+    publicKey: credentials?.publicKey ?? null,
+    privateKeyEnc: credentials ? runtime.cipher.encrypt(credentials.secret, currentKeySlot(id)) : null,
+    credentialsUpdatedAt: credentials ? now : null,
     createdAt: now,
   });
   await em.flush();
@@ -83,17 +123,22 @@ export async function listEndpoints(
   em: EntityManager,
   runtime: WebhookRuntime | undefined,
   input: { integrationId?: string | undefined },
-): Promise<{ endpoints: EndpointView[] }> {
+): Promise<{ endpoints: (EndpointView & { delivery: DeliveryStatus })[] }> {
   if (!runtime) throw notConfigured();
   const rows = await em.find(WebhookEndpoint, input.integrationId ? { integration: input.integrationId } : {}, {
     orderBy: { createdAt: 'asc', id: 'asc' },
     limit: 500,
+    populate: ['integration'],
   });
-  return { endpoints: rows.map((e) => view(runtime, e)) };
+  const delivery = await deliveryStatusOf(
+    sqlOf(em),
+    rows.map((e) => e.id),
+  );
+  return { endpoints: rows.map((e) => ({ ...view(runtime, e), delivery: delivery.get(e.id)! })) };
 }
 
 async function load(em: EntityManager, id: string): Promise<WebhookEndpoint> {
-  const endpoint = await em.findOne(WebhookEndpoint, { id });
+  const endpoint = await em.findOne(WebhookEndpoint, { id }, { populate: ['integration'] });
   if (!endpoint) throw new DomainError('not_found', `No webhook endpoint ${id}`);
   return endpoint;
 }
@@ -115,14 +160,13 @@ export async function disableEndpoint(
 }
 
 /**
- * Set or rotate the key pair. The pair it replaces stays valid for
- * `CREDENTIAL_GRACE_MS`; a rotation within the grace period replaces the
- * previous pair (only one previous pair is kept).
+ * Set or rotate the endpoint's secret (gwa key pair, gwc signing secret). The one it replaces stays valid for the
+ * provider's `CREDENTIAL_GRACE_MS`; a rotation within the grace period replaces the previous one (only one is kept).
  */
 export async function setCredentials(
   em: EntityManager,
   runtime: WebhookRuntime | undefined,
-  input: { id: string; publicKey: string; privateKey: string },
+  input: { id: string } & Credentials,
   now = new Date(),
 ): Promise<EndpointView> {
   if (!runtime) throw notConfigured();
@@ -132,14 +176,20 @@ export async function setCredentials(
       { code: 'endpoint_disabled', path: 'id', message: 'A disabled endpoint cannot be given credentials' },
     ]);
   }
-  if (endpoint.publicKey && endpoint.privateKeyEnc) {
-    const previousPrivate = runtime.cipher.decrypt(endpoint.privateKeyEnc, currentKeySlot(endpoint.id));
-    endpoint.previousPublicKey = endpoint.publicKey;
-    endpoint.previousPrivateKeyEnc = runtime.cipher.encrypt(previousPrivate, previousKeySlot(endpoint.id));
-    endpoint.previousValidUntil = new Date(now.getTime() + CREDENTIAL_GRACE_MS);
+  const provider = providerOf(endpoint);
+  const credentials = secretOf(provider, input);
+  if (!credentials) {
+    const path = provider === 'gwa' ? 'privateKey' : 'signingSecret';
+    throw wrongCredentials(path, provider === 'gwa' ? 'Send publicKey and privateKey' : 'Send the signingSecret (whsec_…)');
   }
-  endpoint.publicKey = input.publicKey;
-  endpoint.privateKeyEnc = runtime.cipher.encrypt(input.privateKey, currentKeySlot(endpoint.id));
+  if (endpoint.privateKeyEnc) {
+    const previousSecret = runtime.cipher.decrypt(endpoint.privateKeyEnc, currentKeySlot(endpoint.id));
+    endpoint.previousPublicKey = endpoint.publicKey ?? null;
+    endpoint.previousPrivateKeyEnc = runtime.cipher.encrypt(previousSecret, previousKeySlot(endpoint.id));
+    endpoint.previousValidUntil = new Date(now.getTime() + CREDENTIAL_GRACE_MS[provider]);
+  }
+  endpoint.publicKey = credentials.publicKey;
+  endpoint.privateKeyEnc = runtime.cipher.encrypt(credentials.secret, currentKeySlot(endpoint.id));
   endpoint.credentialsUpdatedAt = now;
   await em.flush();
   return view(runtime, endpoint, now);

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ObservationEvidence } from '../../persistence/entities/payment-observation.entity.js';
 import { CorrelationException, PaymentObservation, TrackedPayment } from '../../persistence/entities/index.js';
 import { DomainError } from '../errors.js';
 import { afterCursor, pageOf } from '../pagination.js';
@@ -12,6 +13,8 @@ function paymentView(p: TrackedPayment) {
     environment: p.environment,
     provider: p.provider,
     attemptId: p.attemptId,
+    /** True while the payment is known only from provider evidence, under an attempt id the service made up. */
+    attemptProvisional: p.attemptProvisional,
     providerPaymentId: p.providerPaymentId,
     accountId: p.accountId,
     chargeId: p.chargeId,
@@ -68,6 +71,8 @@ export async function getPayment(em: EntityManager, input: { id: string }) {
       occurredAt: o.occurredAt.toISOString(),
       receivedAt: o.receivedAt.toISOString(),
       current: o.id === payment.currentObservationId,
+      /** `provider_verified` (a delivery whose signature the service verified) or `merchant_report`. */
+      evidence: o.evidence as ObservationEvidence,
       payload: o.payload,
     })),
   };

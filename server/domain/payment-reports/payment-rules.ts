@@ -15,6 +15,8 @@ export interface Fact {
   accountId: string | null;
   chargeId: string | null;
   orderId: string | null;
+  /** A merchant's report, or a verified provider delivery; absent in facts built by unit tests (a merchant report). */
+  evidence?: 'merchant_report' | 'provider_verified';
 }
 
 const conflict = (code: string, path: string, message: string): Issue => ({ code, path, message });
@@ -73,7 +75,11 @@ export function establishedAliases(facts: readonly Fact[]) {
  * (docs/payment-reports.md): conflicting stable aliases for all; for gwc any
  * cumulative amount lower than, or an observed time earlier than, the current
  * state; for gwa an attempt amount or cumulative amounts that contradict any
- * earlier or later report.
+ * earlier or later report. The gwc order rules hold a merchant's reports to the
+ * merchant's own earlier reports: provider evidence arrives asynchronously and in
+ * any order, so it is never refused for order and never makes a merchant's
+ * report of an earlier moment a conflict; the projection keeps the latest state
+ * (docs/gwc-events.md).
  */
 export function conflictIssues(provider: PaymentProvider, incoming: Fact, existing: readonly Fact[]): Issue[] {
   if (existing.length === 0) return [];
@@ -94,8 +100,9 @@ export function conflictIssues(provider: PaymentProvider, incoming: Fact, existi
     issues.push(conflict('account_conflict', ACCOUNT_PATH[provider], 'This attempt was reported under another account'));
   }
 
-  if (provider === 'gwc') {
-    const current = projectCurrent(existing)!;
+  const merchantOnly = existing.filter((f) => (f.evidence ?? 'merchant_report') === 'merchant_report');
+  if (provider === 'gwc' && (incoming.evidence ?? 'merchant_report') === 'merchant_report' && merchantOnly.length > 0) {
+    const current = projectCurrent(merchantOnly)!;
     if (incoming.capturedAmountMinor < current.capturedAmountMinor) {
       issues.push(conflict('cumulative_amount_decreased', 'capturedAmountMinor', 'The cumulative captured amount cannot go down'));
     }

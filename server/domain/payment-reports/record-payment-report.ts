@@ -11,6 +11,7 @@ import { requestFingerprint } from '../idempotency/fingerprint.js';
 import { normalizeReport, reportAliases } from './normalize-report.js';
 import { conflictIssues, establishedAliases, projectCurrent, type Fact } from './payment-rules.js';
 import { reportRuleIssues } from './report-rules.js';
+import type { ObservationEvidence } from '../../persistence/entities/payment-observation.entity.js';
 
 export interface Acknowledgment {
   id: string;
@@ -26,6 +27,18 @@ interface Prepared {
   normalized: Record<string, unknown>;
   hash: string;
   correlation: CorrelationTarget | undefined;
+  evidence: ObservationEvidence;
+  attemptProvisional: boolean;
+}
+
+/**
+ * Where a report comes from. Omitted: the merchant's own report (endpoints 3, 7, 13). A verified provider delivery
+ * says so; when the service knew no attempt for its provider payment, the report's attemptId is one the service
+ * made up (`provisionalAttempt`), which the merchant's attemptId replaces once it reports the same provider payment.
+ */
+export interface ReportOrigin {
+  evidence: 'provider_verified';
+  provisionalAttempt: boolean;
 }
 
 /** A stored observation as a fact of the rules. */
@@ -39,6 +52,7 @@ export function factOf(provider: PaymentProvider, o: store.ObservationRow): Fact
     refundedAmountMinor: Number(o.refunded_amount_minor),
     occurredAt: new Date(o.occurred_at),
     receivedAt: new Date(o.received_at),
+    evidence: o.evidence,
     ...reportAliases(provider, o.payload as unknown as PaymentReport),
   };
 }
@@ -82,7 +96,15 @@ const singleFirstWrite =
  */
 export async function recordPaymentReport(
   em: EntityManager | (() => EntityManager),
-  input: { ctx: AuthContext; provider: PaymentProvider; report: PaymentReport; requestId: string; now?: Date; firstWrite?: FirstWrite },
+  input: {
+    ctx: AuthContext;
+    provider: PaymentProvider;
+    report: PaymentReport;
+    requestId: string;
+    now?: Date;
+    firstWrite?: FirstWrite;
+    origin?: ReportOrigin;
+  },
 ): Promise<Acknowledgment> {
   // Only the uncommon paths (a correlation to resolve, an attempt's later reports) need an entity manager.
   const emOf = typeof em === 'function' ? em : () => em;
@@ -95,17 +117,34 @@ export async function recordPaymentReport(
   const correlation = input.report.enrichmentRequestId
     ? await resolveCorrelation(emOf(), input.ctx, input.report.enrichmentRequestId)
     : undefined;
-  const prepared: Prepared = { ...input, now, normalized, hash, correlation };
+  const prepared: Prepared = {
+    ...input,
+    now,
+    normalized,
+    hash,
+    correlation,
+    evidence: input.origin?.evidence ?? 'merchant_report',
+    attemptProvisional: input.origin?.provisionalAttempt ?? false,
+  };
   // A concurrent writer that stored the same eventId (or claimed the same alias) first makes the first attempt
   // fail on a unique constraint; the second attempt then sees its row and replays it.
   return retryOnConcurrentInsert(async (attempt) => {
     if (attempt === 0) {
       // Observations are immutable, so a retry is answered without a lock; a new attempt is stored in the same statement.
-      const quick = await replayOrStoreFirst(input.firstWrite ?? singleFirstWrite(sqlOf(emOf())), prepared);
+      const quick = input.firstWrite ? await replayOrStoreFirst(input.firstWrite, prepared) : await storeFirstAlone(emOf(), prepared);
       if (quick) return quick;
     }
     return emOf().transactional((tem) => storeReport(sqlOf(tem), prepared));
   }, IDENTITY_RACE);
+}
+
+/**
+ * The one-statement path on the caller's own connection. Inside a caller's transaction (a webhook delivery) it runs
+ * in a savepoint, so a unique violation it meets leaves that transaction usable for the locking path.
+ */
+function storeFirstAlone(em: EntityManager, input: Prepared): Promise<Acknowledgment | undefined> {
+  if (!em.isInTransaction()) return replayOrStoreFirst(singleFirstWrite(sqlOf(em)), input);
+  return em.transactional((tem) => replayOrStoreFirst(singleFirstWrite(sqlOf(tem)), input));
 }
 
 function incomingFact(input: Prepared): Fact {
@@ -119,6 +158,7 @@ function incomingFact(input: Prepared): Fact {
     refundedAmountMinor: report.refundedAmountMinor,
     occurredAt: new Date(report.occurredAt),
     receivedAt: input.now,
+    evidence: input.evidence,
     ...reportAliases(provider, report),
   };
 }
@@ -141,6 +181,7 @@ function observationRow(input: Prepared, incoming: Fact, paymentId: string): sto
     occurredAt: incoming.occurredAt,
     requestId: input.requestId,
     receivedAt: input.now,
+    evidence: input.evidence,
   };
 }
 
@@ -176,6 +217,7 @@ async function replayOrStoreFirst(write: FirstWrite, input: Prepared): Promise<A
     paymentId,
     provider: input.provider,
     attemptId: input.report.attemptId,
+    attemptProvisional: input.attemptProvisional,
     createdAt: input.now,
     projection: projectionOf([incoming], input.report.enrichmentRequestId ?? null, input.now),
     observation: observationRow(input, incoming, paymentId),
@@ -184,10 +226,29 @@ async function replayOrStoreFirst(write: FirstWrite, input: Prepared): Promise<A
   return outcome.inserted ? { id: incoming.id, duplicate: false } : undefined;
 }
 
+/**
+ * The payment a report belongs to, locked (docs/payment-reports.md, "Provider identity links"). A provider payment id
+ * already linked to a payment decides it when the report's attempt id is provisional (provider evidence), or when
+ * that payment's own attempt id is provisional and the merchant's attemptId is not another payment's: the payment
+ * then takes the merchant's attemptId. Otherwise the attemptId decides, and a provider id linked elsewhere is a 409.
+ */
+async function lockPaymentOf(sql: Sql, scope: store.Scope, input: Prepared): Promise<store.PaymentRow> {
+  const { provider, report, now } = input;
+  const providerPaymentId = reportAliases(provider, report).providerPaymentId;
+  const linked = providerPaymentId === null ? undefined : await store.lockPaymentByProviderId(sql, scope, providerPaymentId);
+  if (linked) {
+    if (linked.attempt_id === report.attemptId || input.attemptProvisional) return linked;
+    if (linked.attempt_provisional && (await store.adoptAttemptId(sql, scope, linked.id, report.attemptId))) {
+      return { ...linked, attempt_id: report.attemptId, attempt_provisional: false };
+    }
+  }
+  return store.lockPayment(sql, scope, { provider, attemptId: report.attemptId, attemptProvisional: input.attemptProvisional, now });
+}
+
 async function storeReport(sql: Sql, input: Prepared): Promise<Acknowledgment> {
   const { ctx, provider, report, now } = input;
   const scope = scopeOf(ctx);
-  const payment = await store.lockPayment(sql, scope, { provider, attemptId: report.attemptId, now });
+  const payment = await lockPaymentOf(sql, scope, input);
 
   const previous = await store.findObservationByEvent(sql, scope, report.eventId);
   if (previous) return replay(previous, input.hash);

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { GwaPaymentReport, ReportStatus } from '../../../contract/payment-reports.js';
 import type { WebhookEventStatusSchema } from '../../../contract/webhooks.js';
 import type { Notification, TransactionFields } from './notification.js';
+import type { TrackedLink } from './record-delivery.js';
 
 /**
  * What a verified gwa notification does (docs/decisions.md, "gwa webhook"):
@@ -112,15 +113,6 @@ export function toMinorUnits(amount: string, digits: number): number | undefined
   if (fraction.length > digits) return undefined;
   const minor = BigInt(match[1]!) * 10n ** BigInt(digits) + BigInt(fraction.padEnd(digits, '0') || '0');
   return minor <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(minor) : undefined;
-}
-
-/** What the service already knows about the tracked payment of the notification's transaction. */
-export interface TrackedLink {
-  attemptId: string;
-  currency: string | null;
-  refundedAmountMinor: number;
-  /** The preparation or inline enrichment the merchant named; carried so the observation is correlated like the merchant's. */
-  enrichmentRequestId?: string | null;
 }
 
 export type Effect = { kind: 'observation'; report: GwaPaymentReport } | { kind: 'none' } | { kind: 'invalid'; reason: string };

@@ -8,6 +8,9 @@ import { TrackedPayment } from './tracked-payment.entity.js';
  * trigger refuses both). `eventId` is unique per organization, integration and
  * environment; `payloadHash` is the SHA-256 of the normalized report.
  */
+export const OBSERVATION_EVIDENCE = ['merchant_report', 'provider_verified'] as const;
+export type ObservationEvidence = (typeof OBSERVATION_EVIDENCE)[number];
+
 export const PaymentObservation = defineEntity({
   name: 'PaymentObservation',
   tableName: 'payment_observations',
@@ -26,6 +29,8 @@ export const PaymentObservation = defineEntity({
     refundedAmountMinor: p.bigint('number'),
     occurredAt: p.datetime(),
     requestId: p.string().length(64),
+    /** A merchant's report, or a provider delivery whose signature the service verified. */
+    evidence: p.enum([...OBSERVATION_EVIDENCE]).default('merchant_report'),
     receivedAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['organization', 'integration', 'environment', 'eventId'] }],

@@ -15,6 +15,8 @@ export const TrackedPayment = defineEntity({
     ...tenantScope(),
     provider: p.enum([...PROVIDERS]),
     attemptId: p.string().length(160),
+    /** Made up by the service for provider evidence nobody reported yet; the merchant's attemptId replaces it. */
+    attemptProvisional: p.boolean().default(false),
     providerPaymentId: p.string().length(160).nullable(),
     accountId: p.string().length(160).nullable(),
     chargeId: p.string().length(160).nullable(),

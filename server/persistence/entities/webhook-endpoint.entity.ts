@@ -5,11 +5,13 @@ export const WEBHOOK_ENDPOINT_STATUSES = ['active', 'disabled'] as const;
 export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
 
 /**
- * A gwa webhook endpoint: the URL a merchant configures at the provider, and the
- * key pair its deliveries are verified with. Private keys are stored AES-256-GCM
- * encrypted, bound to this row (server/crypto/token-cipher.ts), and never leave
- * the service. After a rotation the previous pair is accepted until
- * `previousValidUntil` (docs/decisions.md, "gwa webhook").
+ * A provider webhook endpoint (gwa or gwc): the URL a merchant configures at the
+ * provider, and the secret its deliveries are verified with: the gwa key pair
+ * (`publicKey` + private key) or the gwc signing secret (no public part). Secrets
+ * are stored AES-256-GCM encrypted in `privateKeyEnc`, bound to this row
+ * (server/crypto/token-cipher.ts), and never leave the service. After a rotation
+ * the previous secret is accepted until `previousValidUntil` (docs/decisions.md,
+ * "gwa webhook", "gwc provider events").
  */
 export const WebhookEndpoint = defineEntity({
   name: 'WebhookEndpoint',
@@ -24,6 +26,10 @@ export const WebhookEndpoint = defineEntity({
     previousValidUntil: p.datetime().nullable(),
     credentialsUpdatedAt: p.datetime().nullable(),
     disabledAt: p.datetime().nullable(),
+    /** The last delivery refused (400), and why, for the operator reviewing a missing confirmation; never secret material. */
+    lastRefusalAt: p.datetime().nullable(),
+    lastRefusalCode: p.string().length(40).nullable(),
+    lastRefusalMessage: p.string().length(200).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   indexes: [{ properties: ['integration', 'createdAt'] }],

@@ -3,7 +3,7 @@ import { tenantScope } from './tenant-scope.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 
 /**
- * One gwa notification, recorded once: unique by endpoint, kind, provider
+ * One provider delivery (a gwa notification or a gwc event), recorded once: unique by endpoint, kind, provider
  * timestamp and subject id (`subjectId` is empty when the subject has none).
  * Stored in the same transaction as its payment observation. `subject` holds
  * only the fields the service reads, never the raw document (docs/decisions.md,
@@ -19,6 +19,8 @@ export const WebhookEvent = defineEntity({
     notificationAt: p.datetime(),
     subjectType: p.string().length(80),
     subjectId: p.string().length(160),
+    /** The provider's own event id where it has one (gwc `evt_…`): unique per endpoint. */
+    providerEventId: p.string().length(160).nullable(),
     status: p.string().length(32),
     subject: p.json<Record<string, unknown>>(),
     issues: p.json<Record<string, unknown>[]>().nullable(),
@@ -27,7 +29,7 @@ export const WebhookEvent = defineEntity({
     requestId: p.string().length(64),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
-  uniques: [{ properties: ['endpoint', 'kind', 'notificationAt', 'subjectId'] }],
+  uniques: [{ properties: ['endpoint', 'kind', 'notificationAt', 'subjectId'] }, { properties: ['endpoint', 'providerEventId'] }],
   indexes: [{ properties: ['createdAt', 'id'] }],
 });
 export type WebhookEvent = InferEntity<typeof WebhookEvent>;

@@ -1,9 +1,12 @@
+import type { ObservationEvidence } from '../entities/payment-observation.entity.js';
 import type { Sql, TenantScope } from './sql.js';
 
 export type Scope = TenantScope;
 
 export interface PaymentRow {
   id: string;
+  attempt_id: string;
+  attempt_provisional: boolean;
   provider_payment_id: string | null;
   enrichment_request_id: string | null;
 }
@@ -19,6 +22,7 @@ export interface ObservationRow {
   occurred_at: string;
   received_at: string;
   payload: Record<string, unknown>;
+  evidence: ObservationEvidence;
 }
 
 export async function findObservationByEvent(
@@ -34,25 +38,64 @@ export async function findObservationByEvent(
   return rows[0];
 }
 
+const PAYMENT_ROW = 'id, attempt_id, attempt_provisional, provider_payment_id, enrichment_request_id';
+
 /**
  * The attempt's payment row, created on first sight, and locked for the rest
  * of the transaction (`on conflict do update` takes the row lock), so reports
  * of one attempt are applied one after another.
  */
-export async function lockPayment(sql: Sql, scope: Scope, input: { provider: string; attemptId: string; now: Date }): Promise<PaymentRow> {
+export async function lockPayment(
+  sql: Sql,
+  scope: Scope,
+  input: { provider: string; attemptId: string; attemptProvisional: boolean; now: Date },
+): Promise<PaymentRow> {
   const rows = await sql<PaymentRow>(
-    `insert into tracked_payments (id, organization_id, integration_id, environment, provider, attempt_id, observation_count, created_at, updated_at)
-     values (gen_random_uuid(), ?, ?, ?, ?, ?, 0, ?, ?)
+    `insert into tracked_payments (id, organization_id, integration_id, environment, provider, attempt_id, attempt_provisional, observation_count, created_at, updated_at)
+     values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, 0, ?, ?)
      on conflict (integration_id, environment, attempt_id) do update set attempt_id = excluded.attempt_id
-     returning id, provider_payment_id, enrichment_request_id`,
-    [scope.organizationId, scope.integrationId, scope.environment, input.provider, input.attemptId, input.now, input.now],
+     returning ${PAYMENT_ROW}`,
+    [
+      scope.organizationId,
+      scope.integrationId,
+      scope.environment,
+      input.provider,
+      input.attemptId,
+      input.attemptProvisional,
+      input.now,
+      input.now,
+    ],
   );
   return rows[0]!;
 }
 
+/** The payment a provider payment id is linked to (unique per integration and environment), locked for the transaction. */
+export async function lockPaymentByProviderId(sql: Sql, scope: Scope, providerPaymentId: string): Promise<PaymentRow | undefined> {
+  const rows = await sql<PaymentRow>(
+    `select ${PAYMENT_ROW} from tracked_payments where integration_id = ? and environment = ? and provider_payment_id = ? for update`,
+    [scope.integrationId, scope.environment, providerPaymentId],
+  );
+  return rows[0];
+}
+
+/**
+ * Give a payment known so far only under a provisional attempt id the merchant's attemptId, unless another payment
+ * holds it. The unique (integration, environment, attempt_id) refuses a concurrent claimer of the same attemptId.
+ */
+export async function adoptAttemptId(sql: Sql, scope: Scope, paymentId: string, attemptId: string): Promise<boolean> {
+  const rows = await sql<{ id: string }>(
+    `update tracked_payments set attempt_id = ?, attempt_provisional = false
+      where id = ? and attempt_provisional
+        and not exists (select 1 from tracked_payments t where t.integration_id = ? and t.environment = ? and t.attempt_id = ?)
+      returning id`,
+    [attemptId, paymentId, scope.integrationId, scope.environment, attemptId],
+  );
+  return rows.length > 0;
+}
+
 export function observationsOf(sql: Sql, paymentId: string): Promise<ObservationRow[]> {
   return sql<ObservationRow>(
-    `select id, status, currency, amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, received_at, payload
+    `select id, status, currency, amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, received_at, payload, evidence
        from payment_observations where tracked_payment_id = ?`,
     [paymentId],
   );
@@ -83,13 +126,14 @@ export interface ObservationInsert {
   occurredAt: Date;
   requestId: string;
   receivedAt: Date;
+  evidence: ObservationEvidence;
 }
 
 /** Columns of an observation row but its payment, in the order of `observationValues`. */
 const OBSERVATION_COLUMNS = `id, organization_id, integration_id, environment, provider, event_id, payload_hash, payload, attempt_id, status, currency,
-  amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, request_id, received_at`;
+  amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, request_id, received_at, evidence`;
 const OBSERVATION_PLACEHOLDERS =
-  '?::uuid, ?::uuid, ?::uuid, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?::bigint, ?::bigint, ?::bigint, ?::timestamptz, ?, ?::timestamptz';
+  '?::uuid, ?::uuid, ?::uuid, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?::bigint, ?::bigint, ?::bigint, ?::timestamptz, ?, ?::timestamptz, ?';
 
 function observationValues(scope: Scope, o: ObservationInsert): unknown[] {
   return [
@@ -110,6 +154,7 @@ function observationValues(scope: Scope, o: ObservationInsert): unknown[] {
     o.occurredAt,
     o.requestId,
     o.receivedAt,
+    o.evidence,
   ];
 }
 
@@ -221,6 +266,7 @@ export interface FirstReport {
   paymentId: string;
   provider: string;
   attemptId: string;
+  attemptProvisional: boolean;
   createdAt: Date;
   projection: ProjectionUpdate;
   observation: ObservationInsert;
@@ -233,10 +279,10 @@ export interface FirstOutcome {
 
 /** Record columns of the JSON rows `recordFirstOrFindPrevious` sends, with their SQL types. */
 const FIRST_REPORT_RECORD = `ord int, do_insert boolean, payment_id uuid, organization_id uuid, integration_id uuid, environment text,
-  provider text, attempt_id text, created_at timestamptz, provider_payment_id text, account_id text, charge_id text, order_id text,
+  provider text, attempt_id text, attempt_provisional boolean, created_at timestamptz, provider_payment_id text, account_id text, charge_id text, order_id text,
   status text, currency text, amount_minor bigint, captured_amount_minor bigint, refunded_amount_minor bigint, occurred_at timestamptz,
   current_observation_id uuid, enrichment_request_id text, observation_count int, updated_at timestamptz,
-  observation_id uuid, event_id text, payload_hash text, payload jsonb, request_id text, received_at timestamptz,
+  observation_id uuid, event_id text, payload_hash text, payload jsonb, request_id text, received_at timestamptz, evidence text,
   o_status text, o_currency text, o_amount_minor bigint, o_captured_amount_minor bigint, o_refunded_amount_minor bigint, o_occurred_at timestamptz`;
 
 function firstReportRecord(r: FirstReport, ord: number): Record<string, unknown> {
@@ -250,6 +296,7 @@ function firstReportRecord(r: FirstReport, ord: number): Record<string, unknown>
     environment: scope.environment,
     provider: r.provider,
     attempt_id: r.attemptId,
+    attempt_provisional: r.attemptProvisional,
     created_at: r.createdAt,
     provider_payment_id: p.providerPaymentId,
     account_id: p.accountId,
@@ -271,6 +318,7 @@ function firstReportRecord(r: FirstReport, ord: number): Record<string, unknown>
     payload: o.payload,
     request_id: o.requestId,
     received_at: o.receivedAt,
+    evidence: o.evidence,
     o_status: o.status,
     o_currency: o.currency,
     o_amount_minor: o.amountMinor,
@@ -306,8 +354,8 @@ export async function recordFirstOrFindPrevious(sql: Sql, reports: FirstReport[]
               and o.environment = i.environment and o.event_id = i.event_id
             limit 1) o on true),
      payment as (
-       insert into tracked_payments (id, organization_id, integration_id, environment, provider, attempt_id, created_at, ${PROJECTION_COLUMNS.join(', ')})
-       select i.payment_id, i.organization_id, i.integration_id, i.environment, i.provider, i.attempt_id, i.created_at,
+       insert into tracked_payments (id, organization_id, integration_id, environment, provider, attempt_id, attempt_provisional, created_at, ${PROJECTION_COLUMNS.join(', ')})
+       select i.payment_id, i.organization_id, i.integration_id, i.environment, i.provider, i.attempt_id, i.attempt_provisional, i.created_at,
               ${PROJECTION_COLUMNS.map((c) => `i.${c}`).join(', ')}
          from input i
         where i.do_insert and not exists (select 1 from previous p where p.ord = i.ord)
@@ -317,7 +365,7 @@ export async function recordFirstOrFindPrevious(sql: Sql, reports: FirstReport[]
        insert into payment_observations (${OBSERVATION_COLUMNS}, tracked_payment_id)
        select i.observation_id, i.organization_id, i.integration_id, i.environment, i.provider, i.event_id, i.payload_hash, i.payload,
               i.attempt_id, i.o_status, i.o_currency, i.o_amount_minor, i.o_captured_amount_minor, i.o_refunded_amount_minor,
-              i.o_occurred_at, i.request_id, i.received_at, payment.id
+              i.o_occurred_at, i.request_id, i.received_at, i.evidence, payment.id
          from input i join payment on payment.id = i.payment_id
        returning id)
      select i.ord, o.id as inserted_id, p.id as previous_id, p.payload_hash as previous_hash

@@ -308,6 +308,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations/gwc/webhooks/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a gwc event
+         * @description Configured at the provider as the webhook URL of one registered endpoint; never called by clients, and not in the SDK. No bearer key: the `gwc-signature` header, signed with the endpoint's signing secret (or the previous one for 24 hours after a rotation), authenticates the delivery. Each event is recorded once per endpoint; a repeat is answered 200 with `duplicate: true`. PaymentIntent and Charge events become provider-verified payment observations of the payment with the same PaymentIntent id; other types are recorded with `no_payment_effect`.
+         */
+        post: operations["gwcWebhookReceive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3592,11 +3612,11 @@ export interface operations {
                         /** @description The notification kind as the provider sent it, for example `transaction_settled` or `check` */
                         kind: string;
                         /**
-                         * @description The payment status the notification was recorded as; `no_payment_effect` for kinds that change no payment; `rejected` when its observation contradicts the payment's recorded history (kept for the operator)
+                         * @description The payment status the delivery was recorded as; `no_payment_effect` for kinds that change no payment; `rejected` when its observation contradicts the payment's recorded history (kept for the operator)
                          * @enum {string}
                          */
                         status: "authorized" | "captured" | "partially_refunded" | "refunded" | "failed" | "canceled" | "unknown" | "no_payment_effect" | "rejected";
-                        /** @description True when this notification was already recorded; nothing changed */
+                        /** @description True when this delivery was already recorded; nothing changed */
                         duplicate: boolean;
                     };
                 };
@@ -3653,6 +3673,128 @@ export interface operations {
             };
             /** @description The request body is not `application/json` */
             415: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
+            500: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gwcWebhookReceive: {
+        parameters: {
+            query?: never;
+            header: {
+                "gwc-signature": string;
+            };
+            path: {
+                /** @description The endpoint id from the URL the operator registered */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request body (JSON) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `evt_…`; recorded once per endpoint */
+                    id: string;
+                    /** @description For example `payment_intent.succeeded`, `charge.refunded` */
+                    type: string;
+                    /** @description Unix seconds */
+                    created: number;
+                    /** @description Must match the integration's environment (production ↔ true) */
+                    livemode: boolean;
+                    data: {
+                        /** @description The PaymentIntent, Charge or other object */
+                        object: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description gwc event acknowledgment */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        received: true;
+                        /** @description The event type as the provider sent it, for example `payment_intent.succeeded` */
+                        kind: string;
+                        /**
+                         * @description The payment status the delivery was recorded as; `no_payment_effect` for kinds that change no payment; `rejected` when its observation contradicts the payment's recorded history (kept for the operator)
+                         * @enum {string}
+                         */
+                        status: "requires_action" | "authorized" | "captured" | "partially_refunded" | "refunded" | "failed" | "canceled" | "unknown" | "no_payment_effect" | "rejected";
+                        /** @description True when this delivery was already recorded; nothing changed */
+                        duplicate: boolean;
+                    };
+                };
+            };
+            /** @description Issue `invalid_signature` (header missing or malformed, more than 4 signatures, timestamp more than 300 s from the server clock, or no signature matching the endpoint's signing secret) or `invalid_event` (not JSON, not an event object, `livemode` contradicting the integration environment, or an event whose payment fields are unusable) */
+            400: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Issue `endpoint_not_found`: no such endpoint (malformed ids answer alike) */
+            404: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Issue `credentials_required` (no signing secret yet) or `connection_unavailable` */
+            409: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Issue `endpoint_disabled`: the endpoint was disabled; the provider should stop delivering */
+            410: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request body is larger than this endpoint accepts */
+            413: {
                 headers: {
                     "x-svc-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;

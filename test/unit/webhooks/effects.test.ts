@@ -92,7 +92,7 @@ describe('gwa notification effects', () => {
   });
 
   it('when the payment is tracked with refunds, then its attempt is used and the refunds are kept', () => {
-    const link = { attemptId: 'att_1', currency: 'usd', refundedAmountMinor: 10000 };
+    const link = { attemptId: 'att_1', currency: 'usd', capturedAmountMinor: 10000, refundedAmountMinor: 10000 };
     const effect = effectOf(txn(), link);
     expect(effect).toMatchObject({ kind: 'observation', report: { attemptId: 'att_1', status: 'refunded', refundedAmountMinor: 10000 } });
     const partial = effectOf(txn(), { ...link, refundedAmountMinor: 100 });

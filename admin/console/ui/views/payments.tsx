@@ -64,6 +64,9 @@ export function PaymentsView() {
   );
 }
 
+/** Where an observation came from: the provider's own signed delivery, or what the merchant reported. */
+const EVIDENCE_LABEL = { provider_verified: 'provider-verified', merchant_report: 'merchant report' } as const;
+
 function PaymentDetail({ id }: { id: string }) {
   const detail = useQuery(() => api.payments.get.query({ id }), [id]);
   const d = detail.data;
@@ -92,7 +95,10 @@ function PaymentDetail({ id }: { id: string }) {
               <Money minor={d.payment.refundedAmountMinor} currency={d.payment.currency} />
             </dd>
             <dt>Attempt / order / charge</dt>
-            <dd>{[d.payment.attemptId, d.payment.orderId, d.payment.chargeId].map((x) => x ?? '—').join(' / ')}</dd>
+            <dd>
+              {[d.payment.attemptId, d.payment.orderId, d.payment.chargeId].map((x) => x ?? '—').join(' / ')}
+              {d.payment.attemptProvisional && <span class="muted"> (provisional: no merchant report yet)</span>}
+            </dd>
             <dt>Enrichment request</dt>
             <dd>{d.payment.enrichmentRequestId ? <Id id={d.payment.enrichmentRequestId} /> : '—'}</dd>
             <dt>Occurred</dt>
@@ -108,6 +114,7 @@ function PaymentDetail({ id }: { id: string }) {
               { header: 'Occurred', cell: (o) => <Time iso={o.occurredAt} /> },
               { header: 'Received', cell: (o) => <Time iso={o.receivedAt} /> },
               { header: 'Event', cell: (o) => <code>{o.eventId}</code> },
+              { header: 'Evidence', cell: (o) => EVIDENCE_LABEL[o.evidence] },
               { header: 'Status', cell: (o) => o.status },
               { header: 'Amount', cell: (o) => <Money minor={o.amountMinor} currency={o.currency} /> },
               { header: 'Captured', cell: (o) => <Money minor={o.capturedAmountMinor} currency={o.currency} /> },

@@ -1,0 +1,82 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError } from '../errors.js';
+import { deliverableSecrets, deliveryFailure, type DeliverableSecrets } from '../webhooks/deliverable-endpoint.js';
+import { eventSummary, gwcEffectOf, parseGwcEvent, paymentIntentOf, type GwcEvent } from '../webhooks/gwc-events.js';
+import { GWC_SIGNATURE_MESSAGES, verifyGwcSignature } from '../webhooks/gwc-signature.js';
+import { InvalidNotification } from '../webhooks/notification.js';
+import { recordDelivery, type WebhookAck } from '../webhooks/record-delivery.js';
+import * as store from '../../persistence/sql/webhooks.sql.js';
+import { sqlOf } from '../../persistence/sql/sql.js';
+import type { WebhookRuntime } from '../gwa-webhooks/runtime.js';
+
+export const invalidSignature = (message: string) => deliveryFailure('validation_error', 'invalid_signature', 'gwc-signature', message);
+export const invalidEvent = (message: string) => deliveryFailure('validation_error', 'invalid_event', 'body', message);
+
+/** The gwc endpoint a delivery is addressed to (404, 410, 409 in that order; nothing of the body read before). */
+export const deliverableGwcEndpoint = (em: EntityManager, runtime: WebhookRuntime, endpointId: string, now: Date) =>
+  deliverableSecrets(em, runtime, { provider: 'gwc', endpointId, now });
+
+/**
+ * The spec's "endpoint mode": an event of the provider's live mode is evidence for a production integration only,
+ * a test-mode event for a sandbox one.
+ */
+const modeMatches = (event: GwcEvent, environment: string) => event.livemode === (environment === 'production');
+
+/**
+ * Receive one delivery to an endpoint `deliverableGwcEndpoint` accepted (docs/gwc-events.md): verify the signature on
+ * the raw bytes, read the event, and record it once by its event id, atomically with its payment observation. A
+ * refused delivery (400) is noted on the endpoint with its reason, for the operator reviewing a missing confirmation.
+ */
+export async function receiveGwcEvent(
+  em: EntityManager,
+  input: { endpoint: DeliverableSecrets; header: string | undefined; rawBody: Buffer; requestId: string; now?: Date },
+): Promise<WebhookAck> {
+  const now = input.now ?? new Date();
+  const { endpoint } = input;
+  try {
+    const verdict = verifyGwcSignature({
+      header: input.header,
+      rawBody: input.rawBody,
+      secrets: endpoint.secrets.map((s) => s.secret),
+      nowSeconds: Math.floor(now.getTime() / 1000),
+    });
+    if (!verdict.ok) throw invalidSignature(GWC_SIGNATURE_MESSAGES[verdict.reason]);
+    let event: GwcEvent;
+    try {
+      event = parseGwcEvent(input.rawBody);
+    } catch (err) {
+      if (err instanceof InvalidNotification) throw invalidEvent(err.message);
+      throw err;
+    }
+    if (!modeMatches(event, endpoint.scope.environment)) {
+      throw invalidEvent(
+        `A ${event.livemode ? 'live' : 'test'} mode event cannot be evidence for a ${endpoint.scope.environment} integration`,
+      );
+    }
+    return await recordDelivery(em, {
+      scope: endpoint.scope,
+      endpointId: endpoint.endpointId,
+      provider: 'gwc',
+      event: {
+        kind: event.type,
+        at: event.created,
+        subjectType: typeof event.object.object === 'string' ? event.object.object.slice(0, 80) : 'unknown',
+        // The event id, not the object's: two events about one object in the same second are two deliveries.
+        subjectId: event.id,
+        providerEventId: event.id,
+        subject: eventSummary(event),
+      },
+      providerPaymentId: paymentIntentOf(event),
+      effectOf: (link) => gwcEffectOf(event, link),
+      invalid: invalidEvent,
+      requestId: input.requestId,
+      now,
+    });
+  } catch (err) {
+    if (err instanceof DomainError && err.type === 'validation_error') {
+      const issue = err.issues[0];
+      if (issue) await store.noteRefusal(sqlOf(em), endpoint.endpointId, { code: issue.code, message: issue.message, at: now });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,73 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WebhookEndpoint } from '../../persistence/entities/index.js';
+import { deliveryStatusOf, unconfirmedGwcPreparations } from '../../persistence/sql/webhooks.sql.js';
+import { sqlOf } from '../../persistence/sql/sql.js';
+import { RECOMMENDED_EVENT_TYPES } from '../webhooks/gwc-events.js';
+import { webhookPath, type WebhookRuntime } from '../gwa-webhooks/runtime.js';
+import { DomainError } from '../errors.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+const LIMIT = 200;
+
+/**
+ * Missing confirmations (spec: Events 2): gwc preparations whose payment has no provider-verified capture yet, oldest
+ * first, each with what the spec says to review instead of retrying the payment: per endpoint of the integration its
+ * mode, which recommended event types it has ever delivered, its last delivery and outcome, its last refusal and the
+ * age of its signing secret. An integration without an endpoint shows none, which is itself the finding.
+ */
+export async function listUnconfirmedPreparations(
+  em: EntityManager,
+  runtime: WebhookRuntime | undefined,
+  input: { integrationId?: string | undefined; olderThanHours?: number | undefined },
+  now = new Date(),
+) {
+  if (!runtime) throw new DomainError('internal_error', 'Provider webhooks are not configured on this service');
+  const sql = sqlOf(em);
+  const rows = await unconfirmedGwcPreparations(sql, {
+    integrationId: input.integrationId,
+    createdBefore: new Date(now.getTime() - (input.olderThanHours ?? 0) * HOUR_MS),
+    limit: LIMIT,
+  });
+  const integrationIds = [...new Set(rows.map((r) => r.integration_id))];
+  const endpoints =
+    integrationIds.length === 0
+      ? []
+      : await em.find(WebhookEndpoint, { integration: { $in: integrationIds } }, { orderBy: { createdAt: 'asc' } });
+  const delivery = await deliveryStatusOf(
+    sql,
+    endpoints.map((e) => e.id),
+  );
+  const checks = new Map<string, unknown[]>();
+  for (const e of endpoints) {
+    const d = delivery.get(e.id)!;
+    const list = checks.get(e.integration.id) ?? [];
+    list.push({
+      endpointId: e.id,
+      url: `${runtime.publicUrl()}${webhookPath('gwc', e.id)}`,
+      status: e.status,
+      mode: e.environment === 'production' ? 'live' : 'test',
+      recommendedEventTypesDelivered: RECOMMENDED_EVENT_TYPES.filter((k) => d.kinds.includes(k)),
+      recommendedEventTypesMissing: RECOMMENDED_EVENT_TYPES.filter((k) => !d.kinds.includes(k)),
+      lastDelivery: d.lastDelivery,
+      lastRefusal: d.lastRefusal,
+      hasSecret: Boolean(e.privateKeyEnc),
+      secretAgeHours: e.credentialsUpdatedAt ? Math.floor((now.getTime() - e.credentialsUpdatedAt.getTime()) / HOUR_MS) : null,
+    });
+    checks.set(e.integration.id, list);
+  }
+  return {
+    preparations: rows.map((r) => ({
+      id: r.id,
+      organizationId: r.organization_id,
+      integrationId: r.integration_id,
+      environment: r.environment,
+      amountMinor: Number(r.amount_minor),
+      currency: r.currency,
+      createdAt: new Date(r.created_at).toISOString(),
+      payment: r.payment_id
+        ? { id: r.payment_id, status: r.payment_status, capturedAmountMinor: Number(r.captured_amount_minor ?? 0) }
+        : null,
+      endpoints: checks.get(r.integration_id) ?? [],
+    })),
+  };
+}

@@ -1,0 +1,72 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError } from '../errors.js';
+import { currentKeySlot, previousKeySlot, type WebhookProvider, type WebhookRuntime } from '../gwa-webhooks/runtime.js';
+import * as store from '../../persistence/sql/webhooks.sql.js';
+import { sqlOf, type TenantScope } from '../../persistence/sql/sql.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const deliveryFailure = (
+  type: 'validation_error' | 'not_found' | 'conflict' | 'gone',
+  code: string,
+  path: string,
+  message: string,
+) => new DomainError(type, message, [{ code, path, message }]);
+
+/** An endpoint's secret: the gwa key pair (public key + private key) or the gwc signing secret (no public part). */
+export interface EndpointSecret {
+  publicKey: string | null;
+  secret: string;
+}
+
+export interface DeliverableSecrets {
+  scope: TenantScope;
+  endpointId: string;
+  /** The current secret first, then the previous one while its grace period lasts. */
+  secrets: EndpointSecret[];
+}
+
+/**
+ * The endpoint a delivery is addressed to, checked in this order (docs/decisions.md, "gwa webhook";
+ * docs/gwc-events.md): unknown or malformed id, or an endpoint of another provider, 404 `endpoint_not_found`;
+ * disabled 410 `endpoint_disabled`; no secret 409 `credentials_required`; an integration that cannot take events
+ * 409 `connection_unavailable`. Nothing of the body is read before.
+ */
+export async function deliverableSecrets(
+  em: EntityManager,
+  runtime: WebhookRuntime,
+  input: { provider: WebhookProvider; endpointId: string; now: Date },
+): Promise<DeliverableSecrets> {
+  const { endpointId, provider } = input;
+  const row = UUID.test(endpointId) ? await store.findEndpointForDelivery(sqlOf(em), endpointId.toLowerCase()) : undefined;
+  // A malformed id, or one of another provider's endpoints, answers exactly like an unknown one.
+  if (!row || row.integration_provider !== provider) {
+    throw deliveryFailure('not_found', 'endpoint_not_found', 'endpointId', 'No such webhook endpoint');
+  }
+  if (row.status === 'disabled') throw deliveryFailure('gone', 'endpoint_disabled', 'endpointId', 'This webhook endpoint is disabled');
+  if (!row.private_key_enc || (provider === 'gwa' && !row.public_key)) {
+    throw deliveryFailure(
+      'conflict',
+      'credentials_required',
+      'endpointId',
+      'This webhook endpoint has no secret to verify deliveries with',
+    );
+  }
+  if (row.organization_status !== 'active' || row.integration_environment !== runtime.environment) {
+    throw deliveryFailure('conflict', 'connection_unavailable', 'endpointId', "This webhook endpoint's integration cannot take events");
+  }
+  const secrets: EndpointSecret[] = [
+    { publicKey: row.public_key, secret: runtime.cipher.decrypt(row.private_key_enc, currentKeySlot(row.id)) },
+  ];
+  if (row.previous_private_key_enc && row.previous_valid_until && row.previous_valid_until > input.now) {
+    secrets.push({
+      publicKey: row.previous_public_key,
+      secret: runtime.cipher.decrypt(row.previous_private_key_enc, previousKeySlot(row.id)),
+    });
+  }
+  return {
+    scope: { organizationId: row.organization_id, integrationId: row.integration_id, environment: row.environment },
+    endpointId: row.id,
+    secrets,
+  };
+}

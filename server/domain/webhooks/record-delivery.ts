@@ -1,0 +1,134 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { z } from 'zod';
+import type { Issue, PaymentProvider } from '../../../contract/common/index.js';
+import type { PaymentReport } from '../../../contract/payment-reports.js';
+import type { GwcWebhookEventStatusSchema } from '../../../contract/webhooks.js';
+import type { AuthContext } from '../auth/auth-context.js';
+import { DomainError } from '../errors.js';
+import { recordPaymentReport } from '../payment-reports/record-payment-report.js';
+import { findSecrets } from '../guard/secrets-guard.js';
+import * as store from '../../persistence/sql/webhooks.sql.js';
+import { sqlOf, type TenantScope } from '../../persistence/sql/sql.js';
+
+/**
+ * Recording a verified provider delivery, whatever the provider (gwa
+ * notifications, gwc events): the delivery's row once, atomically with its
+ * payment observation, which goes through the payment-report path of the
+ * merchant's own reports (docs/reliability.md, "gwa webhook"; docs/gwc-events.md).
+ */
+
+/** The `status` of an acknowledgment: a report status, `no_payment_effect` or `rejected` (contract/webhooks.ts). */
+export type WebhookEventStatus = z.infer<typeof GwcWebhookEventStatusSchema>;
+
+/** The 200 answer of a delivery (spec: Events 1; the gwc answer has the same shape). */
+export interface WebhookAck {
+  received: true;
+  kind: string;
+  status: WebhookEventStatus;
+  duplicate: boolean;
+}
+
+/** What the service already knows about the tracked payment of the delivery's provider payment id. */
+export interface TrackedLink {
+  attemptId: string;
+  currency: string | null;
+  capturedAmountMinor: number;
+  refundedAmountMinor: number;
+  /** The preparation or inline enrichment the payment is correlated with; carried so the observation is correlated alike. */
+  enrichmentRequestId?: string | null;
+}
+
+export type DeliveryEffect = { kind: 'observation'; report: PaymentReport } | { kind: 'none' } | { kind: 'invalid'; reason: string };
+
+/** One delivery as recorded: its identity (unique per endpoint) and the summary kept of it. */
+export interface DeliveredEvent {
+  kind: string;
+  at: Date;
+  subjectType: string;
+  subjectId: string;
+  /** The provider's own event id where it has one (gwc): unique per endpoint. */
+  providerEventId: string | null;
+  /** Only the fields the service reads; checked for card data before it is stored. */
+  subject: Record<string, unknown>;
+}
+
+/**
+ * Record one verified delivery once: claim its row (a concurrent repeat waits on the unique index, then finds it and
+ * answers `duplicate: true`), compute its effect from the payment already linked to its provider payment id, and
+ * record the observation in a savepoint, so a refused observation leaves the row marked `rejected` with the reasons.
+ * An unusable event (`invalid`) rolls everything back: the provider's retry gets the same 400.
+ */
+export async function recordDelivery(
+  em: EntityManager,
+  input: {
+    scope: TenantScope;
+    endpointId: string;
+    provider: PaymentProvider;
+    event: DeliveredEvent;
+    providerPaymentId: string | null;
+    effectOf: (link: TrackedLink | undefined) => DeliveryEffect;
+    invalid: (reason: string) => DomainError;
+    requestId: string;
+    now: Date;
+  },
+): Promise<WebhookAck> {
+  const { event, scope, now } = input;
+  // Provider objects are free text the service does not control: the summary it keeps is held to the request bodies' rule.
+  if (findSecrets(event.subject).length > 0) throw input.invalid('The event carries card data or a credential; it is not stored');
+  return em.transactional(async (tem) => {
+    const sql = sqlOf(tem);
+    const rowId = crypto.randomUUID();
+    const identity = { endpointId: input.endpointId, kind: event.kind, notificationAt: event.at, subjectId: event.subjectId };
+    const claimed = await store.claimEvent(sql, scope, {
+      id: rowId,
+      ...identity,
+      subjectType: event.subjectType,
+      providerEventId: event.providerEventId,
+      subject: event.subject,
+      requestId: input.requestId,
+      createdAt: now,
+    });
+    if (!claimed) {
+      const status = await store.findEventStatus(sql, { ...identity, providerEventId: event.providerEventId });
+      return { received: true, kind: event.kind, status: status as WebhookEventStatus, duplicate: true };
+    }
+
+    const tracked = input.providerPaymentId ? await store.findPaymentByProviderId(sql, scope, input.providerPaymentId) : undefined;
+    const effect = input.effectOf(
+      tracked && {
+        attemptId: tracked.attempt_id,
+        currency: tracked.currency,
+        capturedAmountMinor: Number(tracked.captured_amount_minor ?? 0),
+        refundedAmountMinor: Number(tracked.refunded_amount_minor ?? 0),
+        enrichmentRequestId: tracked.enrichment_request_id,
+      },
+    );
+    if (effect.kind === 'invalid') throw input.invalid(effect.reason);
+    if (effect.kind === 'none') return { received: true, kind: event.kind, status: 'no_payment_effect', duplicate: false };
+
+    const ctx: AuthContext = { apiKeyId: '', provider: input.provider, scopes: [], ...scope };
+    let status: WebhookEventStatus = effect.report.status;
+    let observationId: string | null = null;
+    let issues: Issue[] | null = null;
+    try {
+      const ack = await tem.transactional((inner) =>
+        recordPaymentReport(inner, {
+          ctx,
+          provider: input.provider,
+          report: effect.report,
+          requestId: input.requestId,
+          now,
+          origin: { evidence: 'provider_verified', provisionalAttempt: tracked === undefined },
+        }),
+      );
+      observationId = ack.id;
+    } catch (err) {
+      if (!(err instanceof DomainError) || (err.type !== 'conflict' && err.type !== 'validation_error')) throw err;
+      status = 'rejected';
+      issues = err.issues;
+    }
+    const trackedPaymentId = observationId ? ((await store.findObservationPayment(sql, observationId)) ?? null) : null;
+    await store.setEventOutcome(sql, rowId, { status, observationId, trackedPaymentId, issues });
+    return { received: true, kind: event.kind, status, duplicate: false };
+  });
+}

@@ -1,0 +1,456 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestApp } from '../../support/harness.js';
+import { adminCall, createTenant, type Tenant } from '../../support/tenants.js';
+import { gwcReport } from '../../support/reports.js';
+import { charge, deliverGwc, gwcEvent, newPaymentIntentId, newSecret, paymentIntent, signed } from '../../support/gwc-webhooks.js';
+import { newKeys } from '../../support/gwa-webhooks.js';
+
+const sql = <T = any>(app: TestApp, query: string, params: unknown[] = []) =>
+  app.orm.em.getConnection().execute(query, params) as Promise<T[]>;
+
+interface Endpoint {
+  id: string;
+  provider: string;
+  integrationId: string;
+  url: string;
+  status: string;
+  hasCredentials: boolean;
+  recommendedEventTypes: string[];
+  credentialsUpdatedAt: string | null;
+}
+
+const RECOMMENDED = [
+  'payment_intent.succeeded',
+  'payment_intent.amount_capturable_updated',
+  'payment_intent.requires_action',
+  'payment_intent.processing',
+  'payment_intent.payment_failed',
+  'payment_intent.canceled',
+  'charge.captured',
+  'charge.refunded',
+  'charge.refund.updated',
+];
+
+describe('gwc provider events (spec: Events 2)', () => {
+  const app = useTestApp({ SVC_PUBLIC_URL: 'https://svc.example.test' });
+
+  async function setup(options: { secret?: string | null; environment?: 'sandbox' | 'production' } = {}) {
+    const tenant: Tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'], environment: options.environment });
+    const secret = options.secret === undefined ? newSecret() : options.secret;
+    const endpoint = await adminCall<Endpoint>(app, 'webhookEndpoints.create', {
+      integrationId: tenant.integrationId,
+      ...(secret ? { signingSecret: secret } : {}),
+    });
+    return { tenant, secret: secret!, endpoint, path: new URL(endpoint.url).pathname };
+  }
+
+  const issueOf = (res: { body: any }) => res.body.error.issues[0];
+  const countEvents = async (endpointId: string) =>
+    (await sql(app, 'select count(*)::int as n from webhook_events where endpoint_id = ?', [endpointId]))[0].n as number;
+
+  it('when an operator registers a gwc endpoint and sets its signing secret, then the URL and recommended events are shown and the secret never is', async () => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const created = await adminCall<Endpoint>(app, 'webhookEndpoints.create', { integrationId: tenant.integrationId });
+    expect(created).toMatchObject({
+      provider: 'gwc',
+      integrationId: tenant.integrationId,
+      url: `https://svc.example.test/api/integrations/gwc/webhooks/${created.id}`,
+      status: 'active',
+      hasCredentials: false,
+      publicKey: null,
+      recommendedEventTypes: RECOMMENDED,
+      credentialsUpdatedAt: null,
+      createdAt: expect.any(String),
+    });
+    const secret = newSecret();
+    const withSecret = await app.admin<Endpoint>('webhookEndpoints.setCredentials', { id: created.id, signingSecret: secret });
+    expect(withSecret.status).toBe(200);
+    expect(withSecret.body).toMatchObject({ hasCredentials: true, credentialsUpdatedAt: expect.any(String) });
+    const [stored] = await sql(app, 'select private_key_enc, public_key from webhook_endpoints where id = ?', [created.id]);
+    expect(stored.public_key).toBeNull();
+    expect(stored.private_key_enc).toMatch(/^v2\./);
+    expect(stored.private_key_enc).not.toContain(secret.slice(6));
+    const listed = await adminCall<any>(app, 'webhookEndpoints.list', { integrationId: tenant.integrationId });
+    expect(listed.endpoints).toHaveLength(1);
+    expect(listed.endpoints[0].delivery).toEqual({ lastDelivery: null, counts: {}, kinds: [], lastRefusal: null });
+    for (const text of [JSON.stringify(withSecret.body), JSON.stringify(listed), app.logs.text])
+      expect(text).not.toContain(secret.slice(6));
+
+    // The gwa key pair is not a gwc credential, and the signing secret must look like one.
+    const wrong = await app.admin<any>('webhookEndpoints.setCredentials', { id: created.id, ...newKeys() });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.issues ?? wrong.body).toBeDefined();
+    expect(JSON.stringify(wrong.body)).toContain('credentials_not_for_provider');
+    const malformed = await app.admin<any>('webhookEndpoints.setCredentials', { id: created.id, signingSecret: 'sk_test_123' });
+    expect(malformed.status).toBe(400);
+  });
+
+  it('when an endpoint is registered for a gwb integration, then it is refused with integration_provider_unsupported', async () => {
+    const gwb = await createTenant(app, { provider: 'gwb', scopes: ['payments:write'] });
+    const res = await app.admin<any>('webhookEndpoints.create', { integrationId: gwb.integrationId, signingSecret: newSecret() });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toContain('integration_provider_unsupported');
+    expect(await sql(app, 'select count(*)::int as n from webhook_endpoints where integration_id = ?', [gwb.integrationId])).toEqual([
+      { n: 0 },
+    ]);
+  });
+
+  it('when a capture and a partial refund arrive as the provider signs them and the merchant reports the PaymentIntent later, then one payment is partially_refunded with provider-verified evidence and the report joins it', async () => {
+    const { tenant, secret, endpoint, path } = await setup();
+    const pi = newPaymentIntentId();
+    const created = Math.floor(Date.now() / 1000) - 120;
+    const succeeded = gwcEvent('payment_intent.succeeded', paymentIntent({ id: pi, status: 'succeeded', amount_received: 10000 }), {
+      created,
+    });
+    const first = await deliverGwc(app, path, signed(secret, succeeded));
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ received: true, kind: 'payment_intent.succeeded', status: 'captured', duplicate: false });
+    const ch = charge(pi, { amount_refunded: 2500 });
+    const refunded = await deliverGwc(app, path, signed(secret, gwcEvent('charge.refunded', ch, { created: created + 60 })));
+    expect(refunded.body).toEqual({ received: true, kind: 'charge.refunded', status: 'partially_refunded', duplicate: false });
+
+    const report = gwcReport({
+      paymentIntentId: pi,
+      status: 'captured',
+      amountMinor: 10000,
+      capturedAmountMinor: 10000,
+      occurredAt: new Date((created + 1) * 1000).toISOString(),
+    });
+    const merchant = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: report, key: tenant.key });
+    expect(merchant.status).toBe(200);
+    expect(merchant.body.data.duplicate).toBe(false);
+
+    const payments = await sql(
+      app,
+      `select id, attempt_id, attempt_provisional, provider_payment_id, charge_id, status, amount_minor, captured_amount_minor, refunded_amount_minor, observation_count
+         from tracked_payments where integration_id = ?`,
+      [tenant.integrationId],
+    );
+    expect(payments).toEqual([
+      {
+        id: expect.any(String),
+        attempt_id: report.attemptId,
+        attempt_provisional: false,
+        provider_payment_id: pi,
+        charge_id: ch.id,
+        status: 'partially_refunded',
+        amount_minor: '10000',
+        captured_amount_minor: '10000',
+        refunded_amount_minor: '2500',
+        observation_count: 3,
+      },
+    ]);
+    const detail = await app.admin<any>('payments.get', { id: payments[0].id });
+    expect(detail.body.observations.map((o: any) => [o.evidence, o.status, o.current])).toEqual([
+      ['provider_verified', 'captured', false],
+      ['merchant_report', 'captured', false],
+      ['provider_verified', 'partially_refunded', true],
+    ]);
+    const refundEvent = await sql(app, "select provider_event_id from webhook_events where kind = 'charge.refunded' and endpoint_id = ?", [
+      endpoint.id,
+    ]);
+    expect(detail.body.observations[2].payload).toMatchObject({
+      eventId: `gwc_webhook_${refundEvent[0].provider_event_id}`,
+      providerEventId: refundEvent[0].provider_event_id,
+      paymentIntentId: pi,
+      chargeId: ch.id,
+      source: 'merchant_webhook',
+    });
+    const events = await sql(
+      app,
+      'select kind, status, subject_type, provider_event_id, observation_id is not null as observed, tracked_payment_id from webhook_events where endpoint_id = ? order by notification_at',
+      [endpoint.id],
+    );
+    expect(events).toEqual([
+      {
+        kind: 'payment_intent.succeeded',
+        status: 'captured',
+        subject_type: 'payment_intent',
+        provider_event_id: succeeded.id,
+        observed: true,
+        tracked_payment_id: payments[0].id,
+      },
+      {
+        kind: 'charge.refunded',
+        status: 'partially_refunded',
+        subject_type: 'charge',
+        provider_event_id: expect.stringMatching(/^evt_/),
+        observed: true,
+        tracked_payment_id: payments[0].id,
+      },
+    ]);
+  });
+
+  it.each([
+    ['payment_intent.succeeded', { status: 'succeeded', amount_received: 10000 }, 'captured', [10000, 0]],
+    ['payment_intent.amount_capturable_updated', { status: 'requires_capture', amount_capturable: 10000 }, 'authorized', [0, 0]],
+    ['payment_intent.requires_action', { status: 'requires_action' }, 'requires_action', [0, 0]],
+    ['payment_intent.processing', { status: 'processing' }, 'unknown', [0, 0]],
+    ['payment_intent.payment_failed', { status: 'requires_payment_method' }, 'failed', [0, 0]],
+    ['payment_intent.canceled', { status: 'canceled' }, 'canceled', [0, 0]],
+  ] as const)('when %s arrives, then the payment is recorded as %s', async (type, fields, status, [captured, refunded]) => {
+    const { tenant, secret, path } = await setup();
+    const pi = newPaymentIntentId();
+    const res = await deliverGwc(app, path, signed(secret, gwcEvent(type, paymentIntent({ id: pi, ...fields }))));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ received: true, kind: type, status, duplicate: false });
+    const payments = await sql(
+      app,
+      'select attempt_id, attempt_provisional, status, captured_amount_minor, refunded_amount_minor from tracked_payments where integration_id = ?',
+      [tenant.integrationId],
+    );
+    expect(payments).toEqual([
+      {
+        attempt_id: `gwc_payment_intent_${pi}`,
+        attempt_provisional: true,
+        status,
+        captured_amount_minor: String(captured),
+        refunded_amount_minor: String(refunded),
+      },
+    ]);
+  });
+
+  it.each([
+    ['charge.captured', { amount_captured: 10000, amount_refunded: 0 }, 'captured', [10000, 0]],
+    ['charge.refunded', { amount_captured: 10000, amount_refunded: 4000 }, 'partially_refunded', [10000, 4000]],
+    ['charge.refunded', { amount_captured: 10000, amount_refunded: 10000, refunded: true }, 'refunded', [10000, 10000]],
+    [
+      'charge.refund.updated',
+      { object: 'charge', amount_captured: 10000, amount_refunded: 10000, refunded: true },
+      'refunded',
+      [10000, 10000],
+    ],
+  ] as const)(
+    'when %s arrives with a Charge, then its cumulative amounts make the payment %s',
+    async (type, fields, status, [captured, refunded]) => {
+      const { tenant, secret, path } = await setup();
+      const pi = newPaymentIntentId();
+      const res = await deliverGwc(app, path, signed(secret, gwcEvent(type, charge(pi, fields))));
+      expect(res.body).toEqual({ received: true, kind: type, status, duplicate: false });
+      expect(
+        await sql(
+          app,
+          'select provider_payment_id, status, captured_amount_minor, refunded_amount_minor from tracked_payments where integration_id = ?',
+          [tenant.integrationId],
+        ),
+      ).toEqual([{ provider_payment_id: pi, status, captured_amount_minor: String(captured), refunded_amount_minor: String(refunded) }]);
+    },
+  );
+
+  it.each([
+    ['customer.created', { id: 'cus_1', object: 'customer' }],
+    ['charge.refund.updated', { id: 're_1', object: 'refund', amount: 100, charge: 'ch_1', payment_intent: 'pi_1', status: 'succeeded' }],
+    [
+      'charge.captured',
+      { id: 'ch_1', object: 'charge', amount: 100, amount_captured: 100, amount_refunded: 0, currency: 'usd', payment_intent: null },
+    ],
+  ])('when a %s event without a usable payment effect arrives, then it is recorded as no_payment_effect', async (type, object) => {
+    const { tenant, secret, endpoint, path } = await setup();
+    const event = gwcEvent(type, object);
+    const res = await deliverGwc(app, path, signed(secret, event));
+    expect(res.body).toEqual({ received: true, kind: type, status: 'no_payment_effect', duplicate: false });
+    expect(await sql(app, 'select status, provider_event_id from webhook_events where endpoint_id = ?', [endpoint.id])).toEqual([
+      { status: 'no_payment_effect', provider_event_id: event.id },
+    ]);
+    expect(await sql(app, 'select count(*)::int as n from tracked_payments where integration_id = ?', [tenant.integrationId])).toEqual([
+      { n: 0 },
+    ]);
+  });
+
+  it('when the same event is delivered again, or 40 times at once, then exactly one delivery records it', async () => {
+    const { tenant, secret, endpoint, path } = await setup();
+    const event = gwcEvent('payment_intent.succeeded', paymentIntent({ status: 'succeeded', amount_received: 10000 }));
+    const answers = await Promise.all(Array.from({ length: 40 }, () => deliverGwc(app, path, signed(secret, event))));
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    expect(answers.filter((a) => a.body.duplicate === false)).toHaveLength(1);
+    expect(answers.every((a) => a.body.status === 'captured' && a.body.kind === 'payment_intent.succeeded')).toBe(true);
+    const again = await deliverGwc(app, path, signed(secret, event));
+    expect(again.body).toEqual({ received: true, kind: 'payment_intent.succeeded', status: 'captured', duplicate: true });
+    // The same event id with another body (the provider never does this) is still the one recorded event.
+    const altered = await deliverGwc(app, path, signed(secret, { ...event, type: 'payment_intent.canceled' }));
+    expect(altered.body).toMatchObject({ duplicate: true, status: 'captured' });
+    expect(await countEvents(endpoint.id)).toBe(1);
+    expect(await sql(app, 'select observation_count from tracked_payments where integration_id = ?', [tenant.integrationId])).toEqual([
+      { observation_count: 1 },
+    ]);
+  });
+
+  it('when the signature is missing, malformed, too many, stale, from the future, of another secret or of other bytes, then 400 invalid_signature, nothing is recorded and the refusal is shown', async () => {
+    const { secret, endpoint, path } = await setup();
+    const event = gwcEvent('payment_intent.succeeded', paymentIntent({ status: 'succeeded', amount_received: 10000 }));
+    const good = signed(secret, event);
+    const now = Math.floor(Date.now() / 1000);
+    const v1 = good.header.split(',v1=')[1]!;
+    const cases: [string, { body: string; header?: string }, RegExp][] = [
+      ['missing', { body: good.body }, /missing/],
+      ['malformed', { body: good.body, header: 'v1=abc' }, /not t=/],
+      ['not hex', { body: good.body, header: `t=${now},v1=${'z'.repeat(64)}` }, /not t=/],
+      ['too many', { body: good.body, header: `t=${now}${`,v1=${'0'.repeat(64)}`.repeat(4)},v1=${v1}` }, /more than 4/],
+      ['stale', signed(secret, event, { timestamp: now - 301 }), /300 seconds/],
+      ['future', signed(secret, event, { timestamp: now + 301 }), /300 seconds/],
+      ['other secret', signed(newSecret(), event), /did not match the current secret/],
+      ['other bytes', { body: good.body.replace('10000', '10001'), header: good.header }, /did not match/],
+    ];
+    for (const [name, delivery, message] of cases) {
+      const res = await deliverGwc(app, path, delivery);
+      expect(res.status, name).toBe(400);
+      expect(issueOf(res), name).toMatchObject({
+        code: 'invalid_signature',
+        path: 'gwc-signature',
+        message: expect.stringMatching(message),
+      });
+    }
+    // At the limit on both sides it verifies: four signatures, one of them good; a timestamp 300 s old.
+    const four = await deliverGwc(app, path, {
+      body: good.body,
+      header: `t=${good.header.split(',')[0]!.slice(2)}${`,v1=${'0'.repeat(64)}`.repeat(3)},v1=${v1}`,
+    });
+    expect(four.status).toBe(200);
+    expect(await countEvents(endpoint.id)).toBe(1);
+    const listed = await adminCall<any>(app, 'webhookEndpoints.list', { integrationId: endpoint.integrationId });
+    expect(listed.endpoints[0].delivery).toEqual({
+      lastDelivery: { at: expect.any(String), kind: 'payment_intent.succeeded', status: 'captured' },
+      counts: { captured: 1 },
+      kinds: ['payment_intent.succeeded'],
+      lastRefusal: {
+        at: expect.any(String),
+        code: 'invalid_signature',
+        message: 'The signature did not match the current secret (nor the previous one during its grace period)',
+      },
+    });
+    expect(app.logs.text).not.toContain(v1);
+  });
+
+  it('when a signed body is not JSON, not an event, or of the other mode than the integration, then 400 invalid_event and nothing is recorded', async () => {
+    const { secret, endpoint, path } = await setup();
+    const pi = paymentIntent({ status: 'succeeded', amount_received: 10000 });
+    const cases: [string, string, { body: string; header: string }][] = [
+      ['not JSON', path, signed(secret, '{"id": "evt_1", ')],
+      ['an array', path, signed(secret, '[1, 2]')],
+      ['no id', path, signed(secret, JSON.stringify({ ...gwcEvent('payment_intent.succeeded', pi), id: 'x' }))],
+      ['no data.object', path, signed(secret, JSON.stringify({ ...gwcEvent('payment_intent.succeeded', pi), data: {} }))],
+      ['live event, sandbox integration', path, signed(secret, gwcEvent('payment_intent.succeeded', pi, { livemode: true }))],
+      ['fractional amount', path, signed(secret, gwcEvent('payment_intent.succeeded', { ...pi, amount_received: 100.5 }))],
+    ];
+    for (const [name, target, delivery] of cases) {
+      const res = await deliverGwc(app, target, delivery);
+      expect(res.status, name).toBe(400);
+      expect(issueOf(res).code, name).toBe('invalid_event');
+    }
+    expect(await countEvents(endpoint.id)).toBe(0);
+  });
+
+  it('when the endpoint is unknown, malformed, a gwa endpoint, without a secret, disabled, or the body is over the limit, then 404, 404, 404, 409, 410 and 413', async () => {
+    const { secret, endpoint, path } = await setup();
+    const delivery = signed(secret, gwcEvent('payment_intent.processing', paymentIntent({ status: 'processing' })));
+    const unknown = await deliverGwc(app, `/api/integrations/gwc/webhooks/${crypto.randomUUID()}`, delivery);
+    const malformed = await deliverGwc(app, '/api/integrations/gwc/webhooks/not-a-uuid', delivery);
+    for (const res of [unknown, malformed]) {
+      expect(res.status).toBe(404);
+      expect(issueOf(res).code).toBe('endpoint_not_found');
+    }
+    expect(unknown.body.error.message).toBe(malformed.body.error.message);
+    const gwaTenant = await createTenant(app, { provider: 'gwa', scopes: ['payments:write'] });
+    const gwaEndpoint = await adminCall<Endpoint>(app, 'webhookEndpoints.create', { integrationId: gwaTenant.integrationId, ...newKeys() });
+    expect((await deliverGwc(app, `/api/integrations/gwc/webhooks/${gwaEndpoint.id}`, delivery)).status).toBe(404);
+
+    const bare = await setup({ secret: null });
+    const noSecret = await deliverGwc(app, bare.path, delivery);
+    expect(noSecret.status).toBe(409);
+    expect(issueOf(noSecret).code).toBe('credentials_required');
+
+    const big = signed(
+      secret,
+      gwcEvent('payment_intent.processing', paymentIntent({ status: 'processing', metadata: { note: 'x'.repeat(70_000) } })),
+    );
+    const tooLarge = await deliverGwc(app, path, big);
+    expect(tooLarge.status).toBe(413);
+
+    expect((await app.admin('webhookEndpoints.disable', { id: endpoint.id })).status).toBe(200);
+    const gone = await deliverGwc(app, path, delivery);
+    expect(gone.status).toBe(410);
+    expect(issueOf(gone).code).toBe('endpoint_disabled');
+    expect(await countEvents(endpoint.id)).toBe(0);
+  });
+
+  it('when an event carries a card number, then no table holds its digits: free text is not kept, and a read field with one is refused', async () => {
+    const { tenant, secret, endpoint, path } = await setup();
+    const pan = '4242424242424242';
+    const pi = paymentIntent({
+      status: 'succeeded',
+      amount_received: 10000,
+      description: `card ${pan}`,
+      metadata: { svc_preparation_id: pan, note: pan },
+    });
+    const res = await deliverGwc(app, path, signed(secret, gwcEvent('payment_intent.succeeded', pi)));
+    expect(res.body).toMatchObject({ status: 'captured', duplicate: false });
+    const hostile = await deliverGwc(
+      app,
+      path,
+      signed(secret, gwcEvent('payment_intent.succeeded', { ...pi, id: newPaymentIntentId(), status: pan })),
+    );
+    expect(hostile.status).toBe(400);
+    expect(issueOf(hostile)).toMatchObject({
+      code: 'invalid_event',
+      message: 'The event carries card data or a credential; it is not stored',
+    });
+    const stored = await sql(
+      app,
+      `select (select string_agg(subject::text || coalesce(issues::text, ''), ' ') from webhook_events where endpoint_id = ?) as events,
+              (select string_agg(payload::text, ' ') from payment_observations where integration_id = ?) as observations,
+              (select string_agg(row_to_json(t)::text, ' ') from tracked_payments t where integration_id = ?) as payments,
+              (select string_agg(row_to_json(e)::text, ' ') from webhook_endpoints e where id = ?) as endpoints`,
+      [endpoint.id, tenant.integrationId, tenant.integrationId, endpoint.id],
+    );
+    expect(JSON.stringify(stored)).not.toContain(pan);
+    expect(app.logs.text).not.toContain(pan);
+  });
+
+  it('when the signing secret is rotated, then deliveries signed with the previous one verify for 24 hours only', async () => {
+    const { secret, endpoint, path } = await setup();
+    const next = newSecret();
+    const rotated = await app.admin<any>('webhookEndpoints.setCredentials', { id: endpoint.id, signingSecret: next });
+    expect(rotated.status).toBe(200);
+    const validUntil = Date.parse(rotated.body.previousValidUntil);
+    expect(validUntil - Date.parse(rotated.body.credentialsUpdatedAt)).toBe(24 * 60 * 60 * 1000);
+    const event = () => gwcEvent('payment_intent.processing', paymentIntent({ status: 'processing' }));
+    expect((await deliverGwc(app, path, signed(next, event()))).status).toBe(200);
+    expect((await deliverGwc(app, path, signed(secret, event()))).status).toBe(200);
+    // The provider rolls a secret with both signatures in one header while the old one lasts.
+    const both = event();
+    const body = JSON.stringify(both);
+    const t = Math.floor(Date.now() / 1000);
+    const hmac = (s: string) => createHmac('sha256', s).update(`${t}.${body}`).digest('hex');
+    expect((await deliverGwc(app, path, { body, header: `t=${t},v1=${hmac(secret)},v1=${hmac(next)}` })).status).toBe(200);
+
+    await sql(app, `update webhook_endpoints set previous_valid_until = now() - interval '1 second' where id = ?`, [endpoint.id]);
+    const expired = await deliverGwc(app, path, signed(secret, event()));
+    expect(expired.status).toBe(400);
+    expect(issueOf(expired).code).toBe('invalid_signature');
+    expect((await deliverGwc(app, path, signed(next, event()))).status).toBe(200);
+  });
+});
+
+describe('gwc provider events on a production deployment (endpoint mode)', () => {
+  const app = useTestApp({ SVC_PUBLIC_URL: 'https://svc.example.test', SVC_ENVIRONMENT: 'production' });
+
+  it('when a test-mode event reaches a production endpoint, then 400 invalid_event; a live-mode one is recorded', async () => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'], environment: 'production' });
+    const secret = newSecret();
+    const endpoint = await adminCall<Endpoint>(app, 'webhookEndpoints.create', {
+      integrationId: tenant.integrationId,
+      signingSecret: secret,
+    });
+    const path = new URL(endpoint.url).pathname;
+    const pi = paymentIntent({ status: 'succeeded', amount_received: 10000, livemode: true });
+    const test = await deliverGwc(app, path, signed(secret, gwcEvent('payment_intent.succeeded', pi)));
+    expect(test.status).toBe(400);
+    expect(test.body.error.issues[0]).toMatchObject({
+      code: 'invalid_event',
+      message: 'A test mode event cannot be evidence for a production integration',
+    });
+    const live = await deliverGwc(app, path, signed(secret, gwcEvent('payment_intent.succeeded', pi, { livemode: true })));
+    expect(live.body).toEqual({ received: true, kind: 'payment_intent.succeeded', status: 'captured', duplicate: false });
+  });
+});
