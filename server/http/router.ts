@@ -5,7 +5,7 @@ import { DomainError } from '../domain/errors.js';
 import type { AppDeps } from './app.js';
 import { cachedKeyDirectory } from '../domain/auth/key-directory.js';
 import { groupCommittedEnrichmentRecords } from '../domain/inline-enrichment/enrich-inline-invoice.js';
-import { groupCommittedFirstReports } from '../domain/payment-reports/group-commit.js';
+import { groupCommittedFirstReports } from '../persistence/report-group-commit.js';
 import { pooledPreparationStore } from '../persistence/preparation-store.js';
 import { sharedReads } from '../persistence/shared-reads.js';
 import { snapshotChecksCache } from '../domain/invoices/index.js';

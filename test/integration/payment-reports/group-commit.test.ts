@@ -4,7 +4,7 @@ import { useTestApp } from '../../support/harness.js';
 import { gwcReport } from '../../support/reports.js';
 import { createTenant } from '../../support/tenants.js';
 import { happyInvoice } from '../../unit/enrichment/support/invoices.js';
-import { groupCommittedFirstReports } from '../../../server/domain/payment-reports/group-commit.js';
+import { groupCommittedFirstReports } from '../../../server/persistence/report-group-commit.js';
 import { recordPaymentReport } from '../../../server/domain/payment-reports/record-payment-report.js';
 import { poolSql, type Sql } from '../../../server/persistence/sql/sql.js';
 import type { PaymentReport } from '../../../contract/payment-reports.js';

@@ -1,7 +1,7 @@
-import { batched, settleTogetherOrAlone, unwrap, type Settled } from '../../persistence/sql/batch.js';
-import { recordFirstOrFindPrevious, type FirstOutcome, type FirstReport } from '../../persistence/sql/payment-reports.sql.js';
-import type { Sql } from '../../persistence/sql/sql.js';
-import type { FirstWrite } from './record-payment-report.js';
+import { batched, settleTogetherOrAlone, unwrap, type Settled } from './sql/batch.js';
+import { recordFirstOrFindPrevious, type FirstOutcome, type FirstReport } from './sql/payment-reports.sql.js';
+import type { Sql } from './sql/sql.js';
+import type { FirstWrite } from '../domain/payment-reports/record-payment-report.js';
 
 /**
  * Reports that may share one statement: no two with the same attemptId in one
