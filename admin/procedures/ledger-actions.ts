@@ -1,12 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CreateInvitationBody } from '../../contract/ledger.js';
-import type { Scope } from '../../contract/common/index.js';
+import type { RouteAccess } from '../../contract/common/index.js';
+import { contract } from '../../contract/index.js';
 import type { AuthContext } from '../../server/domain/auth/auth-context.js';
+import { authorizeKey } from '../../server/domain/auth/authenticate.js';
 import { DomainError } from '../../server/domain/errors.js';
 import { createInvitation } from '../../server/domain/ledger/create-invitation.js';
 import { queueSync } from '../../server/domain/ledger/queue-sync.js';
 import type { LedgerRuntime } from '../../server/integrations/ledger/runtime.js';
-import { ApiKey } from '../../server/persistence/entities/index.js';
+import { keyRecordById } from '../../server/persistence/sql/api-keys.sql.js';
 import { connectionById } from '../../server/persistence/sql/ledger-connections.sql.js';
 import { sqlOf } from '../../server/persistence/sql/sql.js';
 
@@ -15,27 +17,23 @@ function requireRuntime(runtime: LedgerRuntime | undefined): LedgerRuntime {
   return runtime;
 }
 
+const INVITATION_ACCESS = (contract.ledger.createInvitation.metadata as { access: RouteAccess }).access;
+
 /**
- * The context of an active ledger key allowed to invite: an operator invitation is
- * sent on behalf of that key, so the per-key hourly limit and the audit trail
- * (`api_key_id`) are the same as for the key's own requests.
+ * The context of a ledger key allowed to invite: an operator invitation is sent on
+ * behalf of that key, so the key is judged by the same rule as its own call to
+ * endpoint 14 (`authorizeKey`), and the per-key limit and the audit trail
+ * (`api_key_id`) are the same. A refusal names the key as the field to change.
  */
 async function invitingKeyContext(em: EntityManager, apiKeyId: string): Promise<AuthContext> {
-  const key = await em.findOne(ApiKey, { id: apiKeyId }, { populate: ['integration'] });
+  const key = await keyRecordById(sqlOf(em), apiKeyId);
   if (!key) throw new DomainError('not_found', `No API key ${apiKeyId}`);
-  const refuse = (message: string) =>
-    new DomainError('validation_error', message, [{ code: 'key_cannot_invite', path: 'apiKeyId', message }]);
-  if (key.revokedAt) throw refuse('The API key is revoked');
-  if (key.integration.provider !== 'ledger') throw refuse('The API key must belong to a ledger integration');
-  if (!key.scopes.includes('integrations:write')) throw refuse('The API key lacks the integrations:write scope');
-  return {
-    apiKeyId: key.id,
-    organizationId: key.integration.organization.id,
-    integrationId: key.integration.id,
-    provider: key.integration.provider,
-    environment: key.integration.environment,
-    scopes: key.scopes as Scope[],
-  };
+  try {
+    return authorizeKey(key, INVITATION_ACCESS, key.environment);
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    throw new DomainError('validation_error', err.message, [{ code: 'key_cannot_invite', path: 'apiKeyId', message: err.message }]);
+  }
 }
 
 /** Operator `invitations.create`: endpoint 14 on behalf of a ledger key; the answer carries the connect URL, as the key's own call does. */

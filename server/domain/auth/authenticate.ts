@@ -47,18 +47,26 @@ function touchDue(key: KeyRecord, now: Date): boolean {
 function verdict(key: KeyRecord | undefined, secret: string, options: AuthenticationOptions): AuthContext {
   const valid = secretMatchesHash(secret, key?.secret_hash ?? UNKNOWN_KEY_HASH);
   if (!key || !valid) throw unauthenticated('Unknown API key');
+  return authorizeKey(key, options.access, options.environment);
+}
+
+/**
+ * What a genuine key may do: the one rule for every caller that acts for a key (an API request once its secret
+ * matched, an operator acting on behalf of a key): 401 revoked; 404 inactive organization; 403 another provider,
+ * another environment, a missing scope or, for `invoices:read`, no link.
+ */
+export function authorizeKey(key: KeyRecord, access: RouteAccess, environment: Environment): AuthContext {
   if (key.revoked_at) throw unauthenticated('This API key has been revoked');
   // The key is genuine but acts for nobody: the spec's 404 for a missing or inactive organization context (docs/errors.md).
   if (key.organization_status !== 'active')
     throw new DomainError('not_found', 'The organization of this API key does not exist or is inactive');
 
-  const { access } = options;
   const allowed: readonly string[] = typeof access.provider === 'string' ? [access.provider] : access.provider;
   if (!allowed.includes(key.provider)) {
     throw forbidden(`A ${key.provider} key cannot call ${typeof access.provider === 'string' ? `a ${access.provider}` : 'this'} endpoint`);
   }
-  if (key.environment !== options.environment) {
-    throw forbidden(`A ${key.environment} key cannot be used on this ${options.environment} deployment`);
+  if (key.environment !== environment) {
+    throw forbidden(`A ${key.environment} key cannot be used on this ${environment} deployment`);
   }
   const held = new Set(key.scopes as Scope[]);
   const missing = access.scopes.filter((scope) => !held.has(scope));

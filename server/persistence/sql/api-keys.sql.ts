@@ -26,15 +26,24 @@ export interface KeyRecord extends KeyRow {
  * for as long as the epoch has not moved.
  */
 export async function findKeyRecord(sql: Sql, prefix: string): Promise<{ epoch: string; key: KeyRecord | undefined }> {
+  return keyRecordWhere(sql, 'k.prefix = ?', prefix);
+}
+
+/** The key with this id, as `findKeyRecord` reads it (operators act on behalf of a key by its id). */
+export async function keyRecordById(sql: Sql, id: string): Promise<KeyRecord | undefined> {
+  return (await keyRecordWhere(sql, 'k.id = ?', id)).key;
+}
+
+async function keyRecordWhere(sql: Sql, condition: 'k.prefix = ?' | 'k.id = ?', value: string) {
   const rows = await sql<KeyRecord & { epoch: string }>(
     `select e.value as epoch, k.id, k.secret_hash, k.scopes, k.revoked_at, k.last_used_at,
             i.id as integration_id, i.organization_id, i.provider, i.environment, o.status as organization_status,
             exists (select 1 from integration_links l where l.provider_integration_id = i.id) as linked
        from auth_epoch e
        left join (api_keys k join integrations i on i.id = k.integration_id join organizations o on o.id = i.organization_id)
-         on k.prefix = ?
+         on ${condition}
       where e.id`,
-    [prefix],
+    [value],
   );
   const { epoch, ...key } = rows[0]!;
   return { epoch, key: key.id ? key : undefined };

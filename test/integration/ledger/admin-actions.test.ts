@@ -50,9 +50,9 @@ describe('admin: invitations.create, connections.sync, links.list', () => {
     ).body;
     const providerKey = await issueKey(app, provider.id, ['enrichment:write']);
     for (const [apiKeyId, message] of [
-      [readOnly.id, 'The API key lacks the integrations:write scope'],
-      [revoked.id, 'The API key is revoked'],
-      [providerKey.id, 'The API key must belong to a ledger integration'],
+      [readOnly.id, 'The API key lacks the scope(s): integrations:write'],
+      [revoked.id, 'This API key has been revoked'],
+      [providerKey.id, 'A gwb key cannot call a ledger endpoint'],
     ] as const) {
       const res = await app.admin<any>('invitations.create', { apiKeyId, recipientEmail: uniqueEmail() });
       expect(res.status).toBe(400);
