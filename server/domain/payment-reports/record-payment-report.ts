@@ -3,6 +3,7 @@ import type { PaymentProvider } from '../../../contract/common/index.js';
 import type { PaymentReport, ReportStatus } from '../../../contract/payment-reports.js';
 import * as store from '../../persistence/sql/payment-reports.sql.js';
 import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
+import type { TenantScope } from '../tenant-scope.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
 import { replayOrConflict, retryOnConcurrentInsert, type KeyConflict } from '../idempotency/idempotent-write.js';
@@ -57,7 +58,7 @@ export function factOf(provider: PaymentProvider, o: store.ObservationRow): Fact
   };
 }
 
-const scopeOf = (ctx: AuthContext): store.Scope => ({
+const scopeOf = (ctx: AuthContext): TenantScope => ({
   organizationId: ctx.organizationId,
   integrationId: ctx.integrationId,
   environment: ctx.environment,
@@ -232,7 +233,7 @@ async function replayOrStoreFirst(write: FirstWrite, input: Prepared): Promise<A
  * that payment's own attempt id is provisional and the merchant's attemptId is not another payment's: the payment
  * then takes the merchant's attemptId. Otherwise the attemptId decides, and a provider id linked elsewhere is a 409.
  */
-async function lockPaymentOf(sql: Sql, scope: store.Scope, input: Prepared): Promise<store.PaymentRow> {
+async function lockPaymentOf(sql: Sql, scope: TenantScope, input: Prepared): Promise<store.PaymentRow> {
   const { provider, report, now } = input;
   const providerPaymentId = reportAliases(provider, report).providerPaymentId;
   const linked = providerPaymentId === null ? undefined : await store.lockPaymentByProviderId(sql, scope, providerPaymentId);

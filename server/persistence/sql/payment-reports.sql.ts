@@ -1,8 +1,6 @@
 import type { ObservationEvidence } from '../entities/payment-observation.entity.js';
 import type { Sql, TenantScope } from './sql.js';
 
-export type Scope = TenantScope;
-
 export interface PaymentRow {
   id: string;
   attempt_id: string;
@@ -27,7 +25,7 @@ export interface ObservationRow {
 
 export async function findObservationByEvent(
   sql: Sql,
-  scope: Scope,
+  scope: TenantScope,
   eventId: string,
 ): Promise<{ id: string; payload_hash: string } | undefined> {
   const rows = await sql<{ id: string; payload_hash: string }>(
@@ -47,7 +45,7 @@ const PAYMENT_ROW = 'id, attempt_id, attempt_provisional, provider_payment_id, e
  */
 export async function lockPayment(
   sql: Sql,
-  scope: Scope,
+  scope: TenantScope,
   input: { provider: string; attemptId: string; attemptProvisional: boolean; now: Date },
 ): Promise<PaymentRow> {
   const rows = await sql<PaymentRow>(
@@ -70,7 +68,7 @@ export async function lockPayment(
 }
 
 /** The payment a provider payment id is linked to (unique per integration and environment), locked for the transaction. */
-export async function lockPaymentByProviderId(sql: Sql, scope: Scope, providerPaymentId: string): Promise<PaymentRow | undefined> {
+export async function lockPaymentByProviderId(sql: Sql, scope: TenantScope, providerPaymentId: string): Promise<PaymentRow | undefined> {
   const rows = await sql<PaymentRow>(
     `select ${PAYMENT_ROW} from tracked_payments where integration_id = ? and environment = ? and provider_payment_id = ? for update`,
     [scope.integrationId, scope.environment, providerPaymentId],
@@ -82,7 +80,7 @@ export async function lockPaymentByProviderId(sql: Sql, scope: Scope, providerPa
  * Give a payment known so far only under a provisional attempt id the merchant's attemptId, unless another payment
  * holds it. The unique (integration, environment, attempt_id) refuses a concurrent claimer of the same attemptId.
  */
-export async function adoptAttemptId(sql: Sql, scope: Scope, paymentId: string, attemptId: string): Promise<boolean> {
+export async function adoptAttemptId(sql: Sql, scope: TenantScope, paymentId: string, attemptId: string): Promise<boolean> {
   const rows = await sql<{ id: string }>(
     `update tracked_payments set attempt_id = ?, attempt_provisional = false
       where id = ? and attempt_provisional
@@ -101,7 +99,12 @@ export function observationsOf(sql: Sql, paymentId: string): Promise<Observation
   );
 }
 
-export async function isPaymentIdClaimed(sql: Sql, scope: Scope, providerPaymentId: string, exceptPaymentId: string): Promise<boolean> {
+export async function isPaymentIdClaimed(
+  sql: Sql,
+  scope: TenantScope,
+  providerPaymentId: string,
+  exceptPaymentId: string,
+): Promise<boolean> {
   const rows = await sql<{ claimed: boolean }>(
     `select exists (select 1 from tracked_payments
                      where integration_id = ? and environment = ? and provider_payment_id = ? and id <> ?) as claimed`,
@@ -135,7 +138,7 @@ const OBSERVATION_COLUMNS = `id, organization_id, integration_id, environment, p
 const OBSERVATION_PLACEHOLDERS =
   '?::uuid, ?::uuid, ?::uuid, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?::bigint, ?::bigint, ?::bigint, ?::timestamptz, ?, ?::timestamptz, ?';
 
-function observationValues(scope: Scope, o: ObservationInsert): unknown[] {
+function observationValues(scope: TenantScope, o: ObservationInsert): unknown[] {
   return [
     o.id,
     scope.organizationId,
@@ -158,7 +161,7 @@ function observationValues(scope: Scope, o: ObservationInsert): unknown[] {
   ];
 }
 
-export async function insertObservation(sql: Sql, scope: Scope, row: ObservationInsert): Promise<void> {
+export async function insertObservation(sql: Sql, scope: TenantScope, row: ObservationInsert): Promise<void> {
   await sql(`insert into payment_observations (${OBSERVATION_COLUMNS}, tracked_payment_id) values (${OBSERVATION_PLACEHOLDERS}, ?::uuid)`, [
     ...observationValues(scope, row),
     row.paymentId,
@@ -228,7 +231,7 @@ export async function updateProjection(sql: Sql, paymentId: string, p: Projectio
 
 export async function insertCorrelationException(
   sql: Sql,
-  scope: Scope,
+  scope: TenantScope,
   row: { observationId: string; enrichmentRequestId: string; kind: string; expected: string; observed: string; createdAt: Date },
 ): Promise<void> {
   await sql(
@@ -261,7 +264,7 @@ export async function findEnrichmentRecord(
 
 /** The first report of an attempt, or a retry of a stored eventId: the input of `recordFirstOrFindPrevious`. */
 export interface FirstReport {
-  scope: Scope;
+  scope: TenantScope;
   insert: boolean;
   paymentId: string;
   provider: string;
