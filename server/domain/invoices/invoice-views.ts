@@ -135,7 +135,7 @@ function readinessForAll(row: InvoiceState, now: Date): Readiness {
 export async function listInvoicesForOperator(
   em: EntityManager,
   input: {
-    connectionId?: string | undefined;
+    connectionRowId?: string | undefined;
     provider?: PaymentProvider | undefined;
     ready?: boolean | undefined;
     cursor?: string | undefined;
@@ -145,9 +145,9 @@ export async function listInvoicesForOperator(
 ) {
   const sql = sqlOf(em);
   const limit = input.limit ?? INVOICE_PAGE_DEFAULT;
-  const binding = bindingOf(`operator:${input.connectionId ?? '*'}`, {});
+  const binding = bindingOf(`operator:${input.connectionRowId ?? '*'}`, {});
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, binding);
-  const rows = await listStoredInvoices(sql, { visibility: undefined, connectionId: input.connectionId, after, limit: limit + 1 });
+  const rows = await listStoredInvoices(sql, { visibility: undefined, connectionId: input.connectionRowId, after, limit: limit + 1 });
   const page = rows.slice(0, limit);
   const summaries = page
     .map((row) => toSummary(row, input.provider ? readinessOfInvoice(row, input.provider, now) : readinessForAll(row, now)))

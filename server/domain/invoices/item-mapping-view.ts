@@ -3,6 +3,9 @@ import { isoTimestamp } from '../timestamps.js';
 
 export interface ItemMappingView {
   id: string;
+  /** The connection's row id. */
+  connectionRowId: string;
+  /** The former name of `connectionRowId`, kept for one release (docs/decisions.md, "Names with one meaning"). */
   connectionId: string;
   sourceItemId: string;
   productCode: string;
@@ -19,6 +22,7 @@ export type ItemMappingListView = ItemMappingView & { revokedAt: string | null }
 
 export const toItemMappingView = (m: ItemMappingRow): ItemMappingView => ({
   id: m.id,
+  connectionRowId: m.connection_id,
   connectionId: m.connection_id,
   sourceItemId: m.source_item_id,
   productCode: m.product_code,

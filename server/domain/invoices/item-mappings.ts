@@ -17,13 +17,13 @@ const noConnection = () => new DomainError('not_found', 'No such connection');
 
 /**
  * Confirm an item's mapping: the next version (version + 1; earlier versions stay
- * as evidence). `connectionId` is the connection's row id as `connections.list`
+ * as evidence). `connectionRowId` is the connection's row id as `connections.list`
  * shows it. The tenant columns are the connection's.
  */
 export async function confirmItemMapping(
   em: EntityManager,
   input: {
-    connectionId: string;
+    connectionRowId: string;
     sourceItemId: string;
     productCode: string;
     unitOfMeasure: string;
@@ -37,7 +37,7 @@ export async function confirmItemMapping(
   // (connection, item, version) constraint still guards it.
   const row = await em.transactional(async (tem) => {
     const sql = sqlOf(tem);
-    const connection = await connectionById(sql, input.connectionId, true);
+    const connection = await connectionById(sql, input.connectionRowId, true);
     if (!connection) throw noConnection();
     const row = await insertNextMappingVersion(sql, {
       scope: scopeOfRow(connection),
@@ -57,10 +57,13 @@ export async function confirmItemMapping(
   return toItemMappingView(row);
 }
 
-export async function listItemMappings(em: EntityManager, input: { connectionId: string; sourceItemId?: string | undefined }) {
+export async function listItemMappings(em: EntityManager, input: { connectionRowId: string; sourceItemId?: string | undefined }) {
   const sql = sqlOf(em);
-  if (!(await connectionById(sql, input.connectionId))) throw noConnection();
-  const filter = input.sourceItemId === undefined ? { connectionId: input.connectionId } : { ...input, sourceItemId: input.sourceItemId };
+  if (!(await connectionById(sql, input.connectionRowId))) throw noConnection();
+  const filter =
+    input.sourceItemId === undefined
+      ? { connectionId: input.connectionRowId }
+      : { connectionId: input.connectionRowId, sourceItemId: input.sourceItemId };
   return (await listMappings(sql, filter)).map(toListView);
 }
 

@@ -4,7 +4,7 @@ import { connect, ledgerTenant } from '../../support/ledger-flow.js';
 
 const app = useLedgerApp({ sandbox: { invoices: 4, items: 2 } });
 
-/** A connected company; its row id is what operators pass as `connectionId`. */
+/** A connected company; its row id is what operators pass as `connectionRowId` (former name `connectionId`). */
 async function connection() {
   const tenant = await ledgerTenant(app);
   await connect(app, tenant);
@@ -24,6 +24,23 @@ const mapping = (connectionId: string, extra: Record<string, unknown> = {}) => (
 });
 
 describe('item mappings (operator)', () => {
+  it('when the connection is named connectionRowId, or by its former name connectionId, then both work; both at once or neither is a 400', async () => {
+    const { id } = await connection();
+    const { connectionId: _former, ...rest } = mapping(id) as Record<string, unknown>;
+    expect((await confirm({ ...rest, connectionRowId: id })).status).toBe(200);
+    expect((await confirm({ ...rest, connectionId: id })).status).toBe(200);
+    const both = await confirm({ ...rest, connectionRowId: id, connectionId: id });
+    expect(both.status).toBe(400);
+    expect(both.body.error.data.issues.map((i: any) => i.path)).toEqual(['connectionId']);
+    const neither = await confirm(rest);
+    expect(neither.status).toBe(400);
+    expect(neither.body.error.data.issues.map((i: any) => i.path)).toEqual(['connectionRowId']);
+    const listed = await app.admin<any[]>('itemMappings.list', { connectionRowId: id, sourceItemId: '1' });
+    expect(listed.body.map((m) => m.version)).toEqual([2, 1]);
+    const invoices = await app.admin<any>('invoices.list', { connectionRowId: crypto.randomUUID() });
+    expect(invoices.body.invoices).toEqual([]);
+  });
+
   it('when an item is confirmed twice, then versions 1 and 2 exist and the first row is kept unchanged', async () => {
     const { id } = await connection();
     const first = await confirm(mapping(id, { commodityCode: '43211503' }));
@@ -34,6 +51,7 @@ describe('item mappings (operator)', () => {
         'approvedBy',
         'commodityCode',
         'connectionId',
+        'connectionRowId',
         'evidence',
         'id',
         'productCode',
@@ -43,6 +61,7 @@ describe('item mappings (operator)', () => {
       ].sort(),
     );
     expect(first.body).toMatchObject({
+      connectionRowId: id,
       connectionId: id,
       sourceItemId: '1',
       productCode: 'SKU-001',

@@ -20,7 +20,7 @@ export function InvoicesView() {
   const paged = usePaged(
     async (cursor) => {
       const page = await api.invoices.list.query({
-        ...(connectionId ? { connectionId } : {}),
+        ...(connectionId ? { connectionRowId: connectionId } : {}),
         ...(provider ? { provider } : {}),
         ...(ready ? { ready: ready === 'yes' } : {}),
         ...(cursor ? { cursor } : {}),

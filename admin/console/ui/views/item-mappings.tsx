@@ -31,7 +31,7 @@ export function ConfirmMapping({
         void confirm
           .run(() =>
             api.itemMappings.confirm.mutate({
-              connectionId: connectionRowId,
+              connectionRowId,
               sourceItemId: itemId,
               productCode,
               unitOfMeasure,
@@ -73,8 +73,7 @@ export function MappingsTable({
   const [version, setVersion] = useState(0);
   const items = [...new Set(used.map((m) => m.sourceItemId))];
   const mappings = useQuery(
-    async () =>
-      (await Promise.all(items.map((sourceItemId) => api.itemMappings.list.query({ connectionId: connectionRowId, sourceItemId })))).flat(),
+    async () => (await Promise.all(items.map((sourceItemId) => api.itemMappings.list.query({ connectionRowId, sourceItemId })))).flat(),
     [connectionRowId, items.join(','), version],
   );
   if (used.length === 0) return <Empty>No confirmed mapping is used by this revision.</Empty>;
