@@ -12,6 +12,7 @@ import { Migration20261123105205_preparations } from './Migration20261123105205_
 import { Migration20261123134109_rate_limit_buckets } from './Migration20261123134109_rate_limit_buckets.js';
 import { Migration20261123140000_auth_epoch } from './Migration20261123140000_auth_epoch.js';
 import { Migration20261123161000_preparation_data_json } from './Migration20261123161000_preparation_data_json.js';
+import { Migration20261125180000_redact_card_numbers } from './Migration20261125180000_redact_card_numbers.js';
 
 /**
  * Every migration, in order. Listed statically (not discovered from disk) so the
@@ -31,4 +32,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123134109_rate_limit_buckets', class: Migration20261123134109_rate_limit_buckets },
   { name: 'Migration20261123140000_auth_epoch', class: Migration20261123140000_auth_epoch },
   { name: 'Migration20261123161000_preparation_data_json', class: Migration20261123161000_preparation_data_json },
+  { name: 'Migration20261125180000_redact_card_numbers', class: Migration20261125180000_redact_card_numbers },
 ];
