@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { containsCardNumber } from '../../../server/domain/guard/card-numbers.js';
 import { CARD_NUMBER_REDACTED } from '../../../server/domain/guard/redact-card-numbers.js';
 import type { QboEntity } from '../../../server/ledger-sandbox/company.js';
+import { digitsOf, rowsHolding as rowsHoldingIn, TYPED } from '../../support/card-scan.js';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { invoiceReader, linkedProvider } from '../../support/ledger-flow.js';
 import { bodyFor, codes, PREPARATION_PATHS } from '../../support/preparation-flow.js';
@@ -10,46 +11,9 @@ import { bodyFor, codes, PREPARATION_PATHS } from '../../support/preparation-flo
 const app = useLedgerApp({ sandbox: { invoices: 6, items: 4 } });
 const sql = (q: string, p: unknown[] = []): Promise<any[]> => app.orm.em.getConnection().execute(q, p);
 
-/** Luhn-valid test PANs (Visa, Mastercard, Amex, Discover, JCB), each written as someone typed it into the accounting system. */
-const TYPED = {
-  visa: '4539 1488 0343 6467',
-  mastercard: '5425-2334-3010-9903',
-  amex: '3742\t454554\t00126',
-  discover: '6011 — 0009 — 9013 — 9424',
-  jcb: '３５３０　１１１３　３３３０　００００',
-} as const;
-const digitsOf = (typed: string) => typed.replace(/[０-９]/g, (d) => String(d.charCodeAt(0) - 0xff10)).replace(/[^0-9]/g, '');
-
 /** A string the import stores as typed: the scan below must find it, or it could not find the card numbers either. */
 const CONTROL = 'Delivery slot 7391 2846 5502';
-
-/** Every row of every table (all schemas but PostgreSQL's own) whose text holds `digits`, alone or split by anything, or `typed`. */
-async function rowsHolding(digits: string, typed: string): Promise<{ table: string; rows: number }[]> {
-  const columns: { table_schema: string; table_name: string; column_name: string }[] = await sql(
-    `select c.table_schema, c.table_name, c.column_name from information_schema.columns c
-       join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name and t.table_type = 'BASE TABLE'
-      where c.table_schema not in ('pg_catalog', 'information_schema') and c.table_schema not like 'pg_toast%'
-      order by 1, 2, 3`,
-  );
-  const tables = new Map<string, string[]>();
-  for (const c of columns) {
-    const table = `"${c.table_schema}"."${c.table_name}"`;
-    tables.set(table, [...(tables.get(table) ?? []), `"${c.column_name}"`]);
-  }
-  expect(tables.has('"public"."ledger_source_records"') && tables.has('"public"."invoice_snapshots"')).toBe(true);
-  const found: { table: string; rows: number }[] = [];
-  for (const [table, cols] of tables) {
-    const holds = cols
-      .map((col) => `(position(?::text in regexp_replace(${col}::text, '[^0-9]', '', 'g')) > 0 or position(?::text in ${col}::text) > 0)`)
-      .join(' or ');
-    const [{ n }] = await sql(
-      `select count(*)::int as n from ${table} where ${holds}`,
-      cols.flatMap(() => [digits, typed]),
-    );
-    if (n > 0) found.push({ table, rows: n });
-  }
-  return found;
-}
+const rowsHolding = (digits: string, typed: string) => rowsHoldingIn(sql, digits, typed);
 
 describe('card numbers in the accounting source', () => {
   it('when imported invoices and items hold card numbers in any text field, then no table holds the digits and the invoices name each field', async () => {
