@@ -14,6 +14,7 @@ import { payInvoiceWithGwc, payInvoiceWithGwcFromInvoice, reportFromWebhook, typ
 import { createClient, type SvcClient } from '../../sdk/src/index.js';
 import { useLedgerApp } from '../support/ledger-app.js';
 import { invoiceReader } from '../support/ledger-flow.js';
+import { confirmItem } from '../support/preparation-flow.js';
 import { createTenant } from '../support/tenants.js';
 import { happyInvoice } from '../unit/enrichment/support/invoices.js';
 
@@ -50,17 +51,7 @@ async function readyInvoice(svc: SvcClient, reader: Reader, ledgerInvoiceId: str
   const [summary] = (await svc.invoices.list({ query: { ledgerInvoiceId } })).body.data.invoices;
   if (options.confirmItems) {
     const detail = (await svc.invoices.get({ params: { invoiceId: summary!.id } })).body.data;
-    for (const line of detail.invoice!.lineItems) {
-      const res = await app.admin('itemMappings.confirm', {
-        connectionId: reader.connectionRowId,
-        sourceItemId: line.sourceItemId,
-        productCode: `P-${line.sourceItemId}`,
-        unitOfMeasure: 'EA',
-        evidence: 'Price list 2026',
-        approvedBy: 'ops@acme.test',
-      });
-      expect(res.status).toBe(200);
-    }
+    for (const line of detail.invoice!.lineItems) await confirmItem(app, reader.connectionRowId, line.sourceItemId);
   }
   const detail = (await svc.invoices.get({ params: { invoiceId: summary!.id } })).body.data;
   return {

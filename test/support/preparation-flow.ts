@@ -48,6 +48,19 @@ export function expectedData(provider: 'gwa' | 'gwb' | 'gwc', invoice: StoredInv
   return result.data;
 }
 
+/** Confirm a product code and unit for one item of a connection, as an operator does from the invoice (docs/invoices.md). */
+export async function confirmItem(app: Pick<LedgerTestApp, 'admin'>, connectionRowId: string, sourceItemId: string | null, unit = 'EA') {
+  const res = await app.admin('itemMappings.confirm', {
+    connectionRowId,
+    sourceItemId,
+    productCode: `P-${sourceItemId}`,
+    unitOfMeasure: unit,
+    evidence: 'Price list 2026',
+    approvedBy: 'ops@acme.test',
+  });
+  expect(res.status).toBe(200);
+}
+
 /** Preparation requests, invoice reads and item mappings of one test app. */
 export function preparationFlow(app: LedgerTestApp) {
   const sql = (q: string, p: unknown[] = []): Promise<any[]> => app.orm.em.getConnection().execute(q, p);
@@ -65,17 +78,7 @@ export function preparationFlow(app: LedgerTestApp) {
   /** Confirm a product code and unit for every item of the invoice (docs/invoices.md, item mappings). */
   async function confirmMappings(reader: Reader, ledgerInvoiceId: string, unit = 'EA') {
     const detail = await invoiceOf(reader, ledgerInvoiceId);
-    for (const line of detail.invoice.lineItems) {
-      const res = await app.admin('itemMappings.confirm', {
-        connectionId: reader.connectionRowId,
-        sourceItemId: line.sourceItemId,
-        productCode: `P-${line.sourceItemId}`,
-        unitOfMeasure: unit,
-        evidence: 'Price list 2026',
-        approvedBy: 'ops@acme.test',
-      });
-      expect(res.status).toBe(200);
-    }
+    for (const line of detail.invoice.lineItems) await confirmItem(app, reader.connectionRowId, line.sourceItemId, unit);
     return invoiceOf(reader, ledgerInvoiceId);
   }
 

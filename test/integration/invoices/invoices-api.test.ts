@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { connect, invoiceReader, waitForRun } from '../../support/ledger-flow.js';
+import { confirmItem } from '../../support/preparation-flow.js';
 import { createTenant } from '../../support/tenants.js';
 
 // 12 invoices over 6 items: item 5 has no Sku; invoice 1007 is partly paid; 1004, 1008, 1012 have no PO field.
@@ -184,17 +185,7 @@ describe('stored invoices over HTTP (endpoints 8, 9)', () => {
     const reader = await invoiceReader(app, 'gwc');
     const [before] = (await list(reader.key, '?ledgerInvoiceId=1001')).body.data.invoices;
     const detail = (await get(reader.key, before.id)).body.data;
-    for (const line of detail.invoice.lineItems) {
-      const res = await app.admin('itemMappings.confirm', {
-        connectionId: reader.connectionRowId,
-        sourceItemId: line.sourceItemId,
-        productCode: `P-${line.sourceItemId}`,
-        unitOfMeasure: 'EA',
-        evidence: 'Price list 2026',
-        approvedBy: 'ops@acme.test',
-      });
-      expect(res.status).toBe(200);
-    }
+    for (const line of detail.invoice.lineItems) await confirmItem(app, reader.connectionRowId, line.sourceItemId);
     const after = (await get(reader.key, before.id)).body.data;
     expect(after.ready).toBe(true);
     expect(after.issues).toEqual([]);

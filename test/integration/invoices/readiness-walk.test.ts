@@ -3,7 +3,7 @@ import type { QboEntity } from '../../../server/ledger-sandbox/company.js';
 import { demoCompany } from '../../../server/ledger-sandbox/demo-company.js';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { invoiceReader } from '../../support/ledger-flow.js';
-import { newKey, preparationFlow, type PreparationEndpoint, type Reader } from '../../support/preparation-flow.js';
+import { confirmItem, newKey, preparationFlow, type PreparationEndpoint, type Reader } from '../../support/preparation-flow.js';
 
 /**
  * The demo company (generated invoices: no PO field, no SKU, partly paid; one invoice per mapping rule: void, tax
@@ -50,17 +50,7 @@ const key = (i: { code: string; path: string }) => `${i.code} ${i.path}`;
 async function preparedReader(provider: 'gwa' | 'gwb' | 'gwc'): Promise<Reader> {
   const reader = await invoiceReader(app, provider);
   const company = app.sandbox.companies.get(reader.connectionId)!;
-  for (const item of company.Item) {
-    const res = await app.admin('itemMappings.confirm', {
-      connectionId: reader.connectionRowId,
-      sourceItemId: item.Id,
-      productCode: `P-${item.Id}`,
-      unitOfMeasure: 'EA',
-      evidence: 'Price list 2026',
-      approvedBy: 'ops@acme.test',
-    });
-    expect(res.status).toBe(200);
-  }
+  for (const item of company.Item) await confirmItem(app, reader.connectionRowId, item.Id);
   expect((await app.admin('connections.configure', { id: reader.connectionRowId, purchaseOrderField: 'Purchase Order' })).status).toBe(200);
   return reader;
 }
