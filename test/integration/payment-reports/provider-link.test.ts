@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { useTestApp, type TestApp } from '../../support/harness.js';
-import { adminCall, createTenant } from '../../support/tenants.js';
+import { useTestApp, type TestApp, type TestResponse } from '../../support/harness.js';
+import { adminCall, createTenant, type Tenant } from '../../support/tenants.js';
 import { gwaReport, gwcReport } from '../../support/reports.js';
 import { deliverGwc, gwcEvent, newPaymentIntentId, newSecret, paymentIntent, signed } from '../../support/gwc-webhooks.js';
 import { deliver, newKeys, sampleNotification } from '../../support/gwa-webhooks.js';
@@ -18,6 +18,40 @@ const transactionId = () => `t${randomUUID().replace(/-/g, '').slice(0, 9)}`;
  */
 describe('provider identity links provider evidence and merchant reports', () => {
   const app = useTestApp({ SVC_PUBLIC_URL: 'https://svc.example.test' });
+
+  /**
+   * Provider evidence and the merchant's report of each provider payment sent at once: every answer is 200, every
+   * delivery is recorded as captured, and each provider payment is one payment under the merchant's attemptId.
+   */
+  async function arriveTogether(o: {
+    provider: 'gwa' | 'gwc';
+    tenant: Tenant;
+    ids: string[];
+    deliverOne: (id: string) => Promise<TestResponse>;
+    reportOf: (id: string) => Record<string, unknown>;
+  }) {
+    const reports = o.ids.map(o.reportOf);
+    const answers = await Promise.all(
+      o.ids.flatMap((id, i) => [
+        o.deliverOne(id),
+        app.request(`/api/v1/${o.provider}/payment-reports`, { method: 'POST', json: reports[i], key: o.tenant.key }),
+      ]),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    for (let i = 0; i < answers.length; i += 2) expect(answers[i]!.body).toMatchObject({ status: 'captured', duplicate: false });
+    const payments = await sql(
+      app,
+      'select provider_payment_id, attempt_id, attempt_provisional, observation_count from tracked_payments where integration_id = ? order by provider_payment_id',
+      [o.tenant.integrationId],
+    );
+    const expected = o.ids.map((id, i) => ({
+      provider_payment_id: id,
+      attempt_id: reports[i]!.attemptId,
+      attempt_provisional: false,
+      observation_count: 2,
+    }));
+    expect(payments).toEqual(expected.sort((a, b) => (a.provider_payment_id < b.provider_payment_id ? -1 : 1)));
+  }
 
   async function gwaSetup() {
     const tenant = await createTenant(app, { provider: 'gwa', scopes: ['payments:write'] });
@@ -109,31 +143,13 @@ describe('provider identity links provider evidence and merchant reports', () =>
 
   it('when notifications and merchant reports of the same transactions arrive concurrently, then each transaction is one payment and nothing is refused', async () => {
     const { tenant, keys, path } = await gwaSetup();
-    const txns = Array.from({ length: 8 }, transactionId);
-    const reports = txns.map((txn) => merchantCapture(txn));
-    const answers = await Promise.all(
-      txns.flatMap((txn, i) => [
-        deliver(app, path, sampleNotification(keys, 'transaction_settled', txn)),
-        app.request('/api/v1/gwa/payment-reports', { method: 'POST', json: reports[i], key: tenant.key }),
-      ]),
-    );
-    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
-    for (let i = 0; i < answers.length; i += 2) expect(answers[i]!.body).toMatchObject({ status: 'captured', duplicate: false });
-    const payments = await sql(
-      app,
-      'select provider_payment_id, attempt_id, attempt_provisional, observation_count from tracked_payments where integration_id = ? order by provider_payment_id',
-      [tenant.integrationId],
-    );
-    expect(payments).toEqual(
-      txns
-        .map((txn, i) => ({
-          provider_payment_id: txn,
-          attempt_id: reports[i]!.attemptId,
-          attempt_provisional: false,
-          observation_count: 2,
-        }))
-        .sort((a, b) => (a.provider_payment_id < b.provider_payment_id ? -1 : 1)),
-    );
+    await arriveTogether({
+      provider: 'gwa',
+      tenant,
+      ids: Array.from({ length: 8 }, transactionId),
+      deliverOne: (txn) => deliver(app, path, sampleNotification(keys, 'transaction_settled', txn)),
+      reportOf: (txn) => merchantCapture(txn),
+    });
     expect(
       await sql(app, "select count(*)::int as n from webhook_events where status <> 'captured' and integration_id = ?", [
         tenant.integrationId,
@@ -222,26 +238,13 @@ describe('provider identity links provider evidence and merchant reports', () =>
 
     it('when events and merchant reports of the same PaymentIntents arrive concurrently, then each is one payment and nothing is refused', async () => {
       const { tenant, secret, path } = await gwcSetup();
-      const pis = Array.from({ length: 8 }, newPaymentIntentId);
-      const reports = pis.map(merchantReport);
-      const answers = await Promise.all(
-        pis.flatMap((pi, i) => [
-          deliverGwc(app, path, signed(secret, succeeded(pi))),
-          app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: reports[i], key: tenant.key }),
-        ]),
-      );
-      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
-      for (let i = 0; i < answers.length; i += 2) expect(answers[i]!.body).toMatchObject({ status: 'captured', duplicate: false });
-      const payments = await sql(
-        app,
-        'select provider_payment_id, attempt_id, observation_count from tracked_payments where integration_id = ? order by provider_payment_id',
-        [tenant.integrationId],
-      );
-      expect(payments).toEqual(
-        pis
-          .map((pi, i) => ({ provider_payment_id: pi, attempt_id: reports[i]!.attemptId, observation_count: 2 }))
-          .sort((a, b) => (a.provider_payment_id < b.provider_payment_id ? -1 : 1)),
-      );
+      await arriveTogether({
+        provider: 'gwc',
+        tenant,
+        ids: Array.from({ length: 8 }, newPaymentIntentId),
+        deliverOne: (pi) => deliverGwc(app, path, signed(secret, succeeded(pi))),
+        reportOf: merchantReport,
+      });
     });
   });
 });

@@ -234,9 +234,6 @@ function DeliveryStatus({ endpoint }: { endpoint: Endpoint }) {
 
 /** Whether the gwc signing secret is set and how old it is; the secret itself is never shown, only replaced. */
 function SigningSecret({ endpoint, onSaved }: { endpoint: Endpoint; onSaved: () => void }) {
-  const [editing, setEditing] = useState(false);
-  const [secret, setSecret] = useState('');
-  const save = useAction();
   return (
     <>
       {endpoint.hasCredentials ? (
@@ -249,37 +246,12 @@ function SigningSecret({ endpoint, onSaved }: { endpoint: Endpoint; onSaved: () 
           previous secret accepted until <Time iso={endpoint.previousValidUntil} />
         </div>
       )}
-      {endpoint.status === 'active' &&
-        (editing ? (
-          <Form
-            label="Set the signing secret"
-            onSubmit={() =>
-              void save
-                .run(() => api.webhookEndpoints.setCredentials.mutate({ id: endpoint.id, signingSecret: secret }))
-                .then((r) => {
-                  if (!r) return;
-                  setEditing(false);
-                  setSecret('');
-                  onSaved();
-                })
-            }
-          >
-            <TextInput label="New signing secret" type="password" autoComplete="off" value={secret} onInput={setSecret} required />
-            <button type="submit" disabled={save.busy}>
-              Save secret
-            </button>
-            <button type="button" onClick={() => setEditing(false)}>
-              Cancel
-            </button>
-            <ErrorBox error={save.error} />
-          </Form>
-        ) : (
-          <div>
-            <button type="button" onClick={() => setEditing(true)}>
-              {endpoint.hasCredentials ? 'Rotate secret' : 'Set secret'}
-            </button>
-          </div>
-        ))}
+      <SecretEditor
+        endpoint={endpoint}
+        onSaved={onSaved}
+        what="secret"
+        fields={[{ name: 'signingSecret', label: 'New signing secret', secret: true }]}
+      />
     </>
   );
 }
@@ -337,10 +309,6 @@ function UnconfirmedPreparations({ integrationId }: { integrationId: string }) {
 
 /** The public key in use (and the previous one while it still verifies); the private key is never shown, only replaced. */
 function KeyPair({ endpoint, onSaved }: { endpoint: Endpoint; onSaved: () => void }) {
-  const [editing, setEditing] = useState(false);
-  const [publicKey, setPublicKey] = useState('');
-  const [privateKey, setPrivateKey] = useState('');
-  const save = useAction();
   return (
     <>
       {endpoint.hasCredentials ? <code>{endpoint.publicKey}</code> : <span class="muted">not set: deliveries are refused</span>}
@@ -349,38 +317,70 @@ function KeyPair({ endpoint, onSaved }: { endpoint: Endpoint; onSaved: () => voi
           previous <code>{endpoint.previousPublicKey}</code> until <Time iso={endpoint.previousValidUntil} />
         </div>
       )}
-      {endpoint.status === 'active' &&
-        (editing ? (
-          <Form
-            label="Set the key pair"
-            onSubmit={() =>
-              void save
-                .run(() => api.webhookEndpoints.setCredentials.mutate({ id: endpoint.id, publicKey, privateKey }))
-                .then((r) => {
-                  if (!r) return;
-                  setEditing(false);
-                  setPrivateKey('');
-                  onSaved();
-                })
-            }
-          >
-            <TextInput label="New public key" value={publicKey} onInput={setPublicKey} required />
-            <TextInput label="New private key" type="password" autoComplete="off" value={privateKey} onInput={setPrivateKey} required />
-            <button type="submit" disabled={save.busy}>
-              Save key pair
-            </button>
-            <button type="button" onClick={() => setEditing(false)}>
-              Cancel
-            </button>
-            <ErrorBox error={save.error} />
-          </Form>
-        ) : (
-          <div>
-            <button type="button" onClick={() => setEditing(true)}>
-              {endpoint.hasCredentials ? 'Rotate keys' : 'Set keys'}
-            </button>
-          </div>
-        ))}
+      <SecretEditor
+        endpoint={endpoint}
+        onSaved={onSaved}
+        what="keys"
+        fields={[
+          { name: 'publicKey', label: 'New public key', secret: false },
+          { name: 'privateKey', label: 'New private key', secret: true },
+        ]}
+      />
     </>
+  );
+}
+
+/** Set or rotate an active endpoint's credentials (the gwa key pair, the gwc signing secret); typed values are never shown back. */
+function SecretEditor(props: {
+  endpoint: Endpoint;
+  onSaved: () => void;
+  what: 'keys' | 'secret';
+  fields: { name: 'publicKey' | 'privateKey' | 'signingSecret'; label: string; secret: boolean }[];
+}) {
+  const [editing, setEditing] = useState(false);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const save = useAction();
+  if (props.endpoint.status !== 'active') return null;
+  if (!editing) {
+    return (
+      <div>
+        <button type="button" onClick={() => setEditing(true)}>
+          {props.endpoint.hasCredentials ? `Rotate ${props.what}` : `Set ${props.what}`}
+        </button>
+      </div>
+    );
+  }
+  return (
+    <Form
+      label={props.what === 'keys' ? 'Set the key pair' : 'Set the signing secret'}
+      onSubmit={() =>
+        void save
+          .run(() => api.webhookEndpoints.setCredentials.mutate({ id: props.endpoint.id, ...values }))
+          .then((r) => {
+            if (!r) return;
+            setEditing(false);
+            setValues({});
+            props.onSaved();
+          })
+      }
+    >
+      {props.fields.map((f) => (
+        <TextInput
+          key={f.name}
+          label={f.label}
+          value={values[f.name] ?? ''}
+          onInput={(v) => setValues((current) => ({ ...current, [f.name]: v }))}
+          required
+          {...(f.secret ? { type: 'password', autoComplete: 'off' } : {})}
+        />
+      ))}
+      <button type="submit" disabled={save.busy}>
+        {props.what === 'keys' ? 'Save key pair' : 'Save secret'}
+      </button>
+      <button type="button" onClick={() => setEditing(false)}>
+        Cancel
+      </button>
+      <ErrorBox error={save.error} />
+    </Form>
   );
 }
