@@ -184,6 +184,62 @@ describe('provider identity links provider evidence and merchant reports', () =>
     ).toEqual([{ attempt_id: report.attemptId, attempt_provisional: false, observation_count: 2 }]);
   });
 
+  it('when the merchant reported the attempt without its transaction, the notification came, then a report links them, then the provisional payment is merged into the merchant payment', async () => {
+    const { tenant, keys, path } = await gwaSetup();
+    const txn = transactionId();
+    const attemptId = `att_${randomUUID()}`;
+    const authorized = gwaReport({
+      attemptId,
+      status: 'authorized',
+      amountMinor: 10000,
+      capturedAmountMinor: 0,
+      occurredAt: new Date(Date.now() - 120_000).toISOString(),
+    });
+    expect((await app.request('/api/v1/gwa/payment-reports', { method: 'POST', json: authorized, key: tenant.key })).status).toBe(200);
+    expect((await deliver(app, path, sampleNotification(keys, 'transaction_settled', txn))).body).toMatchObject({ status: 'captured' });
+    const linking = merchantCapture(txn, { attemptId });
+    const res = await app.request('/api/v1/gwa/payment-reports', { method: 'POST', json: linking, key: tenant.key });
+    expect(res.status).toBe(200);
+
+    const rows = await sql(
+      app,
+      'select id, attempt_id, provider_payment_id, merged_into_id, observation_count, status from tracked_payments where integration_id = ? order by created_at',
+      [tenant.integrationId],
+    );
+    expect(rows).toEqual([
+      {
+        id: expect.any(String),
+        attempt_id: attemptId,
+        provider_payment_id: txn,
+        merged_into_id: null,
+        observation_count: 3,
+        status: 'captured',
+      },
+      {
+        id: expect.any(String),
+        attempt_id: `gwa_transaction_${txn}`,
+        provider_payment_id: null,
+        merged_into_id: rows[0].id,
+        observation_count: 0,
+        status: 'captured',
+      },
+    ]);
+    const listed = await app.admin<any>('payments.list', { integrationId: tenant.integrationId });
+    expect(listed.body.payments.map((p: any) => p.id)).toEqual([rows[0].id]);
+    const detail = await app.admin<any>('payments.get', { id: rows[0].id });
+    expect(detail.body.observations.map((o: any) => [o.evidence, o.status])).toEqual([
+      ['merchant_report', 'authorized'],
+      ['merchant_report', 'captured'],
+      ['provider_verified', 'captured'],
+    ]);
+    // Later provider evidence finds the merchant payment.
+    expect((await deliver(app, path, sampleNotification(keys, 'transaction_disbursed', txn))).body).toMatchObject({
+      status: 'captured',
+      duplicate: false,
+    });
+    expect(await sql(app, 'select observation_count from tracked_payments where id = ?', [rows[0].id])).toEqual([{ observation_count: 4 }]);
+  });
+
   it('when a merchant report names a transaction already linked to another merchant attempt, then it is still refused 409 identity_conflict', async () => {
     const tenant = await createTenant(app, { provider: 'gwa', scopes: ['payments:write'] });
     const txn = transactionId();
