@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 
 /** Letters only: a random hex id can hold a Luhn-valid digit run, which the card-data guard refuses. */
 const letters = (id: string) => id.replace(/[^A-Za-z0-9]/g, '').replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!);
@@ -82,5 +82,36 @@ export const templateGenerators: Record<string, (template: string) => () => stri
   'preparation:unique-key': (template) => {
     const base = JSON.parse(template) as Record<string, unknown>;
     return () => JSON.stringify({ ...base, idempotencyKey: `bench-${letters(randomUUID())}` });
+  },
+};
+
+/**
+ * Signed gwc event deliveries, by name, made with the endpoint's signing secret: a new `payment_intent.succeeded`
+ * for a new PaymentIntent each time, signed as the provider does (`t=<unix>,v1=HMAC-SHA256(secret, "<t>.<body>")`).
+ */
+export const signedGenerators: Record<string, (secret: string) => () => { body: string; headers: Record<string, string> }> = {
+  'gwc-event:unique': (secret) => () => {
+    const id = letters(randomUUID());
+    const created = Math.floor(Date.now() / 1000);
+    const body = JSON.stringify({
+      id: `evt_${id}`,
+      object: 'event',
+      created,
+      livemode: false,
+      type: 'payment_intent.succeeded',
+      data: {
+        object: {
+          id: `pi_${id}`,
+          object: 'payment_intent',
+          amount: 12500,
+          amount_received: 12500,
+          currency: 'usd',
+          status: 'succeeded',
+          metadata: {},
+        },
+      },
+    });
+    const signature = createHmac('sha256', secret).update(`${created}.${body}`).digest('hex');
+    return { body, headers: { 'gwc-signature': `t=${created},v1=${signature}` } };
   },
 };

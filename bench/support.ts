@@ -11,6 +11,9 @@ import { createLogger } from '../server/logger.js';
 import { startEmbeddedPostgres } from '../server/persistence/embedded-postgres.js';
 import { migrate, openOrm } from '../server/persistence/orm.js';
 import { createAdminCaller } from '../admin/router.js';
+import { randomBytes } from 'node:crypto';
+import { createTokenCipher } from '../server/crypto/token-cipher.js';
+import type { WebhookRuntime } from '../server/domain/gwa-webhooks/runtime.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef0123456789';
@@ -28,6 +31,8 @@ export interface BenchEnv {
   orm: MikroORM;
   server: RunningServer;
   url: string;
+  /** The provider webhook runtime the app serves deliveries with (a throw-away cipher key). */
+  webhooks: WebhookRuntime;
   close(): Promise<void>;
 }
 
@@ -55,14 +60,22 @@ export async function startBenchService(): Promise<BenchEnv> {
   const orm = await openOrm(databaseUrl, { pool: { min: 2, max: 10 } });
   await migrate(orm);
   const config = ConfigSchema.parse({ DATABASE_URL: databaseUrl, SVC_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', ...UNLIMITED_RATE });
-  const app = createApp({ orm, config, logger: createLogger('warn'), adminToken: ADMIN_TOKEN });
+  let url = '';
+  const webhooks: WebhookRuntime = {
+    cipher: createTokenCipher(randomBytes(32)),
+    publicUrl: () => url,
+    environment: config.SVC_ENVIRONMENT,
+  };
+  const app = createApp({ orm, config, logger: createLogger('warn'), adminToken: ADMIN_TOKEN, webhooks });
   const server = await listen(app, 0, '127.0.0.1');
+  url = `http://127.0.0.1:${server.port}`;
   return {
     databaseUrl,
     pgDataDir,
     orm,
     server,
-    url: `http://127.0.0.1:${server.port}`,
+    url,
+    webhooks,
     close: async () => {
       await server.close(2000);
       await orm.close(true);
@@ -100,7 +113,7 @@ const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
 const GENERATOR = fileURLToPath(new URL('./load-generator.ts', import.meta.url));
 
 /** Run one load in a separate process (32 connections, BENCH_SECONDS long, default 10). */
-export async function load(name: string, options: autocannon.Options & { generator?: string }): Promise<Figures> {
+export async function load(name: string, options: autocannon.Options & { generator?: string; secret?: string }): Promise<Figures> {
   const config = { connections: 32, duration: Number(process.env.BENCH_SECONDS ?? 10), ...options };
   const stdout = await new Promise<string>((resolve, reject) =>
     execFile(TSX, [GENERATOR, JSON.stringify(config)], { maxBuffer: 64 * 1024 * 1024 }, (err, out) => (err ? reject(err) : resolve(out))),

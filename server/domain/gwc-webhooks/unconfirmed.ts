@@ -1,12 +1,26 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookEndpoint } from '../../persistence/entities/index.js';
-import { deliveryStatusOf, unconfirmedGwcPreparations } from '../../persistence/sql/webhooks.sql.js';
+import { deliveryStatusOf, unconfirmedGwcPreparations, type DeliveryStatus } from '../../persistence/sql/webhooks.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import { RECOMMENDED_EVENT_TYPES } from '../webhooks/gwc-events.js';
 import { webhookPath, type WebhookRuntime } from '../gwa-webhooks/runtime.js';
 import { DomainError } from '../errors.js';
 
 const HOUR_MS = 60 * 60 * 1000;
+
+/** What the spec says to review for one endpoint when a confirmation is missing. */
+export interface EndpointCheck {
+  endpointId: string;
+  url: string;
+  status: 'active' | 'disabled';
+  mode: 'live' | 'test';
+  recommendedEventTypesDelivered: string[];
+  recommendedEventTypesMissing: string[];
+  lastDelivery: DeliveryStatus['lastDelivery'];
+  lastRefusal: DeliveryStatus['lastRefusal'];
+  hasSecret: boolean;
+  secretAgeHours: number | null;
+}
 const LIMIT = 200;
 
 /**
@@ -37,7 +51,7 @@ export async function listUnconfirmedPreparations(
     sql,
     endpoints.map((e) => e.id),
   );
-  const checks = new Map<string, unknown[]>();
+  const checks = new Map<string, EndpointCheck[]>();
   for (const e of endpoints) {
     const d = delivery.get(e.id)!;
     const list = checks.get(e.integration.id) ?? [];

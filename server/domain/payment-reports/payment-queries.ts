@@ -53,9 +53,11 @@ export async function listPayments(em: EntityManager, input: { integrationId?: s
 export async function getPayment(em: EntityManager, input: { id: string }) {
   const payment = await em.findOne(TrackedPayment, { id: input.id, observationCount: { $gt: 0 } });
   if (!payment) throw new DomainError('not_found', `No payment ${input.id}`);
+  // Observations of provisional payments merged into this one are its history too (docs/payment-reports.md, L6).
+  const merged = await em.find(TrackedPayment, { mergedIntoId: payment.id }, { fields: ['id'] });
   const observations = await em.find(
     PaymentObservation,
-    { trackedPayment: payment },
+    { trackedPayment: { $in: [payment.id, ...merged.map((m) => m.id)] } },
     { orderBy: { occurredAt: 'asc', receivedAt: 'asc', id: 'asc' } },
   );
   return {

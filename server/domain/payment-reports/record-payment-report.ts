@@ -230,8 +230,9 @@ async function replayOrStoreFirst(write: FirstWrite, input: Prepared): Promise<A
 /**
  * The payment a report belongs to, locked (docs/payment-reports.md, "Provider identity links"). A provider payment id
  * already linked to a payment decides it when the report's attempt id is provisional (provider evidence), or when
- * that payment's own attempt id is provisional and the merchant's attemptId is not another payment's: the payment
- * then takes the merchant's attemptId. Otherwise the attemptId decides, and a provider id linked elsewhere is a 409.
+ * that payment's own attempt id is provisional: it takes the merchant's attemptId, or, when the merchant's attemptId
+ * already names a payment without a provider id, is merged into that one. Otherwise the attemptId decides, and a
+ * provider id linked elsewhere is a 409. Locks are taken provider payment first, then attempt, on every path.
  */
 async function lockPaymentOf(sql: Sql, scope: TenantScope, input: Prepared): Promise<store.PaymentRow> {
   const { provider, report, now } = input;
@@ -243,7 +244,16 @@ async function lockPaymentOf(sql: Sql, scope: TenantScope, input: Prepared): Pro
       return { ...linked, attempt_id: report.attemptId, attempt_provisional: false };
     }
   }
-  return store.lockPayment(sql, scope, { provider, attemptId: report.attemptId, attemptProvisional: input.attemptProvisional, now });
+  const own = await store.lockPayment(sql, scope, {
+    provider,
+    attemptId: report.attemptId,
+    attemptProvisional: input.attemptProvisional,
+    now,
+  });
+  if (linked?.attempt_provisional && own.id !== linked.id && own.provider_payment_id === null) {
+    await store.mergeProvisional(sql, linked.id, own.id);
+  }
+  return own;
 }
 
 async function storeReport(sql: Sql, input: Prepared): Promise<Acknowledgment> {

@@ -9,8 +9,9 @@ import {
 } from '../../domain/gwa-webhooks/intake.js';
 import type { WebhookRuntime } from '../../domain/gwa-webhooks/runtime.js';
 import { WEBHOOK_BODY_LIMIT_BYTES, WebhookAckSchema } from '../../../contract/webhooks.js';
+import { readWebhookBody, webhooksNotConfigured } from './webhook-body.js';
 
-const notConfigured = () => new DomainError('internal_error', 'gwa webhooks are not configured on this service');
+const notConfigured = webhooksNotConfigured;
 
 const formParser = express.urlencoded({
   extended: false,
@@ -29,17 +30,9 @@ function readForm(req: Request, res: Response): Promise<Record<string, unknown>>
   if (hasBody(req) && !req.is('application/x-www-form-urlencoded')) {
     return Promise.reject(new DomainError('unsupported_media_type', 'Deliveries must be sent as application/x-www-form-urlencoded'));
   }
-  return new Promise((resolve, reject) => {
-    formParser(req, res, (err?: unknown) => {
-      if (!err) return resolve((req.body ?? {}) as Record<string, unknown>);
-      const type = (err as { type?: string }).type;
-      if (type === 'entity.too.large') {
-        return reject(new DomainError('payload_too_large', `The request body exceeds the limit of ${WEBHOOK_BODY_LIMIT_BYTES} bytes`));
-      }
-      if (type === 'parameters.too.many') return reject(invalidEvent('The form has too many fields'));
-      reject(err);
-    });
-  });
+  return readWebhookBody(formParser, req, res, (type) =>
+    type === 'parameters.too.many' ? invalidEvent('The form has too many fields') : undefined,
+  ).then(() => (req.body ?? {}) as Record<string, unknown>);
 }
 
 /**

@@ -1,25 +1,11 @@
-import express, { Router, type Request, type Response } from 'express';
-import { DomainError } from '../../domain/errors.js';
+import express, { Router } from 'express';
 import { deliverableGwcEndpoint, receiveGwcEvent } from '../../domain/gwc-webhooks/intake.js';
 import type { WebhookRuntime } from '../../domain/gwa-webhooks/runtime.js';
 import { GwcWebhookAckSchema, WEBHOOK_BODY_LIMIT_BYTES } from '../../../contract/webhooks.js';
-
-const notConfigured = () => new DomainError('internal_error', 'Provider webhooks are not configured on this service');
+import { readWebhookBody, webhooksNotConfigured } from './webhook-body.js';
 
 /** The body as the provider sent it: the signature covers these exact bytes, so nothing may parse or re-encode them first. */
 const rawParser = express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTES });
-
-function readRaw(req: Request, res: Response): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    rawParser(req, res, (err?: unknown) => {
-      if (!err) return resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
-      if ((err as { type?: string }).type === 'entity.too.large') {
-        return reject(new DomainError('payload_too_large', `The request body exceeds the limit of ${WEBHOOK_BODY_LIMIT_BYTES} bytes`));
-      }
-      reject(err);
-    });
-  });
-}
 
 /**
  * The gwc provider's event deliveries (spec: Events 2; docs/gwc-events.md). Mounted before the JSON content-type
@@ -31,9 +17,10 @@ export function gwcWebhookRoutes(getRuntime: () => WebhookRuntime | undefined, v
   router.post('/api/integrations/gwc/webhooks/:endpointId', async (req, res, next) => {
     try {
       const runtime = getRuntime();
-      if (!runtime) throw notConfigured();
+      if (!runtime) throw webhooksNotConfigured();
       const endpoint = await deliverableGwcEndpoint(req.em, runtime, String(req.params.endpointId), new Date());
-      const rawBody = await readRaw(req, res);
+      await readWebhookBody(rawParser, req, res);
+      const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const ack = await receiveGwcEvent(req.em, {
         endpoint,
         header: req.get('gwc-signature'),

@@ -17,6 +17,8 @@ export const TrackedPayment = defineEntity({
     attemptId: p.string().length(160),
     /** Made up by the service for provider evidence nobody reported yet; the merchant's attemptId replaces it. */
     attemptProvisional: p.boolean().default(false),
+    /** A provisional payment merged into the merchant's payment of the same attempt; its observations count as that one's. */
+    mergedIntoId: p.uuid().nullable().index(),
     providerPaymentId: p.string().length(160).nullable(),
     accountId: p.string().length(160).nullable(),
     chargeId: p.string().length(160).nullable(),

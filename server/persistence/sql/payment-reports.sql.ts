@@ -91,11 +91,25 @@ export async function adoptAttemptId(sql: Sql, scope: TenantScope, paymentId: st
   return rows.length > 0;
 }
 
+/** Every observation of a payment, those of the provisional payments merged into it included. */
 export function observationsOf(sql: Sql, paymentId: string): Promise<ObservationRow[]> {
   return sql<ObservationRow>(
     `select id, status, currency, amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, received_at, payload, evidence
-       from payment_observations where tracked_payment_id = ?`,
-    [paymentId],
+       from payment_observations
+      where tracked_payment_id = ? or tracked_payment_id in (select id from tracked_payments where merged_into_id = ?)`,
+    [paymentId, paymentId],
+  );
+}
+
+/**
+ * Merge a provisional payment into the merchant's payment of the same attempt: it gives up its provider id (the
+ * merchant's payment takes it with its next projection) and no longer counts as a payment of its own.
+ */
+export async function mergeProvisional(sql: Sql, provisionalId: string, intoId: string): Promise<void> {
+  await sql(
+    `update tracked_payments set provider_payment_id = null, merged_into_id = ?, observation_count = 0
+      where id = ? and attempt_provisional and merged_into_id is null`,
+    [intoId, provisionalId],
   );
 }
 

@@ -230,7 +230,8 @@ export function unconfirmedGwcPreparations(sql: Sql, input: { integrationId?: st
          on t.integration_id = p.integration_id and t.environment = p.environment and lower(t.enrichment_request_id) = p.id::text
       where p.provider = 'gwc' and p.created_at < ? and (?::uuid is null or p.integration_id = ?::uuid)
         and not exists (select 1 from payment_observations o
-                         where o.tracked_payment_id = t.id and o.evidence = 'provider_verified' and o.captured_amount_minor > 0)
+                         where (o.tracked_payment_id = t.id or o.tracked_payment_id in (select m.id from tracked_payments m where m.merged_into_id = t.id))
+                           and o.evidence = 'provider_verified' and o.captured_amount_minor > 0)
       order by p.created_at, p.id
       limit ?`,
     [input.createdBefore, input.integrationId ?? null, input.integrationId ?? null, input.limit],

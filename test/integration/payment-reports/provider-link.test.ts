@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { useTestApp, type TestApp } from '../../support/harness.js';
-import { adminCall, createTenant } from '../../support/tenants.js';
+import { useTestApp, type TestApp, type TestResponse } from '../../support/harness.js';
+import { adminCall, createTenant, type Tenant } from '../../support/tenants.js';
 import { gwaReport, gwcReport } from '../../support/reports.js';
 import { deliverGwc, gwcEvent, newPaymentIntentId, newSecret, paymentIntent, signed } from '../../support/gwc-webhooks.js';
 import { deliver, newKeys, sampleNotification } from '../../support/gwa-webhooks.js';
@@ -18,6 +18,40 @@ const transactionId = () => `t${randomUUID().replace(/-/g, '').slice(0, 9)}`;
  */
 describe('provider identity links provider evidence and merchant reports', () => {
   const app = useTestApp({ SVC_PUBLIC_URL: 'https://svc.example.test' });
+
+  /**
+   * Provider evidence and the merchant's report of each provider payment sent at once: every answer is 200, every
+   * delivery is recorded as captured, and each provider payment is one payment under the merchant's attemptId.
+   */
+  async function arriveTogether(o: {
+    provider: 'gwa' | 'gwc';
+    tenant: Tenant;
+    ids: string[];
+    deliverOne: (id: string) => Promise<TestResponse>;
+    reportOf: (id: string) => Record<string, unknown>;
+  }) {
+    const reports = o.ids.map(o.reportOf);
+    const answers = await Promise.all(
+      o.ids.flatMap((id, i) => [
+        o.deliverOne(id),
+        app.request(`/api/v1/${o.provider}/payment-reports`, { method: 'POST', json: reports[i], key: o.tenant.key }),
+      ]),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    for (let i = 0; i < answers.length; i += 2) expect(answers[i]!.body).toMatchObject({ status: 'captured', duplicate: false });
+    const payments = await sql(
+      app,
+      'select provider_payment_id, attempt_id, attempt_provisional, observation_count from tracked_payments where integration_id = ? order by provider_payment_id',
+      [o.tenant.integrationId],
+    );
+    const expected = o.ids.map((id, i) => ({
+      provider_payment_id: id,
+      attempt_id: reports[i]!.attemptId,
+      attempt_provisional: false,
+      observation_count: 2,
+    }));
+    expect(payments).toEqual(expected.sort((a, b) => (a.provider_payment_id < b.provider_payment_id ? -1 : 1)));
+  }
 
   async function gwaSetup() {
     const tenant = await createTenant(app, { provider: 'gwa', scopes: ['payments:write'] });
@@ -109,31 +143,13 @@ describe('provider identity links provider evidence and merchant reports', () =>
 
   it('when notifications and merchant reports of the same transactions arrive concurrently, then each transaction is one payment and nothing is refused', async () => {
     const { tenant, keys, path } = await gwaSetup();
-    const txns = Array.from({ length: 8 }, transactionId);
-    const reports = txns.map((txn) => merchantCapture(txn));
-    const answers = await Promise.all(
-      txns.flatMap((txn, i) => [
-        deliver(app, path, sampleNotification(keys, 'transaction_settled', txn)),
-        app.request('/api/v1/gwa/payment-reports', { method: 'POST', json: reports[i], key: tenant.key }),
-      ]),
-    );
-    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
-    for (let i = 0; i < answers.length; i += 2) expect(answers[i]!.body).toMatchObject({ status: 'captured', duplicate: false });
-    const payments = await sql(
-      app,
-      'select provider_payment_id, attempt_id, attempt_provisional, observation_count from tracked_payments where integration_id = ? order by provider_payment_id',
-      [tenant.integrationId],
-    );
-    expect(payments).toEqual(
-      txns
-        .map((txn, i) => ({
-          provider_payment_id: txn,
-          attempt_id: reports[i]!.attemptId,
-          attempt_provisional: false,
-          observation_count: 2,
-        }))
-        .sort((a, b) => (a.provider_payment_id < b.provider_payment_id ? -1 : 1)),
-    );
+    await arriveTogether({
+      provider: 'gwa',
+      tenant,
+      ids: Array.from({ length: 8 }, transactionId),
+      deliverOne: (txn) => deliver(app, path, sampleNotification(keys, 'transaction_settled', txn)),
+      reportOf: (txn) => merchantCapture(txn),
+    });
     expect(
       await sql(app, "select count(*)::int as n from webhook_events where status <> 'captured' and integration_id = ?", [
         tenant.integrationId,
@@ -166,6 +182,62 @@ describe('provider identity links provider evidence and merchant reports', () =>
         tenant.integrationId,
       ]),
     ).toEqual([{ attempt_id: report.attemptId, attempt_provisional: false, observation_count: 2 }]);
+  });
+
+  it('when the merchant reported the attempt without its transaction, the notification came, then a report links them, then the provisional payment is merged into the merchant payment', async () => {
+    const { tenant, keys, path } = await gwaSetup();
+    const txn = transactionId();
+    const attemptId = `att_${randomUUID()}`;
+    const authorized = gwaReport({
+      attemptId,
+      status: 'authorized',
+      amountMinor: 10000,
+      capturedAmountMinor: 0,
+      occurredAt: new Date(Date.now() - 120_000).toISOString(),
+    });
+    expect((await app.request('/api/v1/gwa/payment-reports', { method: 'POST', json: authorized, key: tenant.key })).status).toBe(200);
+    expect((await deliver(app, path, sampleNotification(keys, 'transaction_settled', txn))).body).toMatchObject({ status: 'captured' });
+    const linking = merchantCapture(txn, { attemptId });
+    const res = await app.request('/api/v1/gwa/payment-reports', { method: 'POST', json: linking, key: tenant.key });
+    expect(res.status).toBe(200);
+
+    const rows = await sql(
+      app,
+      'select id, attempt_id, provider_payment_id, merged_into_id, observation_count, status from tracked_payments where integration_id = ? order by created_at',
+      [tenant.integrationId],
+    );
+    expect(rows).toEqual([
+      {
+        id: expect.any(String),
+        attempt_id: attemptId,
+        provider_payment_id: txn,
+        merged_into_id: null,
+        observation_count: 3,
+        status: 'captured',
+      },
+      {
+        id: expect.any(String),
+        attempt_id: `gwa_transaction_${txn}`,
+        provider_payment_id: null,
+        merged_into_id: rows[0].id,
+        observation_count: 0,
+        status: 'captured',
+      },
+    ]);
+    const listed = await app.admin<any>('payments.list', { integrationId: tenant.integrationId });
+    expect(listed.body.payments.map((p: any) => p.id)).toEqual([rows[0].id]);
+    const detail = await app.admin<any>('payments.get', { id: rows[0].id });
+    expect(detail.body.observations.map((o: any) => [o.evidence, o.status])).toEqual([
+      ['merchant_report', 'authorized'],
+      ['merchant_report', 'captured'],
+      ['provider_verified', 'captured'],
+    ]);
+    // Later provider evidence finds the merchant payment.
+    expect((await deliver(app, path, sampleNotification(keys, 'transaction_disbursed', txn))).body).toMatchObject({
+      status: 'captured',
+      duplicate: false,
+    });
+    expect(await sql(app, 'select observation_count from tracked_payments where id = ?', [rows[0].id])).toEqual([{ observation_count: 4 }]);
   });
 
   it('when a merchant report names a transaction already linked to another merchant attempt, then it is still refused 409 identity_conflict', async () => {
@@ -222,26 +294,13 @@ describe('provider identity links provider evidence and merchant reports', () =>
 
     it('when events and merchant reports of the same PaymentIntents arrive concurrently, then each is one payment and nothing is refused', async () => {
       const { tenant, secret, path } = await gwcSetup();
-      const pis = Array.from({ length: 8 }, newPaymentIntentId);
-      const reports = pis.map(merchantReport);
-      const answers = await Promise.all(
-        pis.flatMap((pi, i) => [
-          deliverGwc(app, path, signed(secret, succeeded(pi))),
-          app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: reports[i], key: tenant.key }),
-        ]),
-      );
-      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
-      for (let i = 0; i < answers.length; i += 2) expect(answers[i]!.body).toMatchObject({ status: 'captured', duplicate: false });
-      const payments = await sql(
-        app,
-        'select provider_payment_id, attempt_id, observation_count from tracked_payments where integration_id = ? order by provider_payment_id',
-        [tenant.integrationId],
-      );
-      expect(payments).toEqual(
-        pis
-          .map((pi, i) => ({ provider_payment_id: pi, attempt_id: reports[i]!.attemptId, observation_count: 2 }))
-          .sort((a, b) => (a.provider_payment_id < b.provider_payment_id ? -1 : 1)),
-      );
+      await arriveTogether({
+        provider: 'gwc',
+        tenant,
+        ids: Array.from({ length: 8 }, newPaymentIntentId),
+        deliverOne: (pi) => deliverGwc(app, path, signed(secret, succeeded(pi))),
+        reportOf: merchantReport,
+      });
     });
   });
 });

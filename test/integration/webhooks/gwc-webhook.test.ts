@@ -258,6 +258,27 @@ describe('gwc provider events (spec: Events 2)', () => {
     ]);
   });
 
+  it("when an event contradicts the merchant's reports of its PaymentIntent (another currency), then it is recorded as rejected with the reasons", async () => {
+    const { tenant, secret, endpoint, path } = await setup();
+    const pi = newPaymentIntentId();
+    const report = gwcReport({ paymentIntentId: pi, currency: 'eur', occurredAt: new Date(Date.now() - 120_000).toISOString() });
+    expect((await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: report, key: tenant.key })).status).toBe(200);
+    const event = gwcEvent('payment_intent.succeeded', paymentIntent({ id: pi, status: 'succeeded', amount_received: 10000 }));
+    const res = await deliverGwc(app, path, signed(secret, event));
+    expect(res.body).toEqual({ received: true, kind: 'payment_intent.succeeded', status: 'rejected', duplicate: false });
+    expect(await sql(app, 'select status, issues, observation_id from webhook_events where endpoint_id = ?', [endpoint.id])).toEqual([
+      {
+        status: 'rejected',
+        issues: [{ code: 'currency_conflict', path: 'currency', message: 'This attempt was reported in eur' }],
+        observation_id: null,
+      },
+    ]);
+    expect((await deliverGwc(app, path, signed(secret, event))).body).toMatchObject({ status: 'rejected', duplicate: true });
+    expect(
+      await sql(app, 'select status, observation_count from tracked_payments where integration_id = ?', [tenant.integrationId]),
+    ).toEqual([{ status: 'captured', observation_count: 1 }]);
+  });
+
   it('when the same event is delivered again, or 40 times at once, then exactly one delivery records it', async () => {
     const { tenant, secret, endpoint, path } = await setup();
     const event = gwcEvent('payment_intent.succeeded', paymentIntent({ status: 'succeeded', amount_received: 10000 }));
