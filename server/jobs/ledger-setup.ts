@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { ledgerSettings, type Config } from '../config.js';
 import { createMailer } from '../integrations/mail/mailer.js';
@@ -9,7 +10,8 @@ import { startLedgerSandbox, type LedgerSandbox } from '../ledger-sandbox/sandbo
 /**
  * The ledger runtime from configuration. With no provider configured (the
  * embedded default) the ledger sandbox starts in-process with the demo company
- * and its own generated client credentials.
+ * and its own generated client credentials, kept with the tokens it issues in
+ * `<SVC_DATA_DIR>/ledger-sandbox.json`, so a restart keeps its connections.
  */
 export async function buildLedgerRuntime(
   config: Config,
@@ -18,7 +20,12 @@ export async function buildLedgerRuntime(
   let sandbox: LedgerSandbox | undefined;
   let provider: Parameters<typeof createLedgerRuntime>[0]['provider'];
   if (settings.embeddedSandbox) {
-    sandbox = await startLedgerSandbox({ companies: [demoCompany()] }, settings.sandboxPort, '127.0.0.1');
+    mkdirSync(config.SVC_DATA_DIR, { recursive: true });
+    sandbox = await startLedgerSandbox(
+      { companies: [demoCompany()], stateFile: path.resolve(config.SVC_DATA_DIR, 'ledger-sandbox.json') },
+      settings.sandboxPort,
+      '127.0.0.1',
+    );
     provider = {
       authorizeUrl: sandbox.urls.authorize,
       tokenUrl: sandbox.urls.token,
