@@ -8,10 +8,20 @@ import { demoCompany } from '../ledger-sandbox/demo-company.js';
 import { startLedgerSandbox, type LedgerSandbox } from '../ledger-sandbox/sandbox.js';
 
 /**
+ * The embedded default's ledger sandbox (one process, or a cluster's primary):
+ * the demo company on loopback, its credentials, companies and issued tokens
+ * kept in `<SVC_DATA_DIR>/ledger-sandbox.json` so that a restart keeps its connections.
+ */
+export function startEmbeddedSandbox(config: Config): Promise<LedgerSandbox> {
+  mkdirSync(config.SVC_DATA_DIR, { recursive: true });
+  const stateFile = path.resolve(config.SVC_DATA_DIR, 'ledger-sandbox.json');
+  return startLedgerSandbox({ companies: [demoCompany()], stateFile }, ledgerSettings(config).sandboxPort, '127.0.0.1');
+}
+
+/**
  * The ledger runtime from configuration. With no provider configured (the
  * embedded default) the ledger sandbox starts in-process with the demo company
- * and its own generated client credentials, kept with the tokens it issues in
- * `<SVC_DATA_DIR>/ledger-sandbox.json`, so a restart keeps its connections.
+ * and its own generated client credentials (startEmbeddedSandbox).
  */
 export async function buildLedgerRuntime(
   config: Config,
@@ -20,12 +30,7 @@ export async function buildLedgerRuntime(
   let sandbox: LedgerSandbox | undefined;
   let provider: Parameters<typeof createLedgerRuntime>[0]['provider'];
   if (settings.embeddedSandbox) {
-    mkdirSync(config.SVC_DATA_DIR, { recursive: true });
-    sandbox = await startLedgerSandbox(
-      { companies: [demoCompany()], stateFile: path.resolve(config.SVC_DATA_DIR, 'ledger-sandbox.json') },
-      settings.sandboxPort,
-      '127.0.0.1',
-    );
+    sandbox = await startEmbeddedSandbox(config);
     provider = {
       authorizeUrl: sandbox.urls.authorize,
       tokenUrl: sandbox.urls.token,

@@ -25,8 +25,13 @@ export function readSandboxState(file: string): SandboxState | undefined {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-  const state = JSON.parse(text) as Partial<SandboxState>;
-  if (state.version !== 1 || !state.clientId || !state.clientSecret || !Array.isArray(state.companies) || !state.tokens) {
+  let state: Partial<SandboxState> | undefined;
+  try {
+    state = JSON.parse(text) as Partial<SandboxState>;
+  } catch {
+    state = undefined;
+  }
+  if (!state || state.version !== 1 || !state.clientId || !state.clientSecret || !Array.isArray(state.companies) || !state.tokens) {
     throw new Error(
       `${file} is not a ledger sandbox state (remove it to start the sandbox afresh; its connections must then be invited again)`,
     );

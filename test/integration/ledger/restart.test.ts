@@ -26,41 +26,46 @@ afterAll(async () => {
 });
 
 describe('embedded default across a restart', () => {
-  it('when the service is started, connected, synced, stopped and started again, then the same connection syncs again', async () => {
-    const config = ConfigSchema.parse({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SVC_DATA_DIR: dataDir,
-      SVC_EMBEDDED_PG_PORT: String(await freePort()),
-      SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      LOG_LEVEL: 'silent',
-    });
-    service = await startService(config, { quiet: true });
-    const tenant = await createTenant(client, { provider: 'ledger', scopes: ['integrations:write', 'integrations:read'] });
-    const invited = await invite(client, tenant, { recipientEmail: 'books@acme.test' });
-    expect(invited.status).toBe(201);
-    expect((await approveOnSandboxPage(invited.body.invitation.connectUrl)).callback.status).toBe(200);
-    const [connection] = (await client.admin<any[]>('connections.list', {})).body;
-    const sync = () => client.request(`/api/v1/integrations/ledger/${connection.connectionId}/sync`, { method: 'POST', key: tenant.key });
-    expect((await sync()).status).toBe(202);
-    const first = await waitForRun(client, tenant, connection.connectionId);
-    expect([first.state, first.mode, first.entities.Invoice.created]).toEqual(['succeeded', 'historical', 32]);
-    await service.stop();
-    service = undefined;
+  // Two starts of the service with an embedded cluster each: seconds apiece on a loaded 2-core machine.
+  it(
+    'when the service is started, connected, synced, stopped and started again, then the same connection syncs again',
+    { timeout: 90_000 },
+    async () => {
+      const config = ConfigSchema.parse({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SVC_DATA_DIR: dataDir,
+        SVC_EMBEDDED_PG_PORT: String(await freePort()),
+        SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+        LOG_LEVEL: 'silent',
+      });
+      service = await startService(config, { quiet: true });
+      const tenant = await createTenant(client, { provider: 'ledger', scopes: ['integrations:write', 'integrations:read'] });
+      const invited = await invite(client, tenant, { recipientEmail: 'books@acme.test' });
+      expect(invited.status).toBe(201);
+      expect((await approveOnSandboxPage(invited.body.invitation.connectUrl)).callback.status).toBe(200);
+      const [connection] = (await client.admin<any[]>('connections.list', {})).body;
+      const sync = () => client.request(`/api/v1/integrations/ledger/${connection.connectionId}/sync`, { method: 'POST', key: tenant.key });
+      expect((await sync()).status).toBe(202);
+      const first = await waitForRun(client, tenant, connection.connectionId);
+      expect([first.state, first.mode, first.entities.Invoice.created]).toEqual(['succeeded', 'historical', 32]);
+      await service.stop();
+      service = undefined;
 
-    service = await startService(config, { quiet: true });
-    expect((await client.admin<any[]>('connections.list', {})).body.map((c) => [c.id, c.connectionId, c.status])).toEqual([
-      [connection.id, connection.connectionId, 'active'],
-    ]);
-    expect((await sync()).status).toBe(202);
-    const second = await waitForRun(client, tenant, connection.connectionId);
-    expect([second.state, second.mode, second.entities.Invoice.created, second.error ?? null]).toEqual([
-      'succeeded',
-      'incremental',
-      0,
-      null,
-    ]);
-    // It holds the sandbox's client secret and tokens.
-    expect(statSync(path.join(dataDir, 'ledger-sandbox.json')).mode & 0o777).toBe(0o600);
-  });
+      service = await startService(config, { quiet: true });
+      expect((await client.admin<any[]>('connections.list', {})).body.map((c) => [c.id, c.connectionId, c.status])).toEqual([
+        [connection.id, connection.connectionId, 'active'],
+      ]);
+      expect((await sync()).status).toBe(202);
+      const second = await waitForRun(client, tenant, connection.connectionId);
+      expect([second.state, second.mode, second.entities.Invoice.created, second.error ?? null]).toEqual([
+        'succeeded',
+        'incremental',
+        0,
+        null,
+      ]);
+      // It holds the sandbox's client secret and tokens.
+      expect(statSync(path.join(dataDir, 'ledger-sandbox.json')).mode & 0o777).toBe(0o600);
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -242,6 +242,21 @@ describe('ledger sandbox', () => {
       await expect(exchangeCode(after, pending)).resolves.toMatchObject({ refreshToken: expect.stringMatching(/^RT1-/) });
     } finally {
       await second.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('when the state file is not a sandbox state, then the sandbox does not start and names the file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-sandbox-state-'));
+    const stateFile = path.join(dir, 'ledger-sandbox.json');
+    try {
+      for (const text of ['{"version":1', '{"version":2}', 'null']) {
+        writeFileSync(stateFile, text);
+        await expect(startLedgerSandbox({ companies: [], stateFile })).rejects.toThrow(
+          `${stateFile} is not a ledger sandbox state (remove it to start the sandbox afresh; its connections must then be invited again)`,
+        );
+      }
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
