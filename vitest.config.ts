@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -13,6 +14,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: on the 2-core CI machine, one, and the
+    // suite ran file after file while its time went mostly to waiting on PostgreSQL, HTTP and child
+    // processes. Two at least (docs/performance.md, "Test suite").
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: process.env.CI ? ['default'] : ['default'],
   },
 });

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { resolveAdminToken } from './admin-token.js';
 import { ledgerSettings, type Config } from './config.js';
 import { resolveTokenKey } from './crypto/token-cipher.js';
-import { demoCompany } from './ledger-sandbox/demo-company.js';
-import { startLedgerSandbox, type LedgerSandbox } from './ledger-sandbox/sandbox.js';
+import type { LedgerSandbox } from './ledger-sandbox/sandbox.js';
 import { createLogger } from './logger.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './persistence/embedded-postgres.js';
 import { migrate, openOrm } from './persistence/orm.js';
 import { describeDatabase } from './service.js';
+import { startEmbeddedSandbox } from './jobs/ledger-setup.js';
 
 /** `SVC_WORKERS` as a number of processes: `auto` is one per core. */
 export function workerCount(setting: string): number {
@@ -52,7 +52,7 @@ export async function runPrimary(config: Config, count: number): Promise<void> {
     adminTokenFile = resolveAdminToken(config).file;
     resolveTokenKey(config.SVC_TOKEN_KEY, config.SVC_DATA_DIR);
     if (ledgerSettings(config).embeddedSandbox) {
-      sandbox = await startLedgerSandbox({ companies: [demoCompany()] }, config.LEDGER_SANDBOX_PORT ?? 0, '127.0.0.1');
+      sandbox = await startEmbeddedSandbox(config);
       Object.assign(shared, {
         LEDGER_BASE_URL: sandbox.urls.api,
         LEDGER_AUTH_URL: sandbox.urls.authorize,

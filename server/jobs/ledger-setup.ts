@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { ledgerSettings, type Config } from '../config.js';
 import { createMailer } from '../integrations/mail/mailer.js';
@@ -7,9 +8,20 @@ import { demoCompany } from '../ledger-sandbox/demo-company.js';
 import { startLedgerSandbox, type LedgerSandbox } from '../ledger-sandbox/sandbox.js';
 
 /**
+ * The embedded default's ledger sandbox (one process, or a cluster's primary):
+ * the demo company on loopback, its credentials, companies and issued tokens
+ * kept in `<SVC_DATA_DIR>/ledger-sandbox.json` so that a restart keeps its connections.
+ */
+export function startEmbeddedSandbox(config: Config): Promise<LedgerSandbox> {
+  mkdirSync(config.SVC_DATA_DIR, { recursive: true });
+  const stateFile = path.resolve(config.SVC_DATA_DIR, 'ledger-sandbox.json');
+  return startLedgerSandbox({ companies: [demoCompany()], stateFile }, ledgerSettings(config).sandboxPort, '127.0.0.1');
+}
+
+/**
  * The ledger runtime from configuration. With no provider configured (the
  * embedded default) the ledger sandbox starts in-process with the demo company
- * and its own generated client credentials.
+ * and its own generated client credentials (startEmbeddedSandbox).
  */
 export async function buildLedgerRuntime(
   config: Config,
@@ -18,7 +30,7 @@ export async function buildLedgerRuntime(
   let sandbox: LedgerSandbox | undefined;
   let provider: Parameters<typeof createLedgerRuntime>[0]['provider'];
   if (settings.embeddedSandbox) {
-    sandbox = await startLedgerSandbox({ companies: [demoCompany()] }, settings.sandboxPort, '127.0.0.1');
+    sandbox = await startEmbeddedSandbox(config);
     provider = {
       authorizeUrl: sandbox.urls.authorize,
       tokenUrl: sandbox.urls.token,

@@ -11,31 +11,55 @@ export interface SandboxTokenOptions {
   rotateRefreshTokens: boolean;
 }
 
-interface Grant {
+export interface Grant {
   realmId: string;
   /** One consent: the code, and every access and refresh token issued from it. */
   grantId: string;
   expiresAt: number;
 }
 
+/** What `SandboxTokens` holds, as plain data (server/ledger-sandbox/sandbox-state.ts keeps it in a file). */
+export interface SandboxTokenState {
+  codes: [string, Grant & { redirectUri: string }][];
+  access: [string, Grant][];
+  refresh: [string, Grant][];
+}
+
 /** Authorization codes, access tokens and refresh tokens the sandbox has issued. */
 export class SandboxTokens {
-  private codes = new Map<string, Grant & { redirectUri: string }>();
-  private access = new Map<string, Grant>();
-  private refresh = new Map<string, Grant>();
+  private codes: Map<string, Grant & { redirectUri: string }>;
+  private access: Map<string, Grant>;
+  private refresh: Map<string, Grant>;
 
-  constructor(private readonly options: SandboxTokenOptions) {}
+  /** `onChange` runs after every change (the embedded default saves the state with it). */
+  constructor(
+    private readonly options: SandboxTokenOptions,
+    saved?: SandboxTokenState,
+    private readonly onChange: () => void = () => undefined,
+  ) {
+    this.codes = new Map(saved?.codes);
+    this.access = new Map(saved?.access);
+    this.refresh = new Map(saved?.refresh);
+  }
+
+  /** The unexpired codes and tokens. */
+  state(): SandboxTokenState {
+    const now = Date.now();
+    const live = <G extends Grant>(map: Map<string, G>) => [...map].filter(([, g]) => g.expiresAt >= now);
+    return { codes: live(this.codes), access: live(this.access), refresh: live(this.refresh) };
+  }
 
   issueCode(realmId: string, redirectUri: string): string {
     const code = opaque('AB11');
     this.codes.set(code, { realmId, grantId: opaque('G'), redirectUri, expiresAt: Date.now() + 5 * 60_000 });
+    this.onChange();
     return code;
   }
 
   /** A code is single-use and bound to the redirect URI it was issued for. */
   redeemCode(code: string, redirectUri: string): Grant | undefined {
     const grant = this.codes.get(code);
-    this.codes.delete(code);
+    if (this.codes.delete(code)) this.onChange();
     if (!grant || grant.expiresAt < Date.now() || grant.redirectUri !== redirectUri) return undefined;
     return grant;
   }
@@ -49,6 +73,7 @@ export class SandboxTokens {
       refreshToken = opaque('RT1-');
     }
     this.refresh.set(refreshToken, { realmId, grantId, expiresAt: Date.now() + this.options.refreshTokenTtlSeconds * 1000 });
+    this.onChange();
     return {
       access_token: accessToken,
       token_type: 'bearer',
@@ -80,15 +105,18 @@ export class SandboxTokens {
     const grantId = (this.refresh.get(token) ?? this.access.get(token))?.grantId;
     if (!grantId) return;
     for (const map of [this.access, this.refresh]) for (const [t, g] of map) if (g.grantId === grantId) map.delete(t);
+    this.onChange();
   }
 
   /** Expire every access token now (tests: force the refresh path). */
   expireAccessTokens(): void {
     for (const g of this.access.values()) g.expiresAt = 0;
+    this.onChange();
   }
 
   /** Revoke every refresh token (tests: force reauthorization). */
   revokeRefreshTokens(): void {
     this.refresh.clear();
+    this.onChange();
   }
 }

@@ -6,6 +6,7 @@ import type { SandboxCompany } from './company.js';
 import { FaultQueue, type Fault } from './faults.js';
 import { SandboxTokens, type SandboxTokenOptions } from './oauth-state.js';
 import { oauthRoutes } from './oauth-routes.js';
+import { readSandboxState, writeSandboxState } from './sandbox-state.js';
 
 export interface SandboxOptions extends Partial<SandboxTokenOptions> {
   companies: SandboxCompany[];
@@ -13,6 +14,12 @@ export interface SandboxOptions extends Partial<SandboxTokenOptions> {
   clientSecret?: string;
   autoApprove?: boolean;
   rateLimitPerMinute?: number;
+  /**
+   * Keep client credentials, companies and issued tokens in this file
+   * (server/ledger-sandbox/sandbox-state.ts): when it exists, its companies and
+   * credentials replace `companies` and the generated ones.
+   */
+  stateFile?: string;
 }
 
 export interface LedgerSandbox {
@@ -38,17 +45,28 @@ export interface LedgerSandbox {
  * injectable faults. `/__sandbox/faults` lets a separate process inject faults.
  */
 export async function startLedgerSandbox(options: SandboxOptions, port = 0, host = '127.0.0.1'): Promise<LedgerSandbox> {
-  const companies = new Map(options.companies.map((c) => [c.realmId, c]));
-  const tokens = new SandboxTokens({
-    accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600,
-    refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? 8_726_400,
-    rotateRefreshTokens: options.rotateRefreshTokens ?? true,
-  });
+  const { stateFile } = options;
+  const saved = stateFile ? readSandboxState(stateFile) : undefined;
+  const companies = new Map((saved?.companies ?? options.companies).map((c) => [c.realmId, c]));
+  const clientId = options.clientId ?? saved?.clientId ?? `sandbox-client-${randomBytes(6).toString('hex')}`;
+  const clientSecret = options.clientSecret ?? saved?.clientSecret ?? randomBytes(24).toString('base64url');
+  const save = () => {
+    if (stateFile)
+      writeSandboxState(stateFile, { version: 1, clientId, clientSecret, companies: [...companies.values()], tokens: tokens.state() });
+  };
+  const tokens = new SandboxTokens(
+    {
+      accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600,
+      refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? 8_726_400,
+      rotateRefreshTokens: options.rotateRefreshTokens ?? true,
+    },
+    saved?.tokens,
+    save,
+  );
+  save();
   const faults = new FaultQueue();
   let autoApprove = options.autoApprove ?? false;
   let hook: ((req: { kind: 'query' | 'cdc'; statement: string }) => void) | undefined;
-  const clientId = options.clientId ?? `sandbox-client-${randomBytes(6).toString('hex')}`;
-  const clientSecret = options.clientSecret ?? randomBytes(24).toString('base64url');
 
   const app = express();
   app.disable('x-powered-by');

@@ -1,18 +1,19 @@
 /**
- * The operator console in a real browser (Debian's chromium through playwright-core)
- * against the service, a real PostgreSQL and the ledger sandbox: the walkthrough an
- * operator does without the CLI. Screenshots of each view go to test-artifacts/console/.
+ * The operator console in a real browser (the Chromium `npm ci` brings, or CHROMIUM_PATH's,
+ * through playwright-core; test/support/chromium.ts) against the service, a real PostgreSQL
+ * and the ledger sandbox: the walkthrough an operator does without the CLI. Screenshots of
+ * each view go to test-artifacts/console/.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { TEST_ADMIN_TOKEN } from '../support/harness.js';
 import { useLedgerApp } from '../support/ledger-app.js';
 import { gwcReport } from '../support/reports.js';
 import { deliver, newKeys, sampleNotification } from '../support/gwa-webhooks.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = 'test-artifacts/console';
+const launch = inject('browser');
 
 const app = useLedgerApp({ sandbox: { invoices: 12, items: 6 } });
 let browser: Browser;
@@ -20,10 +21,14 @@ let page: Page;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   mkdirSync(ARTIFACTS, { recursive: true });
-  // Root (CI) cannot use chromium's user-namespace sandbox.
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+  // Playwright's own arguments only (it adds --no-sandbox, which root needs): the package's
+  // recommended set is for AWS Lambda (--single-process, and a --disable-features that would
+  // replace Playwright's).
+  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+  browser = await chromium.launch({ executablePath: launch.executablePath, env: { ...env, ...launch.env } }).catch((err: Error) => {
+    throw new Error(`${launch.describe} did not start: ${err.message}`);
+  });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'Europe/Berlin' });
   page = await context.newPage();
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));

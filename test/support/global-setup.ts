@@ -6,6 +6,7 @@ import pg from 'pg';
 import { startEmbeddedPostgres } from '../../server/persistence/embedded-postgres.js';
 import { migrate, openOrm } from '../../server/persistence/orm.js';
 import { freePort } from './free-port.js';
+import { prepareBrowser, type BrowserLaunch } from './chromium.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,6 +14,8 @@ declare module 'vitest' {
     adminDatabaseUrl: string;
     /** A migrated database that every test file clones. */
     templateDatabase: string;
+    /** The console test's browser (test/support/chromium.ts). */
+    browser: BrowserLaunch;
   }
 }
 
@@ -29,6 +32,9 @@ async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>
 }
 
 export default async function setup(project: TestProject) {
+  // Unpacking the browser (first run of a version only: a few seconds) overlaps the database start.
+  const browser = prepareBrowser();
+  browser.catch(() => undefined);
   const external = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
   let stopEmbedded: (() => Promise<void>) | undefined;
   let adminUrl: string;
@@ -58,6 +64,12 @@ export default async function setup(project: TestProject) {
 
   project.provide('adminDatabaseUrl', adminUrl);
   project.provide('templateDatabase', TEMPLATE_DATABASE);
+  try {
+    project.provide('browser', await browser);
+  } catch (err) {
+    await stopEmbedded?.();
+    throw err;
+  }
 
   return async () => {
     await withClient(adminUrl, (c) => c.query(`drop database if exists "${TEMPLATE_DATABASE}" with (force)`)).catch(() => undefined);

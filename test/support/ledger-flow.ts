@@ -14,7 +14,7 @@ let n = 0;
 export const uniqueEmail = () => `admin${++n}-${Math.random().toString(36).slice(2, 10).replace(/[0-9]/g, 'x')}@example.test`;
 
 /** POST an invitation and return the response. */
-export const invite = (app: LedgerFlowApp, tenant: Tenant, json: Record<string, unknown>) =>
+export const invite = (app: Pick<LedgerFlowApp, 'request'>, tenant: Tenant, json: Record<string, unknown>) =>
   app.request('/api/v1/integrations/ledger/invitations', { method: 'POST', key: tenant.key, json });
 
 /** Invitation → email → connect URL → sandbox consent (auto-approve) → callback; returns the connection id. */
@@ -43,10 +43,38 @@ export async function followConsent(
   throw new Error('too many redirects');
 }
 
+/**
+ * The recipient opens the invitation link, sees the sandbox's consent page (no
+ * auto-approve, as in the embedded default) and presses Approve; the service's callback page.
+ */
+export async function approveOnSandboxPage(connectUrl: string): Promise<{ html: string; callback: Response }> {
+  const toProvider = await fetch(connectUrl, { redirect: 'manual' });
+  const consent = await fetch(toProvider.headers.get('location')!);
+  const html = await consent.text();
+  const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!.replace(/&#38;/g, '&');
+  const approved = await fetch(new URL('/connect/oauth2/approve', consent.url), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      redirect_uri: field('redirect_uri'),
+      state: field('state'),
+      realmId: field('realmId'),
+      decision: 'approve',
+    }).toString(),
+  });
+  return { html, callback: await fetch(approved.headers.get('location')!) };
+}
+
 export const connectUrlFromMail = (raw: string) => /https?:\/\/\S+\/ledger\/connect\/[A-Za-z0-9_-]{43}/.exec(mailText(raw))?.[0];
 
 /** Poll the sync status until the run leaves queued/running. */
-export async function waitForRun(app: LedgerFlowApp, tenant: Tenant, connectionId: string, timeoutMs = 20_000): Promise<any> {
+export async function waitForRun(
+  app: Pick<LedgerFlowApp, 'request'>,
+  tenant: Tenant,
+  connectionId: string,
+  timeoutMs = 20_000,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await app.request(`/api/v1/integrations/ledger/${connectionId}/sync`, { key: tenant.key });

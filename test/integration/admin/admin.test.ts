@@ -152,10 +152,11 @@ describe('admin surface', () => {
     }
   });
 
-  it('when the operator CLI is run against the server, then it round-trips and reports errors readably', async () => {
+  // One CLI process per call: on a loaded 2-core machine their start-ups alone can take half a minute.
+  it('when the operator CLI is run against the server, then it round-trips and reports errors readably', { timeout: 90_000 }, async () => {
     const run = (args: string[], env: Record<string, string> = {}) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['admin/cli.ts', ...args], {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'admin/cli.ts', ...args], {
           cwd: ROOT,
           env: { ...process.env, SVC_URL: app.url, SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN, ...env },
         });

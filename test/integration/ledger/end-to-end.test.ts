@@ -6,7 +6,7 @@ import { ConfigSchema } from '../../../server/config.js';
 import { startService, type RunningService } from '../../../server/service.js';
 import { createTestDatabase } from '../../support/database.js';
 import { LogCapture, TEST_ADMIN_TOKEN } from '../../support/harness.js';
-import { connectUrlFromMail } from '../../support/ledger-flow.js';
+import { approveOnSandboxPage, connectUrlFromMail } from '../../support/ledger-flow.js';
 
 let service: RunningService;
 let dataDir: string;
@@ -61,23 +61,8 @@ describe('accounting source end to end on the embedded default', () => {
     expect(readFileSync(path.join(dataDir, 'token-key'), 'utf8').trim()).toMatch(/^[A-Za-z0-9+/]{43}=$/);
 
     // The recipient opens the link, sees the sandbox consent page and presses Approve.
-    const toProvider = await fetch(invitation.connectUrl, { redirect: 'manual' });
-    const consent = await fetch(toProvider.headers.get('location')!);
-    const html = await consent.text();
+    const { html, callback } = await approveOnSandboxPage(invitation.connectUrl);
     expect(html).toContain('Approve');
-    const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!.replace(/&#38;/g, '&');
-    const approved = await fetch(new URL('/connect/oauth2/approve', consent.url), {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        redirect_uri: field('redirect_uri'),
-        state: field('state'),
-        realmId: field('realmId'),
-        decision: 'approve',
-      }).toString(),
-    });
-    const callback = await fetch(approved.headers.get('location')!);
     expect(callback.status).toBe(200);
 
     const [connection] = await admin('connections.list', {}, true);

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   companyInfo,
@@ -185,6 +188,76 @@ describe('ledger sandbox', () => {
       await expect(queryPage(ep, q)).rejects.toMatchObject({ kind: 'throttled', status: 429 });
     } finally {
       await limited.close();
+    }
+  });
+
+  it('when a sandbox with a state file restarts, then its credentials, company, tokens and pending codes carry over', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-sandbox-state-'));
+    const stateFile = path.join(dir, 'ledger-sandbox.json');
+    const company = generateCompany({ invoices: 2, items: 1, linesPerInvoice: 1, realmId: '77' });
+    const start = () =>
+      startLedgerSandbox({
+        companies: [generateCompany({ invoices: 9, items: 3, linesPerInvoice: 1, realmId: '77' })],
+        autoApprove: true,
+        stateFile,
+      });
+    const consent = async (s: { urls: { authorize: string }; clientId: string }) => {
+      const res = await fetch(
+        `${s.urls.authorize}?client_id=${s.clientId}&response_type=code&scope=com.intuit.quickbooks.accounting&redirect_uri=${encodeURIComponent(REDIRECT)}&state=s9`,
+        { redirect: 'manual' },
+      );
+      return new URL(res.headers.get('location')!).searchParams.get('code')!;
+    };
+    const first = await startLedgerSandbox({ companies: [company], autoApprove: true, stateFile });
+    const before = {
+      ...endpoints(),
+      tokenUrl: first.urls.token,
+      apiBaseUrl: first.urls.api,
+      clientId: first.clientId,
+      clientSecret: first.clientSecret,
+    };
+    let tokens: Awaited<ReturnType<typeof exchangeCode>>;
+    let pending: string;
+    try {
+      tokens = await exchangeCode(before, await consent(first));
+      pending = await consent(first);
+    } finally {
+      await first.close();
+    }
+    expect(statSync(stateFile).mode & 0o777).toBe(0o600);
+    expect(readFileSync(stateFile, 'utf8')).toContain(tokens.refreshToken);
+
+    const second = await start();
+    try {
+      // The saved company wins over the one passed in: a restart does not change the provider's data.
+      expect([second.clientId, second.clientSecret, second.companies.get('77')!.Invoice.length]).toEqual([
+        first.clientId,
+        first.clientSecret,
+        2,
+      ]);
+      const after = { ...before, tokenUrl: second.urls.token, apiBaseUrl: second.urls.api };
+      expect(await companyInfo(after, { realmId: '77', accessToken: tokens.accessToken })).toEqual({ companyName: company.companyName });
+      const refreshed = await refreshTokens(after, tokens.refreshToken);
+      expect(await companyInfo(after, { realmId: '77', accessToken: refreshed.accessToken })).toEqual({ companyName: company.companyName });
+      await expect(exchangeCode(after, pending)).resolves.toMatchObject({ refreshToken: expect.stringMatching(/^RT1-/) });
+    } finally {
+      await second.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('when the state file is not a sandbox state, then the sandbox does not start and names the file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-sandbox-state-'));
+    const stateFile = path.join(dir, 'ledger-sandbox.json');
+    try {
+      for (const text of ['{"version":1', '{"version":2}', 'null']) {
+        writeFileSync(stateFile, text);
+        await expect(startLedgerSandbox({ companies: [], stateFile })).rejects.toThrow(
+          `${stateFile} is not a ledger sandbox state (remove it to start the sandbox afresh; its connections must then be invited again)`,
+        );
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -11,7 +11,6 @@ import { createTestDatabase } from '../../support/database.js';
 import { freePort } from '../../support/free-port.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
 interface Started {
   child: ChildProcess;
@@ -22,7 +21,8 @@ interface Started {
 
 function startService(env: Record<string, string>): Started {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'TEST_DATABASE_URL'].includes(k)));
-  const child = spawn(TSX, ['server/main.ts'], {
+  // `node --import tsx` (what the tsx wrapper runs, without the wrapper's extra process start-up).
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: { ...clean, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -126,7 +126,7 @@ describe('npm start', () => {
     }
   });
 
-  it('when SVC_WORKERS=2, then two processes serve one port, and SIGTERM drains both and exits 0', async () => {
+  it('when SVC_WORKERS=2, then two processes serve one port, and SIGTERM drains both and exits 0', { timeout: 90_000 }, async () => {
     const db = await createTestDatabase({ migrated: false });
     const port = await freePort();
     const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-cluster-'));
@@ -177,7 +177,8 @@ describe('npm start', () => {
     }
   });
 
-  it('when processes start together on a fresh database, then they set up the job queue one at a time', async () => {
+  // Three processes start here (primary and two HTTP processes): on a loaded 2-core machine that alone can take half a minute.
+  it('when processes start together on a fresh database, then they set up the job queue one at a time', { timeout: 90_000 }, async () => {
     // Two processes installing pg-boss and creating its queue at once deadlocked (one start failed); they take turns.
     const db = await createTestDatabase({ migrated: false });
     const holder = new pg.Client({ connectionString: db.url });

@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
-const tsx = path.resolve('node_modules/.bin/tsx');
+/** `node --import tsx`: what the tsx wrapper runs, without the wrapper's extra process start-up. */
+const tsx = (args: string[]) => [process.execPath, ['--import', 'tsx', ...args]] as const;
 
 describe('token key: generated file and the separate worker', () => {
   it('when several processes start together without SVC_TOKEN_KEY, then they all use the one key file (mode 0600) and no temp file is left', async () => {
@@ -14,7 +15,7 @@ describe('token key: generated file and the separate worker', () => {
     try {
       const startAt = String(Date.now() + 2500);
       const keys = await Promise.all(
-        Array.from({ length: 6 }, () => run(tsx, ['test/support/token-key-child.ts', dir, startAt]).then((r) => r.stdout)),
+        Array.from({ length: 6 }, () => run(...tsx(['test/support/token-key-child.ts', dir, startAt])).then((r) => r.stdout)),
       );
       const file = readFileSync(path.join(dir, 'token-key'), 'utf8').trim();
       expect(Buffer.from(file, 'base64')).toHaveLength(32);
@@ -39,7 +40,7 @@ describe('token key: generated file and the separate worker', () => {
       LEDGER_CLIENT_SECRET: 'secret',
     };
     try {
-      const failure = await run(tsx, ['server/jobs/worker.ts'], { env, timeout: 20_000 }).then(
+      const failure = await run(...tsx(['server/jobs/worker.ts']), { env, timeout: 20_000 }).then(
         () => ({ code: 0, stderr: '' }),
         (err: { code: number; stderr: string }) => err,
       );

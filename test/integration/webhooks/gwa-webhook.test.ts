@@ -47,8 +47,8 @@ describe('gwa webhook', () => {
     const tenant = await createTenant(app, { provider: 'gwa', scopes: ['payments:write'] });
     const keys = newKeys();
     const child = spawn(
-      path.join(ROOT, 'node_modules/.bin/tsx'),
-      ['admin/cli.ts', 'webhookEndpoints.create', JSON.stringify({ integrationId: tenant.integrationId, ...keys })],
+      process.execPath,
+      ['--import', 'tsx', 'admin/cli.ts', 'webhookEndpoints.create', JSON.stringify({ integrationId: tenant.integrationId, ...keys })],
       { cwd: ROOT, env: { ...process.env, SVC_URL: app.url, SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN } },
     );
     let stdout = '';
