@@ -10,6 +10,10 @@ export interface ApiDeps {
   faults: FaultQueue;
   /** Requests per minute per realm before 429 (provider: 500). */
   rateLimitPerMinute: number;
+  /** Strict protocol checks (see `SandboxOptions.strict`); read on every request. */
+  strict: () => boolean;
+  /** Random source for the order of tied rows in strict mode. */
+  random: () => number;
   /** Test hook: called before each admitted query or CDC request is answered (may change the company). */
   beforeAnswer?: () => ((req: { kind: 'query' | 'cdc'; statement: string }) => void) | undefined;
 }
@@ -56,7 +60,7 @@ export function apiRoutes(deps: ApiDeps): Router {
     deps.beforeAnswer?.()?.({ kind: 'query', statement });
     try {
       const q = parseQuery(statement);
-      const { rows, total } = runQuery(entitiesOf(company, q.entity), q);
+      const { rows, total } = runQuery(entitiesOf(company, q.entity), q, deps.strict() ? { unstableTies: deps.random } : {});
       const body = q.count
         ? { QueryResponse: { totalCount: total }, time: new Date().toISOString() }
         : {

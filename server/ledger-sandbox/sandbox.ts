@@ -13,6 +13,15 @@ export interface SandboxOptions extends Partial<SandboxTokenOptions> {
   clientSecret?: string;
   autoApprove?: boolean;
   rateLimitPerMinute?: number;
+  /**
+   * Strict protocol checks: behave where the provider documents no guarantee in
+   * the least convenient way it may. Rows an ORDERBY leaves tied (same
+   * `LastUpdatedTime`, second precision) come back in a new order on every
+   * request unless the ORDERBY ends in `Id`.
+   */
+  strict?: boolean;
+  /** Random source of strict mode's tie order (a seeded one makes a failure reproducible). */
+  random?: () => number;
 }
 
 export interface LedgerSandbox {
@@ -26,6 +35,8 @@ export interface LedgerSandbox {
   injectFault(fault: Fault): void;
   clearFaults(): void;
   setAutoApprove(on: boolean): void;
+  /** Switch the strict protocol checks on or off (`SandboxOptions.strict`), optionally with a new random source. */
+  setStrict(on: boolean, random?: () => number): void;
   /** Run `hook` before each query/CDC answer (tests change records between pages with it); undefined removes it. */
   beforeAnswer(hook: ((req: { kind: 'query' | 'cdc'; statement: string }) => void) | undefined): void;
   close(): Promise<void>;
@@ -46,6 +57,8 @@ export async function startLedgerSandbox(options: SandboxOptions, port = 0, host
   });
   const faults = new FaultQueue();
   let autoApprove = options.autoApprove ?? false;
+  let strict = options.strict ?? false;
+  let random = options.random ?? Math.random;
   let hook: ((req: { kind: 'query' | 'cdc'; statement: string }) => void) | undefined;
   const clientId = options.clientId ?? `sandbox-client-${randomBytes(6).toString('hex')}`;
   const clientSecret = options.clientSecret ?? randomBytes(24).toString('base64url');
@@ -53,7 +66,17 @@ export async function startLedgerSandbox(options: SandboxOptions, port = 0, host
   const app = express();
   app.disable('x-powered-by');
   app.use(oauthRoutes({ companies, tokens, faults, clientId, clientSecret, autoApprove: () => autoApprove }));
-  app.use(apiRoutes({ companies, tokens, faults, rateLimitPerMinute: options.rateLimitPerMinute ?? 500, beforeAnswer: () => hook }));
+  app.use(
+    apiRoutes({
+      companies,
+      tokens,
+      faults,
+      rateLimitPerMinute: options.rateLimitPerMinute ?? 500,
+      strict: () => strict,
+      random: () => random(),
+      beforeAnswer: () => hook,
+    }),
+  );
   app.post('/__sandbox/faults', express.json(), (req, res) => {
     faults.add(req.body as Fault);
     res.status(204).end();
@@ -80,6 +103,10 @@ export async function startLedgerSandbox(options: SandboxOptions, port = 0, host
     clearFaults: () => faults.clear(),
     setAutoApprove: (on) => {
       autoApprove = on;
+    },
+    setStrict: (on, source) => {
+      strict = on;
+      if (source) random = source;
     },
     beforeAnswer: (h) => {
       hook = h;

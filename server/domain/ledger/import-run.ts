@@ -186,7 +186,7 @@ export async function importRun(
         prefetched = undefined;
         // Preferences is a singleton: one answer is the whole entity.
         const digest = {
-          ...nextPage(fetched.cursor, fetched.window, fetched.rows),
+          ...nextPage(fetched.cursor, fetched.window, fetched.rows, pageSize),
           ...(entity === 'Preferences' ? { fresh: fetched.rows, last: true } : {}),
         };
         const records = digest.fresh.map((r) => toRecord(r as Record<string, unknown>));
