@@ -30,8 +30,9 @@ async function admit(
 ): Promise<SandboxCompany | undefined> {
   const fault = deps.faults.take('api');
   await delayFor(fault);
+  if (fault?.retryAfterSeconds !== undefined) res.setHeader('retry-after', String(fault.retryAfterSeconds));
   if (fault?.kind === 'throttle') return void res.status(429).json(faultBodies.throttled());
-  if (fault?.kind === 'server_error') return void res.status(500).json(faultBodies.serverError());
+  if (fault?.kind === 'server_error') return void res.status(fault.status ?? 500).json(faultBodies.serverError());
   const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
   const access = fault?.kind === 'expired_token' ? { error: 'Token expired' } : deps.tokens.checkAccess(bearer);
   if ('error' in access) {

@@ -5,7 +5,7 @@ import { apiRoutes } from './api-routes.js';
 import type { SandboxCompany } from './company.js';
 import { FaultQueue, type Fault } from './faults.js';
 import { SandboxTokens, type SandboxTokenOptions } from './oauth-state.js';
-import { oauthRoutes } from './oauth-routes.js';
+import { oauthRoutes, type TokenRequestLog } from './oauth-routes.js';
 
 export interface SandboxOptions extends Partial<SandboxTokenOptions> {
   companies: SandboxCompany[];
@@ -17,7 +17,9 @@ export interface SandboxOptions extends Partial<SandboxTokenOptions> {
    * Strict protocol checks: behave where the provider documents no guarantee in
    * the least convenient way it may. Rows an ORDERBY leaves tied (same
    * `LastUpdatedTime`, second precision) come back in a new order on every
-   * request unless the ORDERBY ends in `Id`.
+   * request unless the ORDERBY ends in `Id`. A rotated refresh token sent again
+   * ends its whole grant (refresh-token reuse detection) and is recorded in
+   * `violations`.
    */
   strict?: boolean;
   /** Random source of strict mode's tie order (a seeded one makes a failure reproducible). */
@@ -32,6 +34,10 @@ export interface LedgerSandbox {
   tokens: SandboxTokens;
   /** Provider-shaped URLs of this sandbox. */
   urls: { authorize: string; token: string; revoke: string; api: string };
+  /** Every token request, with the refresh token it carried and the status answered. */
+  tokenRequests: TokenRequestLog[];
+  /** Protocol violations the strict checks saw. */
+  violations: string[];
   injectFault(fault: Fault): void;
   clearFaults(): void;
   setAutoApprove(on: boolean): void;
@@ -56,6 +62,8 @@ export async function startLedgerSandbox(options: SandboxOptions, port = 0, host
     rotateRefreshTokens: options.rotateRefreshTokens ?? true,
   });
   const faults = new FaultQueue();
+  const tokenRequests: TokenRequestLog[] = [];
+  const violations: string[] = [];
   let autoApprove = options.autoApprove ?? false;
   let strict = options.strict ?? false;
   let random = options.random ?? Math.random;
@@ -65,7 +73,19 @@ export async function startLedgerSandbox(options: SandboxOptions, port = 0, host
 
   const app = express();
   app.disable('x-powered-by');
-  app.use(oauthRoutes({ companies, tokens, faults, clientId, clientSecret, autoApprove: () => autoApprove }));
+  app.use(
+    oauthRoutes({
+      companies,
+      tokens,
+      faults,
+      clientId,
+      clientSecret,
+      autoApprove: () => autoApprove,
+      strict: () => strict,
+      tokenRequests,
+      violations,
+    }),
+  );
   app.use(
     apiRoutes({
       companies,
@@ -99,6 +119,8 @@ export async function startLedgerSandbox(options: SandboxOptions, port = 0, host
       revoke: `${url}/v2/oauth2/tokens/revoke`,
       api: url,
     },
+    tokenRequests,
+    violations,
     injectFault: (f) => faults.add(f),
     clearFaults: () => faults.clear(),
     setAutoApprove: (on) => {
