@@ -20,6 +20,15 @@ export interface ParsedQuery {
 
 export class QueryParseError extends Error {}
 
+/** The provider's documented dateTime form: seconds precision and an explicit offset (docs/provider-facts.md §4.6). */
+const DOCUMENTED_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
+
+/** Strict protocol: a time in another form (milliseconds, `Z`, no offset) is refused. */
+export function checkDateTime(field: string, value: string): void {
+  if (!DOCUMENTED_DATETIME.test(value))
+    throw new QueryParseError(`${field} must be a dateTime like 2026-01-01T00:00:00-00:00, got '${value.slice(0, 40)}'`);
+}
+
 const GRAMMAR =
   /^\s*select\s+(\*|count\(\*\))\s+from\s+(\w+)(?:\s+where\s+(.+?))?(?:\s+orderby\s+([\w.]+(?:\s+(?:asc|desc))?(?:\s*,\s*[\w.]+(?:\s+(?:asc|desc))?)*))?(?:\s+startposition\s+(\d+))?(?:\s+maxresults\s+(\d+))?\s*$/i;
 const CONDITION = /^\s*([\w.]+)\s*(<=|>=|=|<|>)\s*'([^']*)'\s*$/;

@@ -44,7 +44,7 @@ export interface LedgerSandbox {
   /** Switch the strict protocol checks on or off (`SandboxOptions.strict`), optionally with a new random source. */
   setStrict(on: boolean, random?: () => number): void;
   /** Run `hook` before each query/CDC answer (tests change records between pages with it); undefined removes it. */
-  beforeAnswer(hook: ((req: { kind: 'query' | 'cdc'; statement: string }) => void) | undefined): void;
+  beforeAnswer(hook: ((req: { kind: 'query' | 'cdc'; statement: string; url: string }) => void) | undefined): void;
   close(): Promise<void>;
 }
 
@@ -67,7 +67,7 @@ export async function startLedgerSandbox(options: SandboxOptions, port = 0, host
   let autoApprove = options.autoApprove ?? false;
   let strict = options.strict ?? false;
   let random = options.random ?? Math.random;
-  let hook: ((req: { kind: 'query' | 'cdc'; statement: string }) => void) | undefined;
+  let hook: ((req: { kind: 'query' | 'cdc'; statement: string; url: string }) => void) | undefined;
   const clientId = options.clientId ?? `sandbox-client-${randomBytes(6).toString('hex')}`;
   const clientSecret = options.clientSecret ?? randomBytes(24).toString('base64url');
 

@@ -1,5 +1,6 @@
 import type { SyncState } from '../../../contract/common/index.js';
 import type { SyncEntityProgress } from '../../../contract/ledger.js';
+import { providerDateTime } from '../../integrations/ledger/provider-time.js';
 
 export type { SyncState };
 export type SyncMode = 'historical' | 'incremental' | 'full';
@@ -190,12 +191,12 @@ export function pageStatement(o: {
   const w = pageWindow(o.cursor, o.pageSize);
   const page = `startposition ${w.startPosition} maxresults ${w.maxResults}`;
   if (w.kind === 'tie')
-    return `select * from ${o.entity} where MetaData.LastUpdatedTime = '${o.cursor!.lastUpdatedTime}' orderby Id ${page}`;
+    return `select * from ${o.entity} where MetaData.LastUpdatedTime = '${providerDateTime(o.cursor!.lastUpdatedTime!)}' orderby Id ${page}`;
   const at = o.cursor?.lastUpdatedTime ?? null;
-  const from = at ?? (o.reconcile ? undefined : o.periodStart?.toISOString());
+  const from = at ?? (o.reconcile ? undefined : o.periodStart);
   const where = [
-    ...(from ? [`MetaData.LastUpdatedTime ${at !== null && o.cursor?.pastTie ? '>' : '>='} '${from}'`] : []),
-    ...(o.reconcile ? [] : [`MetaData.LastUpdatedTime <= '${o.periodEnd.toISOString()}'`]),
+    ...(from ? [`MetaData.LastUpdatedTime ${at !== null && o.cursor?.pastTie ? '>' : '>='} '${providerDateTime(from)}'`] : []),
+    ...(o.reconcile ? [] : [`MetaData.LastUpdatedTime <= '${providerDateTime(o.periodEnd)}'`]),
   ];
   const filter = where.length ? ` where ${where.join(' and ')}` : '';
   return `select * from ${o.entity}${filter} orderby MetaData.LastUpdatedTime ${page}`;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelayMs } from '../../../server/integrations/ledger/backoff.js';
+import { providerDateTime } from '../../../server/integrations/ledger/provider-time.js';
 import {
   canMove,
   cdcAnswerCapped,
@@ -120,6 +121,11 @@ describe('page cursor', () => {
       maxResults: 10,
     });
   });
+  it('when a time goes to the provider, then it has seconds precision and an explicit offset, whatever form it came in', () => {
+    expect(providerDateTime(new Date('2026-01-01T00:00:00.999Z'))).toBe('2026-01-01T00:00:00-00:00');
+    expect(providerDateTime('2024-06-01T10:00:00-07:00')).toBe('2024-06-01T17:00:00-00:00');
+    expect(() => providerDateTime('not a time')).toThrow(RangeError);
+  });
   it('when building a statement, then it filters the period, orders by LastUpdatedTime and pages; reconciling drops the period', () => {
     const s = pageStatement({
       entity: 'Invoice',
@@ -129,7 +135,7 @@ describe('page cursor', () => {
       pageSize: 100,
     });
     expect(s).toBe(
-      "select * from Invoice where MetaData.LastUpdatedTime >= '2026-01-01T00:00:00.000Z' and MetaData.LastUpdatedTime <= '2026-06-01T00:00:00.000Z' " +
+      "select * from Invoice where MetaData.LastUpdatedTime >= '2026-01-01T00:00:00-00:00' and MetaData.LastUpdatedTime <= '2026-06-01T00:00:00-00:00' " +
         'orderby MetaData.LastUpdatedTime startposition 1 maxresults 100',
     );
     expect(
@@ -137,18 +143,18 @@ describe('page cursor', () => {
         entity: 'Item',
         periodStart: null,
         periodEnd: now,
-        cursor: { lastUpdatedTime: 'T', startPosition: 4, seenIds: ['1', '2', '3'] },
+        cursor: { lastUpdatedTime: '2026-05-01T10:00:00-07:00', startPosition: 4, seenIds: ['1', '2', '3'] },
         pageSize: 10,
       }),
     ).toBe(
-      "select * from Item where MetaData.LastUpdatedTime >= 'T' and MetaData.LastUpdatedTime <= '2026-06-01T00:00:00.000Z' orderby MetaData.LastUpdatedTime startposition 1 maxresults 13",
+      "select * from Item where MetaData.LastUpdatedTime >= '2026-05-01T17:00:00-00:00' and MetaData.LastUpdatedTime <= '2026-06-01T00:00:00-00:00' orderby MetaData.LastUpdatedTime startposition 1 maxresults 13",
     );
     const base = { entity: 'Invoice' as const, periodStart: null, periodEnd: now, pageSize: 10 };
-    expect(pageStatement({ ...base, cursor: { lastUpdatedTime: 'T', startPosition: 5, tie: { afterId: '9' } } })).toBe(
-      "select * from Invoice where MetaData.LastUpdatedTime = 'T' orderby Id startposition 5 maxresults 11",
-    );
-    expect(pageStatement({ ...base, cursor: { lastUpdatedTime: 'T', startPosition: 1, pastTie: true } })).toBe(
-      "select * from Invoice where MetaData.LastUpdatedTime > 'T' and MetaData.LastUpdatedTime <= '2026-06-01T00:00:00.000Z' orderby MetaData.LastUpdatedTime startposition 1 maxresults 10",
+    expect(
+      pageStatement({ ...base, cursor: { lastUpdatedTime: '2026-05-01T17:00:00.250Z', startPosition: 5, tie: { afterId: '9' } } }),
+    ).toBe("select * from Invoice where MetaData.LastUpdatedTime = '2026-05-01T17:00:00-00:00' orderby Id startposition 5 maxresults 11");
+    expect(pageStatement({ ...base, cursor: { lastUpdatedTime: '2026-05-01T17:00:00-00:00', startPosition: 1, pastTie: true } })).toBe(
+      "select * from Invoice where MetaData.LastUpdatedTime > '2026-05-01T17:00:00-00:00' and MetaData.LastUpdatedTime <= '2026-06-01T00:00:00-00:00' orderby MetaData.LastUpdatedTime startposition 1 maxresults 10",
     );
     expect(pageStatement({ entity: 'Item', periodStart: null, periodEnd: now, cursor: null, pageSize: 10, reconcile: true })).toBe(
       'select * from Item orderby MetaData.LastUpdatedTime startposition 1 maxresults 10',
