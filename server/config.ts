@@ -119,6 +119,8 @@ export const ConfigSchema = z
     LEDGER_BACKOFF_BASE_MS: optionalPositiveInt,
     LEDGER_BACKOFF_MAX_MS: optionalPositiveInt,
     LEDGER_JOB_RETRY_DELAY_SECONDS: optionalPositiveInt,
+    LEDGER_REAP_INTERVAL_MS: optionalPositiveInt,
+    LEDGER_LEASE_GRACE_MS: optionalPositiveInt,
     LEDGER_INVITATIONS_PER_KEY_PER_HOUR: optionalPositiveInt,
     LEDGER_WORKER: optionalString.pipe(z.enum(['in-process', 'off']).optional()),
   })
@@ -164,6 +166,10 @@ export function ledgerSettings(c: Config) {
     backoffBaseMs: c.LEDGER_BACKOFF_BASE_MS ?? 1_000,
     backoffMaxMs: c.LEDGER_BACKOFF_MAX_MS ?? 60_000,
     jobRetryDelaySeconds: c.LEDGER_JOB_RETRY_DELAY_SECONDS ?? 30,
+    /** How often each worker looks for runs whose worker died (docs/ledger-sync.md). */
+    reapIntervalMs: c.LEDGER_REAP_INTERVAL_MS ?? 30_000,
+    /** How long a delivered job may go without its run's lease before its worker counts as dead. */
+    leaseGraceMs: c.LEDGER_LEASE_GRACE_MS ?? 60_000,
     worker: c.LEDGER_WORKER ?? 'in-process',
     /** Invitations one API key may create per trailing hour (429 with Retry-After beyond). */
     invitationsPerKeyPerHour: c.LEDGER_INVITATIONS_PER_KEY_PER_HOUR ?? 20,

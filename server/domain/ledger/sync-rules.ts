@@ -238,16 +238,32 @@ export const absenceMeansDeleted = (entity: SyncEntity): boolean => entity === '
 export const cdcAnswerCapped = (objects: number) => objects >= CDC_MAX_OBJECTS;
 
 /**
- * What to do with a `queued` or `running` run found when a sync is requested
- * (docs/ledger-sync.md). A run is left alone while an attempt holds its lease or
- * its job can still be delivered (`created`, `retry`, `active`: an expired job
- * comes back). A queued run whose job was never sent is sent again. Otherwise its
- * job is gone (completed, failed, cancelled, or missing after it started) and
- * nothing will ever finish the run: it is failed.
+ * What to do with a `queued` or `running` run found when a sync is requested or
+ * by the worker's reaper timer (docs/ledger-sync.md). A run is left alone while
+ * an attempt holds its lease or its job can still be delivered (`created`,
+ * `retry`). A job `active` for longer than `leaseGraceMs` with nobody holding the
+ * lease was taken by a worker that died (a live handler takes the lease as it
+ * starts, and a dead one's lease freed itself with its connection): `expired`.
+ * A queued run whose job was never sent is sent again. Otherwise its job is gone
+ * (completed, failed, cancelled, or missing after it started) and nothing will
+ * ever finish the run: it is failed.
  */
-export function reapDecision(o: { state: 'queued' | 'running'; jobState: string | null; leaseHeld: boolean }): 'keep' | 'resend' | 'fail' {
+export function reapDecision(o: {
+  state: 'queued' | 'running';
+  jobState: string | null;
+  leaseHeld: boolean;
+  /** When the job was last handed to a worker (pg-boss `startedOn`). */
+  jobStartedAt?: Date | null;
+  now?: Date;
+  leaseGraceMs?: number;
+}): 'keep' | 'resend' | 'fail' | 'expired' {
   if (o.leaseHeld) return 'keep';
-  if (o.jobState === 'created' || o.jobState === 'retry' || o.jobState === 'active') return 'keep';
+  if (o.jobState === 'active') {
+    const started = o.jobStartedAt?.getTime();
+    const expired = started !== undefined && o.now !== undefined && o.now.getTime() - started > (o.leaseGraceMs ?? Infinity);
+    return expired ? 'expired' : 'keep';
+  }
+  if (o.jobState === 'created' || o.jobState === 'retry') return 'keep';
   if (o.jobState === null) return o.state === 'queued' ? 'resend' : 'fail';
   return 'fail';
 }

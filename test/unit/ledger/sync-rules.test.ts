@@ -228,4 +228,13 @@ describe('reaping runs whose job is gone', () => {
     for (const jobState of ['completed', 'failed', 'cancelled'])
       expect(reapDecision({ state: 'queued', jobState, leaseHeld: false })).toBe('fail');
   });
+  it('when a job has been active past the grace period and nobody holds the lease, then its worker died: expired; otherwise kept', () => {
+    const started = new Date(now.getTime() - 61_000);
+    const o = { jobState: 'active', now, leaseGraceMs: 60_000, jobStartedAt: started };
+    expect(reapDecision({ ...o, state: 'running', leaseHeld: false })).toBe('expired');
+    expect(reapDecision({ ...o, state: 'queued', leaseHeld: false })).toBe('expired');
+    expect(reapDecision({ ...o, state: 'running', leaseHeld: true })).toBe('keep');
+    expect(reapDecision({ ...o, state: 'running', leaseHeld: false, jobStartedAt: new Date(now.getTime() - 59_000) })).toBe('keep');
+    expect(reapDecision({ ...o, state: 'running', leaseHeld: false, jobStartedAt: null })).toBe('keep');
+  });
 });
