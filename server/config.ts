@@ -71,6 +71,13 @@ export const ConfigSchema = z
     SVC_RATE_LIMIT_PER_SECOND: positiveInt(100),
     SVC_RATE_LIMIT_BURST: positiveInt(1_000),
     SVC_RATE_LIMIT_LEASE: positiveInt(20),
+    /**
+     * Per-endpoint token bucket on gwa webhook deliveries (docs/decisions.md, "gwa
+     * webhook"), shared by all processes like the per-key one: a burst the provider
+     * never sends is refused with 429 `rate_limited` and Retry-After.
+     */
+    SVC_WEBHOOK_RATE_LIMIT_PER_SECOND: positiveInt(20),
+    SVC_WEBHOOK_RATE_LIMIT_BURST: positiveInt(200),
     /** Check every response against the contract before sending (tests turn it on; it costs CPU per request). */
     SVC_RESPONSE_VALIDATION: z
       .enum(['true', 'false'])

@@ -9,7 +9,8 @@ import { errorEnvelope, notFound } from './middleware/error-envelope.js';
 import { parseJsonBody, refuseUnsafeBody, requireJsonContentType } from './middleware/json-body.js';
 import { defineRequestEntityManager, requestContext } from './middleware/request-context.js';
 import { mountApi } from './router.js';
-import type { RateLimitConfig } from './middleware/rate-limit.js';
+import { webhookRateLimit, type RateLimitConfig } from './middleware/rate-limit.js';
+import { poolSql } from '../persistence/sql/sql.js';
 import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
 import { ledgerConsentRoutes } from './routes/ledger-consent.js';
 import { gwaWebhookRoutes } from './routes/gwa-webhooks.js';
@@ -44,7 +45,7 @@ export function createApp(deps: AppDeps): Express {
 
   defineRequestEntityManager(app, deps.orm);
   app.use(requestContext(deps.logger));
-  app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION));
+  app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookRateLimit(poolSql(deps.orm), deps.config)));
   app.use(requireJsonContentType);
   app.use('/admin/trpc', parseJsonBody(deps.config.SVC_BODY_LIMIT_BYTES), refuseUnsafeBody);
 

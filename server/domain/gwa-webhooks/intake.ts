@@ -5,7 +5,13 @@ import { DomainError } from '../../domain/errors.js';
 import { recordPaymentReport } from '../../domain/payment-reports/record-payment-report.js';
 import { effectOf, identityOf, type WebhookEventStatus } from '../../domain/webhooks/effects.js';
 import { InvalidNotification, parseNotification, type Notification } from '../../domain/webhooks/notification.js';
-import { challengeResponse, isValidChallenge, verifySignature, type KeyPair } from '../../domain/webhooks/signature.js';
+import {
+  challengeResponse,
+  isValidChallenge,
+  MAX_SIGNATURE_PAIRS,
+  verifySignature,
+  type KeyPair,
+} from '../../domain/webhooks/signature.js';
 import * as store from '../../persistence/sql/webhooks.sql.js';
 import { sqlOf, type TenantScope } from '../../persistence/sql/sql.js';
 import { currentKeySlot, previousKeySlot, type WebhookRuntime } from './runtime.js';
@@ -95,6 +101,7 @@ export async function receiveNotification(
   if (!verdict.ok) {
     const messages = {
       malformed_payload: 'gwa_payload contains characters outside base64 and newline',
+      too_many_pairs: `gwa_signature holds more than ${MAX_SIGNATURE_PAIRS} publicKey|signature pairs`,
       no_matching_public_key: "gwa_signature holds no pair for this endpoint's public key",
       signature_mismatch: 'gwa_signature does not match gwa_payload',
     } as const;

@@ -20,6 +20,8 @@ describe('configuration', () => {
       SVC_RATE_LIMIT_PER_SECOND: 100,
       SVC_RATE_LIMIT_BURST: 1000,
       SVC_RATE_LIMIT_LEASE: 20,
+      SVC_WEBHOOK_RATE_LIMIT_PER_SECOND: 20,
+      SVC_WEBHOOK_RATE_LIMIT_BURST: 200,
       SVC_RESPONSE_VALIDATION: false,
       LOG_LEVEL: 'info',
       SVC_WORKERS: '1',
