@@ -76,6 +76,13 @@ export const ConfigSchema = z
      * webhook"), shared by all processes like the per-key one: a burst the provider
      * never sends is refused with 429 `rate_limited` and Retry-After.
      */
+    /**
+     * Failed authentications (401) one client address may make: bursts of
+     * SVC_AUTH_FAILURE_BURST, refilled at SVC_AUTH_FAILURES_PER_SECOND; beyond, its
+     * requests get 429 `rate_limited` with Retry-After before any key lookup.
+     */
+    SVC_AUTH_FAILURES_PER_SECOND: positiveInt(10),
+    SVC_AUTH_FAILURE_BURST: positiveInt(100),
     SVC_WEBHOOK_RATE_LIMIT_PER_SECOND: positiveInt(20),
     SVC_WEBHOOK_RATE_LIMIT_BURST: positiveInt(200),
     /** Check every response against the contract before sending (tests turn it on; it costs CPU per request). */

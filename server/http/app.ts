@@ -18,7 +18,11 @@ import type { WebhookRuntime } from '../domain/gwa-webhooks/runtime.js';
 
 export interface AppDeps {
   orm: MikroORM;
-  config: Pick<Config, 'SVC_BODY_LIMIT_BYTES' | 'SVC_ENVIRONMENT' | 'SVC_RESPONSE_VALIDATION'> & RateLimitConfig;
+  config: Pick<
+    Config,
+    'SVC_BODY_LIMIT_BYTES' | 'SVC_ENVIRONMENT' | 'SVC_RESPONSE_VALIDATION' | 'SVC_AUTH_FAILURES_PER_SECOND' | 'SVC_AUTH_FAILURE_BURST'
+  > &
+    RateLimitConfig;
   logger: Logger;
   /** Bearer token of the operator surface at /admin/trpc. */
   adminToken: string;
