@@ -3,16 +3,31 @@
  * event loop: runs autocannon with the options given as JSON in argv[2] and
  * prints autocannon's result as JSON.
  */
+import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { bodyGenerators, templateGenerators } from './bodies.js';
 
-const options = JSON.parse(process.argv[2]!) as autocannon.Options & { generator?: string };
+const options = JSON.parse(process.argv[2]!) as autocannon.Options & { generator?: string; randomKeys?: boolean };
 const fromTemplate = options.generator ? templateGenerators[options.generator] : undefined;
 const generator = fromTemplate ? fromTemplate(String(options.body)) : options.generator ? bodyGenerators[options.generator] : undefined;
 const cpu = process.cpuUsage();
+/** `randomKeys`: every request carries a new well-formed API key that does not exist (a flood of made-up keys). */
+const randomKey = () => `Bearer svck_sandbox_${randomBytes(8).toString('hex')}_${randomBytes(32).toString('hex')}`;
 const result = await autocannon({
   ...options,
-  ...(generator ? { requests: [{ setupRequest: (request) => ({ ...request, body: generator() }) }] } : {}),
+  ...(generator || options.randomKeys
+    ? {
+        requests: [
+          {
+            setupRequest: (request) => ({
+              ...request,
+              ...(generator ? { body: generator() } : {}),
+              ...(options.randomKeys ? { headers: { ...request.headers, authorization: randomKey() } } : {}),
+            }),
+          },
+        ],
+      }
+    : {}),
 });
 const used = process.cpuUsage(cpu);
 // Its own CPU time, so a bench can say how much of the machine the load itself took.
