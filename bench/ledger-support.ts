@@ -87,6 +87,8 @@ export async function queuedImport(
       runId = id;
     },
     jobState: async () => 'created',
+    job: async () => ({ state: 'created', startedOn: null }),
+    cancel: async () => undefined,
   };
   const ctx = {
     apiKeyId: 'bench',

@@ -65,6 +65,12 @@ const webhookErrors = {
   500: ErrorEnvelopeSchema,
 };
 
+const deliveryLimited = {
+  429: ErrorEnvelopeSchema.describe(
+    '`rate_limited`: more deliveries to this endpoint than the provider sends; retry after `Retry-After` seconds',
+  ),
+};
+
 /**
  * Routes called by the gwa provider, not by clients (spec: endpoint 4, Events 1).
  * Kept out of `contract` so the merchant SDK never has them; the server and the
@@ -83,7 +89,7 @@ export const webhookContract = c.router({
           gwa_payload: z.string().describe('Base64 of the notification XML, possibly ending in a newline'),
         })
         .describe('Other form fields are ignored'),
-      responses: { 200: WebhookAckSchema, ...webhookErrors },
+      responses: { 200: WebhookAckSchema, ...webhookErrors, ...deliveryLimited },
       summary: 'Receive a gwa notification',
       description:
         'Configured at the provider as the webhook URL of one registered endpoint; never called by clients, and not in the SDK. No bearer key: ' +

@@ -71,6 +71,20 @@ export const ConfigSchema = z
     SVC_RATE_LIMIT_PER_SECOND: positiveInt(100),
     SVC_RATE_LIMIT_BURST: positiveInt(1_000),
     SVC_RATE_LIMIT_LEASE: positiveInt(20),
+    /**
+     * Per-endpoint token bucket on gwa webhook deliveries (docs/decisions.md, "gwa
+     * webhook"), shared by all processes like the per-key one: a burst the provider
+     * never sends is refused with 429 `rate_limited` and Retry-After.
+     */
+    /**
+     * Failed authentications (401) one client address may make: bursts of
+     * SVC_AUTH_FAILURE_BURST, refilled at SVC_AUTH_FAILURES_PER_SECOND; beyond, its
+     * requests get 429 `rate_limited` with Retry-After before any key lookup.
+     */
+    SVC_AUTH_FAILURES_PER_SECOND: positiveInt(10),
+    SVC_AUTH_FAILURE_BURST: positiveInt(100),
+    SVC_WEBHOOK_RATE_LIMIT_PER_SECOND: positiveInt(20),
+    SVC_WEBHOOK_RATE_LIMIT_BURST: positiveInt(200),
     /** Check every response against the contract before sending (tests turn it on; it costs CPU per request). */
     SVC_RESPONSE_VALIDATION: z
       .enum(['true', 'false'])
@@ -119,6 +133,8 @@ export const ConfigSchema = z
     LEDGER_BACKOFF_BASE_MS: optionalPositiveInt,
     LEDGER_BACKOFF_MAX_MS: optionalPositiveInt,
     LEDGER_JOB_RETRY_DELAY_SECONDS: optionalPositiveInt,
+    LEDGER_REAP_INTERVAL_MS: optionalPositiveInt,
+    LEDGER_LEASE_GRACE_MS: optionalPositiveInt,
     LEDGER_INVITATIONS_PER_KEY_PER_HOUR: optionalPositiveInt,
     LEDGER_WORKER: optionalString.pipe(z.enum(['in-process', 'off']).optional()),
   })
@@ -164,6 +180,10 @@ export function ledgerSettings(c: Config) {
     backoffBaseMs: c.LEDGER_BACKOFF_BASE_MS ?? 1_000,
     backoffMaxMs: c.LEDGER_BACKOFF_MAX_MS ?? 60_000,
     jobRetryDelaySeconds: c.LEDGER_JOB_RETRY_DELAY_SECONDS ?? 30,
+    /** How often each worker looks for runs whose worker died (docs/ledger-sync.md). */
+    reapIntervalMs: c.LEDGER_REAP_INTERVAL_MS ?? 30_000,
+    /** How long a delivered job may go without its run's lease before its worker counts as dead. */
+    leaseGraceMs: c.LEDGER_LEASE_GRACE_MS ?? 60_000,
     worker: c.LEDGER_WORKER ?? 'in-process',
     /** Invitations one API key may create per trailing hour (429 with Retry-After beyond). */
     invitationsPerKeyPerHour: c.LEDGER_INVITATIONS_PER_KEY_PER_HOUR ?? 20,

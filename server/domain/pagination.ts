@@ -28,8 +28,11 @@ export function decodeCursor(cursor: string, binding?: string): Position {
   const parts = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const [iso, id, sum] = parts;
   const createdAt = iso && ISO_INSTANT.test(iso) ? new Date(iso) : new Date(NaN);
+  // Only an instant encodeCursor could have written: no day or hour that rolls over (it must read back unchanged),
+  // and no year 0000, which JavaScript accepts and PostgreSQL refuses.
+  const exact = !Number.isNaN(createdAt.getTime()) && createdAt.toISOString() === iso && createdAt.getUTCFullYear() >= 1;
   const bound = binding === undefined ? parts.length === 2 : parts.length === 3 && sum === check(`${iso}|${id}`, binding);
-  if (!bound || !id || !UUID.test(id) || Number.isNaN(createdAt.getTime())) {
+  if (!bound || !id || !UUID.test(id) || !exact) {
     throw new DomainError('validation_error', 'Invalid cursor', [
       { code: 'invalid_cursor', path: 'cursor', message: 'Use the nextCursor of the previous page unchanged' },
     ]);

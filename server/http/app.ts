@@ -9,7 +9,8 @@ import { errorEnvelope, notFound } from './middleware/error-envelope.js';
 import { parseJsonBody, refuseUnsafeBody, requireJsonContentType } from './middleware/json-body.js';
 import { defineRequestEntityManager, requestContext } from './middleware/request-context.js';
 import { mountApi } from './router.js';
-import type { RateLimitConfig } from './middleware/rate-limit.js';
+import { webhookRateLimit, type RateLimitConfig } from './middleware/rate-limit.js';
+import { poolSql } from '../persistence/sql/sql.js';
 import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
 import { ledgerConsentRoutes } from './routes/ledger-consent.js';
 import { gwaWebhookRoutes } from './routes/gwa-webhooks.js';
@@ -18,7 +19,11 @@ import type { WebhookRuntime } from '../domain/gwa-webhooks/runtime.js';
 
 export interface AppDeps {
   orm: MikroORM;
-  config: Pick<Config, 'SVC_BODY_LIMIT_BYTES' | 'SVC_ENVIRONMENT' | 'SVC_RESPONSE_VALIDATION'> & RateLimitConfig;
+  config: Pick<
+    Config,
+    'SVC_BODY_LIMIT_BYTES' | 'SVC_ENVIRONMENT' | 'SVC_RESPONSE_VALIDATION' | 'SVC_AUTH_FAILURES_PER_SECOND' | 'SVC_AUTH_FAILURE_BURST'
+  > &
+    RateLimitConfig;
   logger: Logger;
   /** Bearer token of the operator surface at /admin/trpc. */
   adminToken: string;
@@ -45,8 +50,10 @@ export function createApp(deps: AppDeps): Express {
 
   defineRequestEntityManager(app, deps.orm);
   app.use(requestContext(deps.logger));
-  app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION));
-  app.use(gwcWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION));
+  // One per-endpoint delivery limit for both providers' webhooks (a burst the provider never sends is refused with 429).
+  const webhookLimit = webhookRateLimit(poolSql(deps.orm), deps.config);
+  app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit));
+  app.use(gwcWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit));
   app.use(requireJsonContentType);
   app.use('/admin/trpc', parseJsonBody(deps.config.SVC_BODY_LIMIT_BYTES), refuseUnsafeBody);
 

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import PgBoss from 'pg-boss';
 import type { Logger } from '../logger.js';
 import { importRun } from '../domain/ledger/import-run.js';
+import { reapStuckRuns } from '../domain/ledger/reap-runs.js';
 import type { LedgerRuntime, SyncQueuePort } from '../integrations/ledger/runtime.js';
 import { oneProcessAtATime } from './queue-setup-lock.js';
 import { takeRunLease } from './run-lease.js';
@@ -13,6 +14,8 @@ export const QUEUE_SCHEMA = 'pgboss';
 export const MAX_SYNC_ATTEMPTS = 3;
 
 export interface SyncQueue extends SyncQueuePort {
+  /** One pass of the reaper the worker runs on a timer (docs/ledger-sync.md); the runs it acted on. */
+  reapStuckRuns(): Promise<{ runId: string; decision: 'resend' | 'fail' | 'expired' }[]>;
   stop(): Promise<void>;
 }
 
@@ -64,13 +67,34 @@ export async function startSyncQueue(o: {
       },
     );
   }
-  return {
+  const port: SyncQueuePort = {
     enqueue: async (runId, jobId) => {
       const id = await boss.send(LEDGER_SYNC_QUEUE, { runId }, { id: jobId });
       // Sending the same id again is a no-op (null): fine when that job exists.
       if (!id && !(await boss.getJobById(LEDGER_SYNC_QUEUE, jobId))) throw new Error('job queue refused the job');
     },
-    jobState: async (jobId) => (await boss.getJobById(LEDGER_SYNC_QUEUE, jobId, { includeArchive: true }))?.state ?? null,
-    stop: () => boss.stop({ graceful: true, wait: true, timeout: 5000 }),
+    jobState: async (jobId) => (await port.job(jobId))?.state ?? null,
+    job: async (jobId) => {
+      const job = await boss.getJobById(LEDGER_SYNC_QUEUE, jobId, { includeArchive: true });
+      return job ? { state: job.state, startedOn: job.startedOn ?? null } : null;
+    },
+    cancel: (jobId) => boss.cancel(LEDGER_SYNC_QUEUE, jobId),
+  };
+  const reap = () => reapStuckRuns(o.orm.em.fork(), port, { leaseGraceMs: o.runtime.settings.leaseGraceMs });
+  // Every worker reaps: a run whose worker died is failed once its lease expired, not only at the next sync request.
+  const timer = o.work
+    ? setInterval(
+        () => void reap().catch((err: unknown) => o.logger.error({ err }, 'reaping stuck sync runs failed')),
+        o.runtime.settings.reapIntervalMs,
+      )
+    : undefined;
+  timer?.unref();
+  return {
+    ...port,
+    reapStuckRuns: reap,
+    stop: async () => {
+      clearInterval(timer);
+      await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+    },
   };
 }

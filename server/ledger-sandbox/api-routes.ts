@@ -2,7 +2,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { entitiesOf, SANDBOX_ENTITIES, type QboEntity, type SandboxCompany } from './company.js';
 import { delayFor, faultBodies, type FaultQueue } from './faults.js';
 import type { SandboxTokens } from './oauth-state.js';
-import { parseQuery, QueryParseError, runQuery } from './query.js';
+import { checkDateTime, parseQuery, QueryParseError, runQuery } from './query.js';
 
 export interface ApiDeps {
   companies: Map<string, SandboxCompany>;
@@ -10,8 +10,12 @@ export interface ApiDeps {
   faults: FaultQueue;
   /** Requests per minute per realm before 429 (provider: 500). */
   rateLimitPerMinute: number;
+  /** Strict protocol checks (see `SandboxOptions.strict`); read on every request. */
+  strict: () => boolean;
+  /** Random source for the order of tied rows in strict mode. */
+  random: () => number;
   /** Test hook: called before each admitted query or CDC request is answered (may change the company). */
-  beforeAnswer?: () => ((req: { kind: 'query' | 'cdc'; statement: string }) => void) | undefined;
+  beforeAnswer?: () => ((req: { kind: 'query' | 'cdc'; statement: string; url: string }) => void) | undefined;
 }
 
 const CDC_MAX_OBJECTS = 1000;
@@ -26,8 +30,9 @@ async function admit(
 ): Promise<SandboxCompany | undefined> {
   const fault = deps.faults.take('api');
   await delayFor(fault);
+  if (fault?.retryAfterSeconds !== undefined) res.setHeader('retry-after', String(fault.retryAfterSeconds));
   if (fault?.kind === 'throttle') return void res.status(429).json(faultBodies.throttled());
-  if (fault?.kind === 'server_error') return void res.status(500).json(faultBodies.serverError());
+  if (fault?.kind === 'server_error') return void res.status(fault.status ?? 500).json(faultBodies.serverError());
   const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
   const access = fault?.kind === 'expired_token' ? { error: 'Token expired' } : deps.tokens.checkAccess(bearer);
   if ('error' in access) {
@@ -53,10 +58,11 @@ export function apiRoutes(deps: ApiDeps): Router {
     const company = await admit(deps, window, req, res);
     if (!company) return;
     const statement = req.method === 'POST' ? String(req.body ?? '') : String(req.query.query ?? '');
-    deps.beforeAnswer?.()?.({ kind: 'query', statement });
+    deps.beforeAnswer?.()?.({ kind: 'query', statement, url: req.originalUrl });
     try {
       const q = parseQuery(statement);
-      const { rows, total } = runQuery(entitiesOf(company, q.entity), q);
+      if (deps.strict()) for (const c of q.where) if (/time/i.test(c.field)) checkDateTime(c.field, c.value);
+      const { rows, total } = runQuery(entitiesOf(company, q.entity), q, deps.strict() ? { unstableTies: deps.random } : {});
       const body = q.count
         ? { QueryResponse: { totalCount: total }, time: new Date().toISOString() }
         : {
@@ -83,10 +89,17 @@ export function apiRoutes(deps: ApiDeps): Router {
   router.get('/v3/company/:realmId/cdc', async (req, res) => {
     const company = await admit(deps, window, req, res);
     if (!company) return;
-    deps.beforeAnswer?.()?.({ kind: 'cdc', statement: String(req.query.entities ?? '') });
+    deps.beforeAnswer?.()?.({ kind: 'cdc', statement: String(req.query.entities ?? ''), url: req.originalUrl });
     const names = String(req.query.entities ?? '')
       .split(',')
       .map((s) => s.trim());
+    if (deps.strict() && req.query.changedSince !== undefined) {
+      try {
+        checkDateTime('changedSince', String(req.query.changedSince));
+      } catch (err) {
+        return void res.status(400).json(faultBodies.validation((err as Error).message, '2011'));
+      }
+    }
     const since = Date.parse(String(req.query.changedSince ?? ''));
     if (Number.isNaN(since)) return void res.status(400).json(faultBodies.validation('changedSince is required', '2011'));
     if (Date.now() - since > CDC_LOOKBACK_MS)

@@ -1,6 +1,7 @@
 /**
- * `npm run ledger:sandbox -- --port 4010 --fixtures <file> [--client-id id --client-secret s] [--auto-approve]`:
- * the ledger sandbox alone. Without --fixtures it serves the demo company.
+ * `npm run ledger:sandbox -- --port 4010 --fixtures <file> [--client-id id --client-secret s] [--auto-approve] [--strict]`:
+ * the ledger sandbox alone. Without --fixtures it serves the demo company. `--strict` turns on the strict
+ * protocol checks (tied rows reshuffled per request, documented time form, no replayed refresh tokens).
  */
 import { parseArgs } from 'node:util';
 import { loadCompanyFile } from './company.js';
@@ -15,6 +16,7 @@ const { values } = parseArgs({
     'client-id': { type: 'string' },
     'client-secret': { type: 'string' },
     'auto-approve': { type: 'boolean', default: false },
+    strict: { type: 'boolean', default: false },
     'access-token-ttl': { type: 'string' },
   },
 });
@@ -25,6 +27,7 @@ const sandbox = await startLedgerSandbox(
     clientId: values['client-id'] ?? 'sandbox-client',
     clientSecret: values['client-secret'] ?? 'sandbox-secret',
     autoApprove: values['auto-approve'],
+    strict: values.strict,
     ...(values['access-token-ttl'] ? { accessTokenTtlSeconds: Number(values['access-token-ttl']) } : {}),
   },
   Number(values.port),

@@ -9,6 +9,16 @@ export interface Fault {
   delayMs?: number;
   /** Skip this many matching requests before the fault starts (for example fail page 3). */
   after?: number;
+  /** For `server_error`: the status answered (500 unless set, e.g. 503). */
+  status?: number;
+  /** For `throttle` and `server_error`: a `Retry-After` header, in seconds. */
+  retryAfterSeconds?: number;
+  /**
+   * For `server_error` on the token endpoint: the grant is carried out first (a
+   * refresh token is rotated), then the error is answered, as when the answer is
+   * lost on its way back.
+   */
+  afterGrant?: boolean;
   /** For `hold`: the request waits here until the test opens the gate, so a test acts while a call is in flight, without timing guesses. */
   gate?: Gate;
 }

@@ -11,6 +11,19 @@ export interface OAuthDeps {
   clientSecret: string;
   /** Skip the consent page and approve at once (tests). */
   autoApprove: () => boolean;
+  /** Strict protocol checks (`SandboxOptions.strict`). */
+  strict: () => boolean;
+  /** Every token request, as the sandbox saw and answered it (tests). */
+  tokenRequests: TokenRequestLog[];
+  /** Protocol violations seen in strict mode (tests assert there are none). */
+  violations: string[];
+}
+
+export interface TokenRequestLog {
+  grantType: string;
+  refreshToken?: string;
+  status: number;
+  at: number;
 }
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -61,25 +74,48 @@ export function oauthRoutes(deps: OAuthDeps): Router {
   });
 
   router.post('/oauth2/v1/tokens/bearer', express.urlencoded({ extended: false }), async (req, res) => {
+    const b = req.body as Record<string, string>;
+    const log: TokenRequestLog = {
+      grantType: String(b.grant_type ?? ''),
+      ...(b.grant_type === 'refresh_token' ? { refreshToken: String(b.refresh_token ?? '') } : {}),
+      status: 0,
+      at: Date.now(),
+    };
+    deps.tokenRequests.push(log);
+    const answer = (status: number, body: unknown, retryAfterSeconds?: number) => {
+      log.status = status;
+      if (retryAfterSeconds !== undefined) res.setHeader('retry-after', String(retryAfterSeconds));
+      res.status(status).json(body);
+    };
     const fault = deps.faults.take('token');
     await delayFor(fault);
-    if (fault?.kind === 'server_error') return void res.status(500).json({ error: 'server_error' });
-    if (fault?.kind === 'invalid_grant') return void res.status(400).json({ error: 'invalid_grant' });
+    if (fault?.kind === 'throttle') return answer(429, { error: 'throttled' }, fault.retryAfterSeconds);
+    if (fault?.kind === 'server_error' && !fault.afterGrant)
+      return answer(fault.status ?? 500, { error: 'server_error' }, fault.retryAfterSeconds);
+    if (fault?.kind === 'invalid_grant') return answer(400, { error: 'invalid_grant' });
     const basic = /^Basic (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
     const [id, secret] = basic ? Buffer.from(basic, 'base64').toString('utf8').split(':') : [];
-    if (id !== deps.clientId || secret !== deps.clientSecret) return void res.status(401).json({ error: 'invalid_client' });
-    const b = req.body as Record<string, string>;
+    if (id !== deps.clientId || secret !== deps.clientSecret) return answer(401, { error: 'invalid_client' });
+    let tokens: ReturnType<SandboxTokens['issueTokens']>;
     if (b.grant_type === 'authorization_code') {
       const grant = deps.tokens.redeemCode(b.code ?? '', b.redirect_uri ?? '');
-      if (!grant) return void res.status(400).json({ error: 'invalid_grant' });
-      return void res.json(deps.tokens.issueTokens(grant));
-    }
-    if (b.grant_type === 'refresh_token') {
-      const grant = deps.tokens.refreshGrant(b.refresh_token ?? '');
-      if (!grant) return void res.status(400).json({ error: 'invalid_grant' });
-      return void res.json(deps.tokens.issueTokens(grant, b.refresh_token));
-    }
-    res.status(400).json({ error: 'unsupported_grant_type' });
+      if (!grant) return answer(400, { error: 'invalid_grant' });
+      tokens = deps.tokens.issueTokens(grant);
+    } else if (b.grant_type === 'refresh_token') {
+      const token = b.refresh_token ?? '';
+      const grant = deps.tokens.refreshGrant(token);
+      const replayedFrom = grant ? undefined : deps.tokens.rotatedFrom(token);
+      if (replayedFrom && deps.strict()) {
+        // A rotated refresh token sent again: treated as stolen, the whole grant ends (RFC 9700 §4.14.2).
+        deps.violations.push('a rotated refresh token was sent again');
+        deps.tokens.revokeGrant(replayedFrom);
+      }
+      if (!grant) return answer(400, { error: 'invalid_grant' });
+      tokens = deps.tokens.issueTokens(grant, token);
+    } else return answer(400, { error: 'unsupported_grant_type' });
+    // The grant was carried out; its answer is lost on the way back.
+    if (fault?.kind === 'server_error') return answer(fault.status ?? 500, { error: 'server_error' }, fault.retryAfterSeconds);
+    answer(200, tokens);
   });
 
   // Revocation (docs/provider-facts.md §4.7): revoking a refresh token ends its grant, so it no longer refreshes.

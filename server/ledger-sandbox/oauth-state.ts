@@ -30,6 +30,8 @@ export class SandboxTokens {
   private codes: Map<string, Grant & { redirectUri: string }>;
   private access: Map<string, Grant>;
   private refresh: Map<string, Grant>;
+  /** Refresh tokens replaced by rotation, with their grant (to recognise a replay); not kept across restarts. */
+  private rotated = new Map<string, string>();
 
   /** `onChange` runs after every change (the embedded default saves the state with it). */
   constructor(
@@ -69,7 +71,10 @@ export class SandboxTokens {
     this.access.set(accessToken, { realmId, grantId, expiresAt: Date.now() + this.options.accessTokenTtlSeconds * 1000 });
     let refreshToken = previousRefresh;
     if (!refreshToken || this.options.rotateRefreshTokens) {
-      if (previousRefresh) this.refresh.delete(previousRefresh);
+      if (previousRefresh) {
+        this.refresh.delete(previousRefresh);
+        this.rotated.set(previousRefresh, grantId);
+      }
       refreshToken = opaque('RT1-');
     }
     this.refresh.set(refreshToken, { realmId, grantId, expiresAt: Date.now() + this.options.refreshTokenTtlSeconds * 1000 });
@@ -81,6 +86,17 @@ export class SandboxTokens {
       refresh_token: refreshToken,
       x_refresh_token_expires_in: this.options.refreshTokenTtlSeconds,
     };
+  }
+
+  /** The grant a refresh token belonged to before it was rotated, if it was. */
+  rotatedFrom(token: string): string | undefined {
+    return this.rotated.get(token);
+  }
+
+  /** End every token of one grant (refresh-token reuse detection). */
+  revokeGrant(grantId: string): void {
+    for (const map of [this.access, this.refresh]) for (const [t, g] of map) if (g.grantId === grantId) map.delete(t);
+    this.onChange();
   }
 
   refreshGrant(token: string): Grant | undefined {
@@ -103,9 +119,7 @@ export class SandboxTokens {
    */
   revoke(token: string): void {
     const grantId = (this.refresh.get(token) ?? this.access.get(token))?.grantId;
-    if (!grantId) return;
-    for (const map of [this.access, this.refresh]) for (const [t, g] of map) if (g.grantId === grantId) map.delete(t);
-    this.onChange();
+    if (grantId) this.revokeGrant(grantId);
   }
 
   /** Expire every access token now (tests: force the refresh path). */

@@ -5,7 +5,7 @@ import { apiRoutes } from './api-routes.js';
 import type { SandboxCompany } from './company.js';
 import { FaultQueue, type Fault } from './faults.js';
 import { SandboxTokens, type SandboxTokenOptions } from './oauth-state.js';
-import { oauthRoutes } from './oauth-routes.js';
+import { oauthRoutes, type TokenRequestLog } from './oauth-routes.js';
 import { readSandboxState, writeSandboxState } from './sandbox-state.js';
 
 export interface SandboxOptions extends Partial<SandboxTokenOptions> {
@@ -20,6 +20,17 @@ export interface SandboxOptions extends Partial<SandboxTokenOptions> {
    * credentials replace `companies` and the generated ones.
    */
   stateFile?: string;
+  /**
+   * Strict protocol checks: behave where the provider documents no guarantee in
+   * the least convenient way it may. Rows an ORDERBY leaves tied (same
+   * `LastUpdatedTime`, second precision) come back in a new order on every
+   * request unless the ORDERBY ends in `Id`. A rotated refresh token sent again
+   * ends its whole grant (refresh-token reuse detection) and is recorded in
+   * `violations`.
+   */
+  strict?: boolean;
+  /** Random source of strict mode's tie order (a seeded one makes a failure reproducible). */
+  random?: () => number;
 }
 
 export interface LedgerSandbox {
@@ -30,11 +41,17 @@ export interface LedgerSandbox {
   tokens: SandboxTokens;
   /** Provider-shaped URLs of this sandbox. */
   urls: { authorize: string; token: string; revoke: string; api: string };
+  /** Every token request, with the refresh token it carried and the status answered. */
+  tokenRequests: TokenRequestLog[];
+  /** Protocol violations the strict checks saw. */
+  violations: string[];
   injectFault(fault: Fault): void;
   clearFaults(): void;
   setAutoApprove(on: boolean): void;
+  /** Switch the strict protocol checks on or off (`SandboxOptions.strict`), optionally with a new random source. */
+  setStrict(on: boolean, random?: () => number): void;
   /** Run `hook` before each query/CDC answer (tests change records between pages with it); undefined removes it. */
-  beforeAnswer(hook: ((req: { kind: 'query' | 'cdc'; statement: string }) => void) | undefined): void;
+  beforeAnswer(hook: ((req: { kind: 'query' | 'cdc'; statement: string; url: string }) => void) | undefined): void;
   close(): Promise<void>;
 }
 
@@ -65,13 +82,39 @@ export async function startLedgerSandbox(options: SandboxOptions, port = 0, host
   );
   save();
   const faults = new FaultQueue();
+  const tokenRequests: TokenRequestLog[] = [];
+  const violations: string[] = [];
   let autoApprove = options.autoApprove ?? false;
-  let hook: ((req: { kind: 'query' | 'cdc'; statement: string }) => void) | undefined;
+  let strict = options.strict ?? false;
+  let random = options.random ?? Math.random;
+  let hook: ((req: { kind: 'query' | 'cdc'; statement: string; url: string }) => void) | undefined;
 
   const app = express();
   app.disable('x-powered-by');
-  app.use(oauthRoutes({ companies, tokens, faults, clientId, clientSecret, autoApprove: () => autoApprove }));
-  app.use(apiRoutes({ companies, tokens, faults, rateLimitPerMinute: options.rateLimitPerMinute ?? 500, beforeAnswer: () => hook }));
+  app.use(
+    oauthRoutes({
+      companies,
+      tokens,
+      faults,
+      clientId,
+      clientSecret,
+      autoApprove: () => autoApprove,
+      strict: () => strict,
+      tokenRequests,
+      violations,
+    }),
+  );
+  app.use(
+    apiRoutes({
+      companies,
+      tokens,
+      faults,
+      rateLimitPerMinute: options.rateLimitPerMinute ?? 500,
+      strict: () => strict,
+      random: () => random(),
+      beforeAnswer: () => hook,
+    }),
+  );
   app.post('/__sandbox/faults', express.json(), (req, res) => {
     faults.add(req.body as Fault);
     res.status(204).end();
@@ -94,10 +137,16 @@ export async function startLedgerSandbox(options: SandboxOptions, port = 0, host
       revoke: `${url}/v2/oauth2/tokens/revoke`,
       api: url,
     },
+    tokenRequests,
+    violations,
     injectFault: (f) => faults.add(f),
     clearFaults: () => faults.clear(),
     setAutoApprove: (on) => {
       autoApprove = on;
+    },
+    setStrict: (on, source) => {
+      strict = on;
+      if (source) random = source;
     },
     beforeAnswer: (h) => {
       hook = h;

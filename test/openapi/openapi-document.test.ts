@@ -79,7 +79,9 @@ describe('openapi.json', () => {
       const op = operationOf(doc, route);
       expect(op.tags).toEqual(['gwaWebhooks']);
       expect(op.security).toEqual([]);
-      expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '404', '409', '410', '413', '415', '500']);
+      // Deliveries are rate-limited per endpoint (429); the handshake is not.
+      const limited = route.method === 'POST' ? ['429'] : [];
+      expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '404', '409', '410', '413', '415', ...limited, '500']);
       expect(route.path.startsWith('/api/v1')).toBe(false);
       expect(routes.some((r) => r.route.path === route.path)).toBe(false);
     }

@@ -33,6 +33,8 @@ export function useLedgerApp(
   options: {
     sandbox?: Partial<SandboxOptions> & { invoices?: number; items?: number };
     config?: Partial<Record<keyof Config, string>>;
+    /** Run the importer in this process (default); false leaves jobs to workers the test starts. */
+    worker?: boolean;
   } = {},
 ): LedgerTestApp {
   const app = {} as LedgerTestApp;
@@ -84,7 +86,7 @@ export function useLedgerApp(
       cipher: createTokenCipher(Buffer.from(tokenKey, 'base64')),
       mailer: createMailer({ smtpUrl: config.SMTP_URL, from: 'svc <no-reply@example.test>', outboxDir: '/nonexistent', timeoutMs: 3000 }),
     });
-    const queue = await startSyncQueue({ databaseUrl: db.url, orm, runtime, logger, work: true });
+    const queue = await startSyncQueue({ databaseUrl: db.url, orm, runtime, logger, work: options.worker ?? true });
     runtime.queue = queue;
     // The gwa webhook runtime too, as `npm start` has it (the operator console shows both).
     const webhooks = { cipher: createTokenCipher(randomBytes(32)), publicUrl: () => url, environment: config.SVC_ENVIRONMENT };

@@ -16,3 +16,14 @@ export function useLedgerSandbox(options: Partial<SandboxOptions> & { invoices?:
   });
   return holder;
 }
+
+/** A seeded random source for the sandbox's strict tie order, so a failing case reproduces from its seed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

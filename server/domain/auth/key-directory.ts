@@ -7,10 +7,18 @@ export interface KeyDirectory {
   find(prefix: string): Promise<KeyRecord | undefined>;
   /** Record use; only moves forward. */
   touch(key: KeyRecord, at: Date, resolutionMs: number): Promise<void>;
+  /**
+   * Whether this process holds a record for the prefix at the newest epoch it has seen. Never a verdict (the request
+   * still authenticates against the current epoch): it only spares a known key the per-client failure limit.
+   */
+  holds?(prefix: string): boolean;
 }
 
 /** Beyond this many cached keys the cache starts over (a bound on memory, not a tuning knob). */
 const MAX_CACHED_KEYS = 10_000;
+/** Unknown prefixes remembered at most this long, and at most this many (then the list starts over). */
+const UNKNOWN_TTL_MS = 5_000;
+const MAX_UNKNOWN = 10_000;
 
 /**
  * Key records cached in this process, each tagged with the auth epoch it was
@@ -24,26 +32,42 @@ const MAX_CACHED_KEYS = 10_000;
  * SQL makes it, so the very next request sees it. The database stays the only
  * truth: nothing has to be delivered for the cache to be dropped, and when the
  * epoch cannot be read the request fails rather than trusting the cache.
+ *
+ * Unknown prefixes are remembered too (negative cache), and answered without any
+ * I/O, not even the epoch read: while the newest epoch this process has seen is
+ * the one they were looked up at, and for at most `UNKNOWN_TTL_MS`. Issuing a key
+ * moves the epoch, so a prefix that becomes known is found at the latest once a
+ * request reads the new epoch or the entry times out (a new prefix is 64 random
+ * bits: one looked up before it existed is not a case that happens).
  */
-export function cachedKeyDirectory(sql: Sql, currentEpoch: () => Promise<string>): KeyDirectory {
+export function cachedKeyDirectory(sql: Sql, currentEpoch: () => Promise<string>, now: () => number = Date.now): KeyDirectory {
   let records = new Map<string, { epoch: string; key: KeyRecord }>();
+  let unknown = new Map<string, { epoch: string; at: number }>();
   let lastEpoch: string | undefined;
 
   return {
     async find(prefix) {
+      const miss = unknown.get(prefix);
+      if (miss && miss.epoch === lastEpoch && now() - miss.at < UNKNOWN_TTL_MS) return undefined;
       const epoch = await currentEpoch();
       if (epoch !== lastEpoch) {
         // Everything read at an older epoch is stale; drop it rather than keep it to compare against.
-        if (lastEpoch === undefined || BigInt(epoch) > BigInt(lastEpoch)) records = new Map();
+        if (lastEpoch === undefined || BigInt(epoch) > BigInt(lastEpoch)) {
+          records = new Map();
+          unknown = new Map();
+        }
         lastEpoch = epoch;
       }
       const cached = records.get(prefix);
       if (cached && cached.epoch === epoch) return cached.key;
       const loaded = await findKeyRecord(sql, prefix);
-      // Unknown prefixes are not cached: a flood of made-up keys must not fill memory.
       if (loaded.key) {
         if (records.size >= MAX_CACHED_KEYS) records = new Map();
         records.set(prefix, { epoch: loaded.epoch, key: loaded.key });
+      } else if (loaded.epoch === lastEpoch) {
+        // Bounded: a flood of made-up keys only turns this list over (the per-client failure limit stops the flood).
+        if (unknown.size >= MAX_UNKNOWN) unknown = new Map();
+        unknown.set(prefix, { epoch: loaded.epoch, at: now() });
       }
       return loaded.key;
     },
@@ -51,6 +75,9 @@ export function cachedKeyDirectory(sql: Sql, currentEpoch: () => Promise<string>
       await touchKey(sql, key.id, at, resolutionMs);
       // The cached copy shares the object: later requests see the new last use and skip the write.
       key.last_used_at = at.toISOString();
+    },
+    holds(prefix) {
+      return records.get(prefix)?.epoch === lastEpoch && lastEpoch !== undefined;
     },
   };
 }

@@ -2,7 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { effectOf, identityOf } from '../../domain/webhooks/effects.js';
 import { recordDelivery, type WebhookAck } from '../../domain/webhooks/record-delivery.js';
 import { InvalidNotification, parseNotification, type Notification } from '../../domain/webhooks/notification.js';
-import { challengeResponse, isValidChallenge, verifySignature, type KeyPair } from '../../domain/webhooks/signature.js';
+import {
+  challengeResponse,
+  isValidChallenge,
+  MAX_SIGNATURE_PAIRS,
+  verifySignature,
+  type KeyPair,
+} from '../../domain/webhooks/signature.js';
 import { deliverableSecrets, deliveryFailure } from '../../domain/webhooks/deliverable-endpoint.js';
 import type { TenantScope } from '../../persistence/sql/sql.js';
 import type { WebhookRuntime } from './runtime.js';
@@ -59,6 +65,7 @@ export async function receiveNotification(
   if (!verdict.ok) {
     const messages = {
       malformed_payload: 'gwa_payload contains characters outside base64 and newline',
+      too_many_pairs: `gwa_signature holds more than ${MAX_SIGNATURE_PAIRS} publicKey|signature pairs`,
       no_matching_public_key: "gwa_signature holds no pair for this endpoint's public key",
       signature_mismatch: 'gwa_signature does not match gwa_payload',
     } as const;

@@ -16,7 +16,12 @@ import {
 import { scopeOfRow, sqlOf, type Sql } from '../../persistence/sql/sql.js';
 import { LedgerHttpError, queryPage } from '../../integrations/ledger/ledger-api.js';
 import { changesSince } from '../../integrations/ledger/ledger-cdc.js';
-import { ConnectionNoLongerActive, LedgerSession, ReauthorizationRequired } from '../../integrations/ledger/ledger-session.js';
+import {
+  ConnectionNoLongerActive,
+  LedgerSession,
+  ReauthorizationRequired,
+  TokenOutcomeUnknown,
+} from '../../integrations/ledger/ledger-session.js';
 import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
 import {
   cdcAnswerCapped,
@@ -55,6 +60,11 @@ function summarize(err: unknown): { code: string; message: string } {
     };
   if (err instanceof ReauthorizationRequired)
     return { code: 'reauthorization_required', message: 'The accounting source refused the refresh token; send a new invitation' };
+  if (err instanceof TokenOutcomeUnknown)
+    return {
+      code: 'token_outcome_unknown',
+      message: 'The token endpoint failed after it may have rotated the refresh token, which is never sent twice; send a new invitation',
+    };
   if (err instanceof LedgerHttpError) return { code: `ledger_${err.kind}`, message: err.summary };
   return { code: 'internal_error', message: 'The import failed unexpectedly; see the service log' };
 }
@@ -194,7 +204,7 @@ export async function importRun(
         prefetched = undefined;
         // Preferences is a singleton: one answer is the whole entity.
         const digest = {
-          ...nextPage(fetched.cursor, fetched.window, fetched.rows),
+          ...nextPage(fetched.cursor, fetched.window, fetched.rows, pageSize),
           ...(entity === 'Preferences' ? { fresh: fetched.rows, last: true } : {}),
         };
         const records = digest.fresh.map((r) => toRecord(r as Record<string, unknown>));

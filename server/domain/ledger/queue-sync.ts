@@ -1,11 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findConnectionRow, type ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
-import { activeRun, finishRun, insertRun, latestRun, runLeaseFree } from '../../persistence/sql/ledger-sync-runs.sql.js';
+import { activeRun, finishRun, insertRun, latestRun } from '../../persistence/sql/ledger-sync-runs.sql.js';
 import { scopeOfRow, sqlOf } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
 import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
-import { emptyProgress, planSync, reapDecision, SYNC_ENTITIES } from './sync-rules.js';
+import { emptyProgress, planSync, SYNC_ENTITIES } from './sync-rules.js';
+import { afterReap, reapRun } from './reap-runs.js';
 import { toSyncRunView } from './sync-run-view.js';
 import type { SyncRunView } from '../../../contract/ledger.js';
 
@@ -30,6 +31,7 @@ export async function queueSync(
   const queue = runtime.queue;
   if (!queue) throw new DomainError('internal_error', 'The sync queue is not configured');
   const now = o.now ?? new Date();
+  let reaped: { run: { id: string; workflow_run_id: string }; decision: string } | undefined;
   const result = await em.transactional(async (tem) => {
     const sql = sqlOf(tem);
     const conn = await findConnectionRow(sql, o.ctx.integrationId, o.connectionId, true);
@@ -38,17 +40,11 @@ export async function queueSync(
     if (blocked) throw new DomainError('conflict', blocked);
     const existing = await activeRun(sql, conn.id);
     if (existing) {
-      // A run whose job is gone would be returned forever: reap it here and queue a new one.
-      const leaseHeld = !(await runLeaseFree(sql, existing.id));
-      const decision = reapDecision({
-        state: existing.state as 'queued' | 'running',
-        jobState: await queue.jobState(existing.workflow_run_id),
-        leaseHeld,
-      });
-      if (decision !== 'fail')
-        return { syncRunId: existing.id, workflowRunId: existing.workflow_run_id, created: false, requeue: decision === 'resend' };
-      const lost = { code: 'job_lost', message: "The run's background job ended without finishing it; a new run was queued" };
-      await finishRun(sql, existing.id, 'failed', lost, now);
+      // A run whose job is gone (or whose worker died) would be returned forever: reap it here and queue a new one.
+      const decision = await reapRun(sql, queue, existing, { now, leaseGraceMs: runtime.settings.leaseGraceMs });
+      if (decision === 'keep' || decision === 'resend')
+        return { syncRunId: existing.id, workflowRunId: existing.workflow_run_id, created: false, reaped: { run: existing, decision } };
+      reaped = { run: existing, decision };
     }
     const plan = planSync({
       checkedThrough: conn.checked_through,
@@ -70,13 +66,11 @@ export async function queueSync(
       entities,
       now,
     });
-    return { syncRunId: run.id, workflowRunId: run.workflowRunId, created: true, requeue: false };
+    return { syncRunId: run.id, workflowRunId: run.workflowRunId, created: true, reaped };
   });
-  const { requeue, ...answer } = result;
-  if (requeue) {
-    // A queued run whose job was never sent (crash between commit and send) heals here; sending again is idempotent.
-    await queue.enqueue(result.syncRunId, result.workflowRunId).catch(() => undefined);
-  }
+  const { reaped: done, ...answer } = result;
+  // A queued run whose job was never sent (crash between commit and send) is sent again (idempotent); a dead worker's job is cancelled.
+  if (done) await afterReap(queue, done.run, done.decision);
   if (result.created) {
     try {
       await queue.enqueue(result.syncRunId, result.workflowRunId);

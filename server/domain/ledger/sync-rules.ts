@@ -1,5 +1,6 @@
 import type { SyncState } from '../../../contract/common/index.js';
 import type { SyncEntityProgress } from '../../../contract/ledger.js';
+import { providerDateTime } from '../../integrations/ledger/provider-time.js';
 
 export type { SyncState };
 export type SyncMode = 'historical' | 'incremental' | 'full';
@@ -73,61 +74,104 @@ export const QUERY_MAX_RESULTS = 1000;
 
 /**
  * Page cursor of one entity, as stored in the run. `lastUpdatedTime` is the time of
- * the last row read; `seenIds` the ids already read at exactly that time (the tie
- * set at the page boundary); `startPosition` is one past the rows counted at that
- * time, used only when the tie set is too large to re-read (see `pageWindow`).
+ * the last row read and `seenIds` the ids already read at exactly that time (the
+ * tie set at the page boundary). While `tie` is set, the rows at that time are
+ * walked in Id order: `tie.afterId` is the highest Id read and `startPosition` its
+ * position in that order. `pastTie`: every row at that time was read.
  */
 export interface PageCursor {
   lastUpdatedTime: string | null;
   startPosition: number;
   seenIds?: string[];
+  tie?: { afterId: string | null };
+  pastTie?: boolean;
+}
+
+/** Which rows the next query asks for: a scan in time order, or a walk of one tied time in Id order. */
+export interface PageWindow {
+  kind: 'scan' | 'tie';
+  startPosition: number;
+  maxResults: number;
 }
 
 type Row = { Id?: unknown; MetaData?: { LastUpdatedTime?: string } };
 const timeOf = (r: Row) => r.MetaData?.LastUpdatedTime ?? null;
 const idOf = (r: Row) => String(r.Id);
 
-/**
- * Which rows of `>= lastUpdatedTime` the next query asks for. The query language
- * has AND only, so a two-column keyset (time, Id) cannot be written; instead the
- * whole tie set at the boundary time is read again from position 1 and the rows
- * already seen there are skipped by id (docs/ledger-sync.md). Rows in the tie set
- * may reorder or leave it (an update moves a row to a later time) without any
- * unseen row being skipped. When seen ties plus a page exceed the provider's
- * 1000-row cap, it falls back to skipping by count (best effort, documented).
- */
-export function pageWindow(cursor: PageCursor | null, pageSize: number): { startPosition: number; maxResults: number } {
-  if (!cursor) return { startPosition: 1, maxResults: pageSize };
-  // A cursor written before seen ids were kept: skip by count as it was written.
-  if (!cursor.seenIds) return { startPosition: cursor.startPosition, maxResults: pageSize };
-  const want = cursor.seenIds.length + pageSize;
-  if (want <= QUERY_MAX_RESULTS) return { startPosition: 1, maxResults: want };
-  return { startPosition: cursor.startPosition, maxResults: pageSize };
+/** The provider's Id order: numeric ids by value, any other by their text. */
+export function compareIds(a: string, b: string): number {
+  if (/^\d+$/.test(a) && /^\d+$/.test(b)) return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Seen ids kept at one time at most (the count-based fallback takes over beyond it). */
-const MAX_SEEN_IDS = QUERY_MAX_RESULTS;
+/**
+ * Whether the rows at the cursor's time are to be walked in Id order. The provider
+ * documents no order among rows sharing a `LastUpdatedTime` (second precision; a
+ * bulk import makes thousands), and its query language has AND only, so no
+ * `(time, Id)` keyset can be written. A small tie set at a page boundary is read
+ * again from position 1 and its seen ids skipped; one that fills a page (or
+ * would not fit the provider's 1000-row cap when read again) is walked alone
+ * (`= time`, `orderby Id`), the one order the provider keeps stable between pages.
+ */
+function walksTie(cursor: PageCursor, pageSize: number): boolean {
+  if (cursor.tie) return true;
+  if (cursor.pastTie) return false;
+  const seen = cursor.seenIds?.length ?? 0;
+  return seen >= pageSize || seen + pageSize > QUERY_MAX_RESULTS;
+}
+
+/** The window of the next query for this cursor (docs/ledger-sync.md). */
+export function pageWindow(cursor: PageCursor | null, pageSize: number): PageWindow {
+  if (!cursor || cursor.lastUpdatedTime === null) return { kind: 'scan', startPosition: 1, maxResults: pageSize };
+  if (walksTie(cursor, pageSize)) {
+    // One row of overlap: the last row read must come back first, or rows before it left the tie set and the walk steps back.
+    const overlap = cursor.tie?.afterId ? 1 : 0;
+    return { kind: 'tie', startPosition: Math.max(1, cursor.startPosition), maxResults: Math.min(QUERY_MAX_RESULTS, pageSize + overlap) };
+  }
+  if (cursor.pastTie) return { kind: 'scan', startPosition: 1, maxResults: pageSize };
+  return { kind: 'scan', startPosition: 1, maxResults: (cursor.seenIds?.length ?? 0) + pageSize };
+}
 
 /**
  * Digest one answer of `pageWindow`: the rows not read before (`fresh`), whether
- * the entity is exhausted (`last`: fewer rows than asked) and the next cursor.
+ * the entity is exhausted (`last`: a scan with fewer rows than asked) and the next
+ * cursor. A walk page whose first row is past the last Id read (rows before it
+ * left the tie set since) is not used: the walk steps back a page and reads again.
  */
 export function nextPage(
   cursor: PageCursor | null,
-  window: { startPosition: number; maxResults: number },
+  window: PageWindow,
   rows: Row[],
+  pageSize: number,
 ): { fresh: Row[]; last: boolean; cursor: PageCursor | null } {
+  const seen = new Set(cursor?.seenIds ?? []);
+  if (window.kind === 'tie') {
+    const time = cursor!.lastUpdatedTime;
+    const afterId = cursor!.tie?.afterId ?? null;
+    const start = window.startPosition;
+    const first = rows[0];
+    if (start > 1 && (!first || afterId === null || compareIds(idOf(first), afterId) > 0))
+      return { fresh: [], last: false, cursor: { ...cursor!, startPosition: Math.max(1, start - pageSize) } };
+    const fresh = rows.filter((r) => (afterId === null || compareIds(idOf(r), afterId) > 0) && !seen.has(idOf(r)));
+    if (rows.length < window.maxResults) return { fresh, last: false, cursor: { lastUpdatedTime: time, startPosition: 1, pastTie: true } };
+    const lastId = idOf(rows[rows.length - 1]!);
+    const highest = afterId !== null && compareIds(afterId, lastId) > 0 ? afterId : lastId;
+    return {
+      fresh,
+      last: false,
+      cursor: { lastUpdatedTime: time, startPosition: start + rows.length - 1, seenIds: [...seen], tie: { afterId: highest } },
+    };
+  }
   const last = rows.length < window.maxResults;
   if (rows.length === 0) return { fresh: [], last, cursor };
-  const boundary = cursor?.lastUpdatedTime ?? null;
-  const seen = new Set(cursor?.seenIds ?? []);
+  const boundary = cursor && !cursor.pastTie ? cursor.lastUpdatedTime : null;
   const fresh = rows.filter((r) => !(boundary !== null && timeOf(r) === boundary && seen.has(idOf(r))));
   const end = timeOf(rows[rows.length - 1]!);
-  const atEnd = rows.filter((r) => timeOf(r) === end);
-  const sameTime = cursor !== null && end === boundary;
-  const ids = sameTime ? [...new Set([...seen, ...atEnd.map(idOf)])] : atEnd.map(idOf);
-  const startPosition = (sameTime ? window.startPosition - 1 : 0) + atEnd.length + 1;
-  return { fresh, last, cursor: { lastUpdatedTime: end, startPosition, seenIds: ids.slice(-MAX_SEEN_IDS) } };
+  const atEnd = rows.filter((r) => timeOf(r) === end).map(idOf);
+  const ids = end === boundary ? [...new Set([...seen, ...atEnd])] : atEnd;
+  const next: PageCursor = { lastUpdatedTime: end, startPosition: ids.length + 1, seenIds: ids };
+  if (!last && walksTie(next, pageSize)) return { fresh, last, cursor: { ...next, startPosition: 1, tie: { afterId: null } } };
+  return { fresh, last, cursor: next };
 }
 
 /**
@@ -144,14 +188,18 @@ export function pageStatement(o: {
   reconcile?: boolean;
 }): string {
   if (o.entity === 'Preferences') return 'select * from Preferences';
-  const from = o.cursor?.lastUpdatedTime ?? (o.reconcile ? undefined : o.periodStart?.toISOString());
-  const where = [
-    ...(from ? [`MetaData.LastUpdatedTime >= '${from}'`] : []),
-    ...(o.reconcile ? [] : [`MetaData.LastUpdatedTime <= '${o.periodEnd.toISOString()}'`]),
-  ];
   const w = pageWindow(o.cursor, o.pageSize);
+  const page = `startposition ${w.startPosition} maxresults ${w.maxResults}`;
+  if (w.kind === 'tie')
+    return `select * from ${o.entity} where MetaData.LastUpdatedTime = '${providerDateTime(o.cursor!.lastUpdatedTime!)}' orderby Id ${page}`;
+  const at = o.cursor?.lastUpdatedTime ?? null;
+  const from = at ?? (o.reconcile ? undefined : o.periodStart);
+  const where = [
+    ...(from ? [`MetaData.LastUpdatedTime ${at !== null && o.cursor?.pastTie ? '>' : '>='} '${providerDateTime(from)}'`] : []),
+    ...(o.reconcile ? [] : [`MetaData.LastUpdatedTime <= '${providerDateTime(o.periodEnd)}'`]),
+  ];
   const filter = where.length ? ` where ${where.join(' and ')}` : '';
-  return `select * from ${o.entity}${filter} orderby MetaData.LastUpdatedTime startposition ${w.startPosition} maxresults ${w.maxResults}`;
+  return `select * from ${o.entity}${filter} orderby MetaData.LastUpdatedTime ${page}`;
 }
 
 /** CDC looks back at most 30 days (docs/provider-facts.md §4.6). */
@@ -190,16 +238,32 @@ export const absenceMeansDeleted = (entity: SyncEntity): boolean => entity === '
 export const cdcAnswerCapped = (objects: number) => objects >= CDC_MAX_OBJECTS;
 
 /**
- * What to do with a `queued` or `running` run found when a sync is requested
- * (docs/ledger-sync.md). A run is left alone while an attempt holds its lease or
- * its job can still be delivered (`created`, `retry`, `active`: an expired job
- * comes back). A queued run whose job was never sent is sent again. Otherwise its
- * job is gone (completed, failed, cancelled, or missing after it started) and
- * nothing will ever finish the run: it is failed.
+ * What to do with a `queued` or `running` run found when a sync is requested or
+ * by the worker's reaper timer (docs/ledger-sync.md). A run is left alone while
+ * an attempt holds its lease or its job can still be delivered (`created`,
+ * `retry`). A job `active` for longer than `leaseGraceMs` with nobody holding the
+ * lease was taken by a worker that died (a live handler takes the lease as it
+ * starts, and a dead one's lease freed itself with its connection): `expired`.
+ * A queued run whose job was never sent is sent again. Otherwise its job is gone
+ * (completed, failed, cancelled, or missing after it started) and nothing will
+ * ever finish the run: it is failed.
  */
-export function reapDecision(o: { state: 'queued' | 'running'; jobState: string | null; leaseHeld: boolean }): 'keep' | 'resend' | 'fail' {
+export function reapDecision(o: {
+  state: 'queued' | 'running';
+  jobState: string | null;
+  leaseHeld: boolean;
+  /** When the job was last handed to a worker (pg-boss `startedOn`). */
+  jobStartedAt?: Date | null;
+  now?: Date;
+  leaseGraceMs?: number;
+}): 'keep' | 'resend' | 'fail' | 'expired' {
   if (o.leaseHeld) return 'keep';
-  if (o.jobState === 'created' || o.jobState === 'retry' || o.jobState === 'active') return 'keep';
+  if (o.jobState === 'active') {
+    const started = o.jobStartedAt?.getTime();
+    const expired = started !== undefined && o.now !== undefined && o.now.getTime() - started > (o.leaseGraceMs ?? Infinity);
+    return expired ? 'expired' : 'keep';
+  }
+  if (o.jobState === 'created' || o.jobState === 'retry') return 'keep';
   if (o.jobState === null) return o.state === 'queued' ? 'resend' : 'fail';
   return 'fail';
 }

@@ -14,7 +14,14 @@ export interface KeyPair {
   privateKey: string;
 }
 
-export type SignatureFailure = 'malformed_payload' | 'no_matching_public_key' | 'signature_mismatch';
+export type SignatureFailure = 'malformed_payload' | 'too_many_pairs' | 'no_matching_public_key' | 'signature_mismatch';
+
+/**
+ * Most `publicKey|hex` pairs a signature field may hold. The provider signs with
+ * the merchant's key pairs (one, two while a key rotates); a field with more is
+ * refused before any HMAC, so a request cannot buy CPU by repeating pairs.
+ */
+export const MAX_SIGNATURE_PAIRS = 16;
 export type SignatureResult = { ok: true; publicKey: string } | { ok: false; reason: SignatureFailure };
 
 /** The payload alphabet: base64 and newlines only (§1.4 item 2). */
@@ -22,6 +29,24 @@ const PAYLOAD_ALPHABET = /^[A-Za-z0-9+=/\n]+$/;
 
 const hmacHex = (privateKey: string, data: string): string =>
   createHmac('sha1', createHash('sha1').update(privateKey, 'utf8').digest()).update(data, 'utf8').digest('hex');
+
+const SHA1_BLOCK = 64;
+
+/**
+ * The two signatures the SDK accepts for one key, HMAC-SHA1 over the payload and
+ * over the payload plus a newline, in one pass over the payload: the inner hash
+ * is copied before the newline (RFC 2104 spelled out, since Node's Hmac cannot be
+ * copied). Equal to `hmacHex` for both (test/unit/webhooks/signature.test.ts).
+ */
+function expectedSignatures(privateKey: string, payload: string): { plain: string; withNewline: string } {
+  const key = Buffer.alloc(SHA1_BLOCK);
+  createHash('sha1').update(privateKey, 'utf8').digest().copy(key);
+  const pad = (byte: number) => Buffer.from(key.map((b) => b ^ byte));
+  const inner = createHash('sha1').update(pad(0x36)).update(payload, 'utf8');
+  const innerWithNewline = inner.copy().update('\n', 'utf8');
+  const outer = (h: ReturnType<typeof createHash>) => createHash('sha1').update(pad(0x5c)).update(h.digest()).digest('hex');
+  return { plain: outer(inner), withNewline: outer(innerWithNewline) };
+}
 
 function sameHex(expected: string, given: string): boolean {
   const a = Buffer.from(expected, 'utf8');
@@ -49,15 +74,18 @@ export function signaturePairs(signature: string): { publicKey: string; hex: str
 export function verifySignature(signature: string, payload: string, keys: readonly KeyPair[]): SignatureResult {
   if (!PAYLOAD_ALPHABET.test(payload)) return { ok: false, reason: 'malformed_payload' };
   const pairs = signaturePairs(signature);
+  if (pairs.length > MAX_SIGNATURE_PAIRS) return { ok: false, reason: 'too_many_pairs' };
   let matchedKey: string | undefined;
   let sawPublicKey = false;
   for (const key of keys) {
-    for (const pair of pairs) {
-      if (pair.publicKey !== key.publicKey) continue;
-      sawPublicKey = true;
-      const given = pair.hex;
-      const plain = sameHex(hmacHex(key.privateKey, payload), given);
-      const withNewline = sameHex(hmacHex(key.privateKey, `${payload}\n`), given);
+    const named = pairs.filter((pair) => pair.publicKey === key.publicKey);
+    if (named.length === 0) continue;
+    sawPublicKey = true;
+    // One pass over the payload per key, whatever the number of pairs naming it.
+    const expected = expectedSignatures(key.privateKey, payload);
+    for (const pair of named) {
+      const plain = sameHex(expected.plain, pair.hex);
+      const withNewline = sameHex(expected.withNewline, pair.hex);
       if ((plain || withNewline) && matchedKey === undefined) matchedKey = key.publicKey;
     }
   }

@@ -34,6 +34,23 @@ export class XmlError extends Error {
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
+/**
+ * Characters XML 1.0 does not allow (its `Char` production): C0 controls other
+ * than tab, newline and carriage return, unpaired surrogates, U+FFFE and U+FFFF.
+ * NUL among them would reach PostgreSQL, which cannot store it in text.
+ */
+const NOT_XML_CHAR =
+  // eslint-disable-next-line no-control-regex -- matching the control characters XML forbids is the point
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function refuseNonXmlChar(text: string): void {
+  const bad = NOT_XML_CHAR.exec(text)?.[0];
+  if (bad !== undefined) {
+    const code = bad.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    throw new XmlError(`The document holds a character XML does not allow (U+${code})`);
+  }
+}
+
 function decodeEntities(raw: string): string {
   return raw.replace(/&([^;&\s]{0,10});?/g, (match, body: string) => {
     if (!match.endsWith(';')) throw new XmlError('A bare "&" is not allowed');
@@ -41,8 +58,10 @@ function decodeEntities(raw: string): string {
     const numeric = /^#(?:x([0-9A-Fa-f]{1,6})|([0-9]{1,7}))$/.exec(body);
     if (numeric) {
       const code = numeric[1] !== undefined ? parseInt(numeric[1], 16) : Number(numeric[2]);
-      if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) throw new XmlError('Invalid character reference');
-      return String.fromCodePoint(code);
+      if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) throw new XmlError('Invalid character reference');
+      const char = String.fromCodePoint(code);
+      refuseNonXmlChar(char);
+      return char;
     }
     // Only the predefined entities exist: no document can declare others (DTDs are refused).
     throw new XmlError(`Unknown entity &${body};`);
@@ -69,6 +88,7 @@ function parseAttributes(source: string): Record<string, string> {
 /** Parse one document with a single root element; throws `XmlError` on anything outside the subset or over a limit. */
 export function parseXml(input: string, limits: XmlLimits = NOTIFICATION_XML_LIMITS): XmlElement {
   if (input.length > limits.maxChars) throw new XmlError(`The document is larger than ${limits.maxChars} characters`);
+  refuseNonXmlChar(input);
   let text = input.replace(/^\uFEFF/, '');
   const declaration = /^\s*<\?xml\s[^?<>]*\?>/.exec(text);
   if (declaration) text = text.slice(declaration[0].length);

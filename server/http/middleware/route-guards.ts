@@ -4,6 +4,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type { RouteAccess } from '../../../contract/common/index.js';
 import type { Config } from '../../config.js';
 import { authenticate } from '../../domain/auth/authenticate.js';
+import { parseApiKey } from '../../domain/auth/api-key.js';
+import { createFailureLimiter } from '../../domain/auth/failure-limit.js';
 import type { KeyDirectory } from '../../domain/auth/key-directory.js';
 import { DomainError } from '../../domain/errors.js';
 import { findSecrets, findUnsafeStructure, refusalMessage } from '../../domain/guard/secrets-guard.js';
@@ -31,6 +33,12 @@ async function readBody(req: Request, res: Response, access: RouteAccess, deploy
   }
 }
 
+/** Whether the bearer key's prefix is one this process holds cached as a known key (its verdict still checks the secret). */
+function holdsCachedKey(keys: KeyDirectory, authorization: string | undefined): boolean {
+  const parsed = parseApiKey(/^Bearer ([^\s]+)$/.exec(authorization ?? '')?.[1] ?? '');
+  return parsed !== undefined && keys.holds?.(parsed.prefix) === true;
+}
+
 /**
  * Runs on every contract route before its handler and before schema
  * validation: authenticate the key against the route's access rule, then spend
@@ -42,16 +50,33 @@ async function readBody(req: Request, res: Response, access: RouteAccess, deploy
  */
 export function routeGuards(
   deps: {
-    config: Pick<Config, 'SVC_ENVIRONMENT' | 'SVC_BODY_LIMIT_BYTES'>;
+    config: Pick<Config, 'SVC_ENVIRONMENT' | 'SVC_BODY_LIMIT_BYTES' | 'SVC_AUTH_FAILURES_PER_SECOND' | 'SVC_AUTH_FAILURE_BURST'>;
     keys: KeyDirectory;
   },
   rateLimit: ApiRateLimit,
 ) {
+  const failureLimit = { perSecond: deps.config.SVC_AUTH_FAILURES_PER_SECOND, burst: deps.config.SVC_AUTH_FAILURE_BURST };
+  const failures = createFailureLimiter(failureLimit);
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    // The peer address (no proxy is trusted: `trust proxy` is off).
+    const client = req.socket.remoteAddress ?? 'unknown';
     try {
       const access = routeAccess(req);
       const options = { authorization: req.headers.authorization, access, environment: deps.config.SVC_ENVIRONMENT };
-      req.auth = await authenticate(deps.keys, options);
+      const wait = failures.retryAfterSeconds(client);
+      if (wait > 0 && !holdsCachedKey(deps.keys, req.headers.authorization)) {
+        throw new DomainError(
+          'rate_limited',
+          `Too many failed authentications from this client (at most ${failureLimit.perSecond} per second, bursts up to ${failureLimit.burst}); retry after ${wait} s`,
+          [],
+          undefined,
+          { 'Retry-After': String(wait) },
+        );
+      }
+      req.auth = await authenticate(deps.keys, options).catch((err: unknown) => {
+        if (err instanceof DomainError && err.type === 'authentication_error') failures.failed(client);
+        throw err;
+      });
       await rateLimit.check(req.auth.apiKeyId);
       await readBody(req, res, access, deps.config.SVC_BODY_LIMIT_BYTES);
       // Parameters are text too: one PostgreSQL cannot store must be refused here, not fail in a query.

@@ -8,6 +8,7 @@ import {
   receiveNotification,
 } from '../../domain/gwa-webhooks/intake.js';
 import type { WebhookRuntime } from '../../domain/gwa-webhooks/runtime.js';
+import type { WebhookRateLimit } from '../middleware/rate-limit.js';
 import { WEBHOOK_BODY_LIMIT_BYTES, WebhookAckSchema } from '../../../contract/webhooks.js';
 import { readWebhookBody, webhooksNotConfigured } from './webhook-body.js';
 
@@ -41,13 +42,19 @@ function readForm(req: Request, res: Response): Promise<Record<string, unknown>>
  * body read only after the endpoint is known to take deliveries, within a small
  * limit (docs/decisions.md, "gwa webhook"). Signatures and payloads are never logged.
  */
-export function gwaWebhookRoutes(getRuntime: () => WebhookRuntime | undefined, validateResponses: boolean): Router {
+export function gwaWebhookRoutes(
+  getRuntime: () => WebhookRuntime | undefined,
+  validateResponses: boolean,
+  rateLimit: WebhookRateLimit,
+): Router {
   const router = Router();
   router.post('/api/integrations/gwa/webhooks/:endpointId', async (req, res, next) => {
     try {
       const runtime = getRuntime();
       if (!runtime) throw notConfigured();
       const endpoint = await deliverableEndpoint(req.em, runtime, String(req.params.endpointId), new Date());
+      // Before the body is read or any HMAC computed: a burst costs one token check per request.
+      await rateLimit.check(endpoint.endpointId);
       const form = await readForm(req, res);
       const signature = form.gwa_signature;
       const payload = form.gwa_payload;

@@ -1,4 +1,5 @@
 import express, { Router } from 'express';
+import type { WebhookRateLimit } from '../middleware/rate-limit.js';
 import { deliverableGwcEndpoint, receiveGwcEvent } from '../../domain/gwc-webhooks/intake.js';
 import type { WebhookRuntime } from '../../domain/gwa-webhooks/runtime.js';
 import { GwcWebhookAckSchema, WEBHOOK_BODY_LIMIT_BYTES } from '../../../contract/webhooks.js';
@@ -12,13 +13,19 @@ const rawParser = express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTE
  * check: no bearer key (the signature authenticates), the raw body read only after the endpoint is known to take
  * deliveries, within the webhook limit. Signatures and bodies are never logged.
  */
-export function gwcWebhookRoutes(getRuntime: () => WebhookRuntime | undefined, validateResponses: boolean): Router {
+export function gwcWebhookRoutes(
+  getRuntime: () => WebhookRuntime | undefined,
+  validateResponses: boolean,
+  rateLimit: WebhookRateLimit,
+): Router {
   const router = Router();
   router.post('/api/integrations/gwc/webhooks/:endpointId', async (req, res, next) => {
     try {
       const runtime = getRuntime();
       if (!runtime) throw webhooksNotConfigured();
       const endpoint = await deliverableGwcEndpoint(req.em, runtime, String(req.params.endpointId), new Date());
+      // Before the body is read: an unauthenticated burst costs no HMAC (as for gwa).
+      await rateLimit.check(endpoint.endpointId);
       await readWebhookBody(rawParser, req, res);
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const ack = await receiveGwcEvent(req.em, {

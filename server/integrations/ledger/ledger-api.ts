@@ -34,6 +34,11 @@ export class LedgerHttpError extends Error {
     /** Safe one-line summary: status and provider fault code, never the body. */
     readonly summary: string,
     readonly retryAfterMs?: number,
+    /**
+     * The failure proves the provider did not act on the request: it refused it
+     * unprocessed (429, 503) or it never reached it (no connection was made).
+     */
+    readonly notActedOn = false,
   ) {
     super(summary);
     this.name = 'LedgerHttpError';
@@ -59,6 +64,9 @@ function kindOf(status: number): LedgerErrorKind {
   return 'client';
 }
 
+/** Connection failures that happen before any byte of the request is sent. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
 function retryAfter(res: Response): number | undefined {
   const value = res.headers.get('retry-after');
   const seconds = value === null ? NaN : Number(value);
@@ -77,7 +85,8 @@ export async function send(ep: LedgerEndpoints, url: string, init: RequestInit, 
     res = await fetch(url, { ...init, signal: AbortSignal.timeout(ep.timeoutMs) });
   } catch (err) {
     const reason = (err as Error).name === 'TimeoutError' ? 'timed out' : 'could not be reached';
-    throw new LedgerHttpError('network', 0, `ledger ${what} ${reason}`);
+    const code = ((err as Error).cause as { code?: string } | undefined)?.code;
+    throw new LedgerHttpError('network', 0, `ledger ${what} ${reason}`, undefined, code !== undefined && NOT_SENT.has(code));
   }
   const body: unknown = await res.json().catch(() => null);
   if (res.ok) return body;
@@ -95,6 +104,7 @@ export async function send(ep: LedgerEndpoints, url: string, init: RequestInit, 
     res.status,
     `ledger ${what} answered ${res.status}${code ? ` (fault ${code})` : ''}`,
     retryAfter(res),
+    res.status === 429 || res.status === 503,
   );
 }
 

@@ -1,4 +1,5 @@
 import { companyGet, type LedgerEndpoints } from './ledger-api.js';
+import { providerDateTime } from './provider-time.js';
 
 /**
  * Change data capture: `GET /v3/company/{realmId}/cdc?entities=…&changedSince=…`
@@ -9,7 +10,7 @@ export async function changesSince(
   ep: LedgerEndpoints,
   o: { realmId: string; accessToken: string; entities: string[]; changedSince: Date },
 ): Promise<Record<string, Record<string, unknown>[]>> {
-  const params = { entities: o.entities.join(','), changedSince: o.changedSince.toISOString() };
+  const params = { entities: o.entities.join(','), changedSince: providerDateTime(o.changedSince) };
   const body = (await companyGet(ep, { ...o, path: 'cdc', params, operation: 'cdc' })) as {
     CDCResponse?: { QueryResponse?: Record<string, unknown>[] }[];
   };

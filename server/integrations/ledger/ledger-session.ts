@@ -21,9 +21,23 @@ export class ConnectionNoLongerActive extends Error {
   }
 }
 
+/**
+ * The token endpoint failed in a way that leaves open whether it rotated the
+ * refresh token (a 5xx other than 503, a reset or timed-out connection, an
+ * unusable answer). The stored token is never sent again: the connection needs
+ * reauthorization.
+ */
+export class TokenOutcomeUnknown extends Error {
+  constructor() {
+    super('the token endpoint failed after it may have rotated the refresh token');
+  }
+}
+
 /** Refresh this long before the access token's expiry. */
 const REFRESH_MARGIN_MS = 60_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const retryDelay = (err: LedgerHttpError, attempt: number, baseMs: number, maxMs: number) =>
+  backoffDelayMs({ attempt, baseMs, maxMs, ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}) });
 
 /**
  * Provider calls for one connection: decrypts tokens only in memory, refreshes
@@ -45,16 +59,35 @@ export class LedgerSession {
     this.expiresAt = connection.access_token_expires_at.getTime();
   }
 
+  /**
+   * Refresh the tokens (docs/ledger-sync.md, "Tokens"). A refresh is retried with
+   * the same back-off and Retry-After handling as every provider call, but the
+   * refresh token is sent again only when the failure proves the provider did not
+   * act on it (429, 503, no connection made): any other failure may have followed
+   * a rotation, and sending a rotated refresh token again is a replay the provider
+   * may answer by ending the whole grant.
+   */
   private async renew(): Promise<void> {
+    const { maxRetries, backoffBaseMs, backoffMaxMs } = this.runtime.settings;
     let tokens: Awaited<ReturnType<typeof refreshTokens>>;
-    try {
-      tokens = await refreshTokens(this.runtime.endpoints, this.refresh);
-    } catch (err) {
-      if (err instanceof LedgerHttpError && err.kind === 'invalid_grant') {
-        await markReauthorizationRequired(this.sql, this.connection.id);
-        throw new ReauthorizationRequired();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        tokens = await refreshTokens(this.runtime.endpoints, this.refresh);
+        break;
+      } catch (err) {
+        if (!(err instanceof LedgerHttpError)) throw err;
+        if (err.kind === 'invalid_grant') {
+          await markReauthorizationRequired(this.sql, this.connection.id);
+          throw new ReauthorizationRequired();
+        }
+        const transient = err.kind === 'throttled' || err.kind === 'server' || err.kind === 'network';
+        if (transient && !err.notActedOn) {
+          await markReauthorizationRequired(this.sql, this.connection.id);
+          throw new TokenOutcomeUnknown();
+        }
+        if (!transient || attempt >= maxRetries) throw err;
+        await sleep(retryDelay(err, attempt, backoffBaseMs, backoffMaxMs));
       }
-      throw err;
     }
     const { cipher } = this.runtime;
     const id = this.connection.id;
@@ -92,14 +125,7 @@ export class LedgerSession {
         }
         const retryable = err.kind === 'throttled' || err.kind === 'server' || err.kind === 'network';
         if (!retryable || attempt >= maxRetries) throw err;
-        await sleep(
-          backoffDelayMs({
-            attempt,
-            baseMs: backoffBaseMs,
-            maxMs: backoffMaxMs,
-            ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}),
-          }),
-        );
+        await sleep(retryDelay(err, attempt, backoffBaseMs, backoffMaxMs));
       }
     }
   }

@@ -9,6 +9,10 @@ export interface SyncQueuePort {
   enqueue(runId: string, jobId: string): Promise<void>;
   /** The job's pg-boss state (`created`, `retry`, `active`, `completed`, `cancelled`, `failed`), or null when it does not exist. */
   jobState(jobId: string): Promise<string | null>;
+  /** The job's state and when it was last handed to a worker, or null when it does not exist. */
+  job(jobId: string): Promise<{ state: string; startedOn: Date | null } | null>;
+  /** Cancel a job so it is never delivered again (a no-op once it is final). */
+  cancel(jobId: string): Promise<void>;
 }
 
 /**

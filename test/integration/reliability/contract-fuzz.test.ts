@@ -4,7 +4,15 @@ import { ErrorEnvelopeSchema, type Provider, type Scope } from '../../../contrac
 import { TEST_ADMIN_TOKEN } from '../../support/harness.js';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { adminCall, createTenant, issueKey } from '../../support/tenants.js';
-import { adminProbes, apiProbes, expectedRejection, type AdminProbe, type ApiProbe } from './support/fuzz-probes.js';
+import {
+  adminEdgeProbes,
+  adminProbes,
+  apiEdgeProbes,
+  apiProbes,
+  expectedRejection,
+  type AdminProbe,
+  type ApiProbe,
+} from './support/fuzz-probes.js';
 import { rowCounts } from './support/row-counts.js';
 import { adminProcedures, AdminErrorSchema, contractRoutes, documentedResponse, type ContractRoute } from './support/surface.js';
 
@@ -13,7 +21,10 @@ import { adminProcedures, AdminErrorSchema, contractRoutes, documentedResponse, 
  * read from the ts-rest router and the admin router: valid requests, requests
  * one mutation away from valid, and hostile ones. Whatever is sent, the answer is
  * a documented status in the documented envelope, never a 5xx, and a rejected
- * request leaves every table's row count unchanged. Fixed seed; FUZZ_RUNS and
+ * request leaves every table's row count unchanged. Besides the random probes,
+ * every target gets fixed edge probes: out-of-range and rolling-over dates and
+ * forged cursors in each date or cursor field, control characters in every
+ * string. Fixed seed; FUZZ_RUNS and
  * FUZZ_SEED (set by `npm run fuzz -- --runs N`) make longer runs.
  */
 
@@ -71,6 +82,8 @@ function safeJson(text: string): unknown {
 describe.each(contractRoutes().map((route) => ({ name: route.name, route })))('fuzzing $name', ({ route }) => {
   it('answers every request with a documented status and envelope, never a 5xx, and stores nothing on a rejection', async () => {
     const limit = Math.min(BODY_LIMIT, route.access.maxBodyBytes ?? BODY_LIMIT);
+    // Out-of-range dates, forged cursors and control characters in every field that reaches SQL, on every run.
+    const edges = apiEdgeProbes(route, seedOf(route.name));
     await fc.assert(
       fc.asyncProperty(apiProbes(route, { bodyLimit: limit }), async (probe) => {
         const before = await rowCounts(app.orm);
@@ -97,7 +110,7 @@ describe.each(contractRoutes().map((route) => ({ name: route.name, route })))('f
         }
         if (res.status >= 400) expect(await rowCounts(app.orm), `stored on a rejection: ${context}`).toEqual(before);
       }),
-      { seed: seedOf(route.name), numRuns: RUNS, endOnFailure: true },
+      { seed: seedOf(route.name), numRuns: RUNS + edges.length, examples: edges.map((e) => [e]), endOnFailure: true },
     );
   });
 });
@@ -119,6 +132,7 @@ async function callAdmin(name: string, type: 'query' | 'mutation', probe: AdminP
 
 describe.each(adminProcedures())('fuzzing admin $name', ({ name, type, input }) => {
   it('answers every input with a documented status and envelope, never a 5xx, and stores nothing on a rejection', async () => {
+    const edges = adminEdgeProbes(input, seedOf(name));
     await fc.assert(
       fc.asyncProperty(adminProbes(input, { bodyLimit: BODY_LIMIT, query: type === 'query' }), async (probe) => {
         const before = await rowCounts(app.orm);
@@ -142,7 +156,7 @@ describe.each(adminProcedures())('fuzzing admin $name', ({ name, type, input }) 
         if (rejection !== undefined) expect(res.status, context).toBe(rejection);
         if (res.status >= 400) expect(await rowCounts(app.orm), `stored on a rejection: ${context}`).toEqual(before);
       }),
-      { seed: seedOf(name), numRuns: RUNS, endOnFailure: true },
+      { seed: seedOf(name), numRuns: RUNS + edges.length, examples: edges.map((e) => [e]), endOnFailure: true },
     );
   });
 });

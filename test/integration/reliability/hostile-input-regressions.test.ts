@@ -92,4 +92,22 @@ describe('hostile input found by fuzzing', () => {
 
     expect(await rowCounts(app.orm)).toEqual(before);
   });
+
+  it.each([
+    ['year 0000', '0000-01-01T00:00:00.000Z'],
+    ['an impossible day that rolls over', '2026-02-30T00:00:00.000Z'],
+    ['an hour past the day', '2026-01-01T24:00:00.000Z'],
+  ])('when an operator cursor is edited to a date with %s, then 400 invalid_cursor on every list that takes one', async (_, date) => {
+    const cursor = Buffer.from(`${date}|${crypto.randomUUID()}`, 'utf8').toString('base64url');
+    for (const procedure of ['payments.list', 'correlationExceptions.list', 'webhookEvents.list', 'syncRuns.list']) {
+      const res = await fetch(`${app.url}/admin/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify({ cursor }))}`, {
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      });
+      const body = (await res.json()) as any;
+      expect([procedure, res.status]).toEqual([procedure, 400]);
+      expect(body.error.data.issues).toEqual([
+        { code: 'invalid_cursor', path: 'cursor', message: 'Use the nextCursor of the previous page unchanged' },
+      ]);
+    }
+  });
 });

@@ -3681,6 +3681,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `rate_limited`: more deliveries to this endpoint than the provider sends; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait, when present */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unexpected server failure; safe to retry with back-off only for GET reads and calls carrying an idempotency key or event id */
             500: {
                 headers: {

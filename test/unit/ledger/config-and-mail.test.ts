@@ -21,6 +21,8 @@ describe('ledger configuration', () => {
       backoffBaseMs: 1_000,
       backoffMaxMs: 60_000,
       jobRetryDelaySeconds: 30,
+      reapIntervalMs: 30_000,
+      leaseGraceMs: 60_000,
       worker: 'in-process',
       invitationsPerKeyPerHour: 20,
     });

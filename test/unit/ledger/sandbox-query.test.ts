@@ -15,7 +15,7 @@ describe('sandbox query grammar', () => {
         { field: 'MetaData.LastUpdatedTime', op: '>=', value: '2026-01-02T00:00:00Z' },
         { field: 'Id', op: '>', value: '1' },
       ],
-      orderBy: { field: 'MetaData.LastUpdatedTime', desc: false },
+      orderBy: [{ field: 'MetaData.LastUpdatedTime', desc: false }],
       startPosition: 2,
       maxResults: 10,
     });
@@ -33,5 +33,39 @@ describe('sandbox query grammar', () => {
     );
     expect(runQuery(rows, q)).toEqual({ rows: [rows[0]], total: 3 });
     expect(runQuery(rows, parseQuery('select count(*) from Item')).total).toBe(4);
+  });
+
+  it('when strict, then rows tied on the ORDERBY come in a new order on each request, unless the ORDERBY ends in Id', () => {
+    const tied = Array.from({ length: 40 }, (_, i) => ({ Id: String(i + 1), MetaData: { LastUpdatedTime: '2026-01-01T00:00:00-00:00' } }));
+    const byTime = parseQuery('select * from Invoice orderby MetaData.LastUpdatedTime maxresults 40');
+    const orders = new Set(
+      Array.from({ length: 5 }, () =>
+        runQuery(tied, byTime, { unstableTies: Math.random })
+          .rows.map((r) => r.Id)
+          .join(),
+      ),
+    );
+    expect(orders.size).toBeGreaterThan(1);
+    const ids = tied.map((r) => r.Id).join();
+    expect(
+      runQuery(tied, byTime)
+        .rows.map((r) => r.Id)
+        .join(),
+    ).toBe(ids);
+    const withId = parseQuery('select * from Invoice orderby MetaData.LastUpdatedTime, Id maxresults 40');
+    expect(withId.orderBy).toEqual([
+      { field: 'MetaData.LastUpdatedTime', desc: false },
+      { field: 'Id', desc: false },
+    ]);
+    expect(
+      runQuery(tied, withId, { unstableTies: Math.random })
+        .rows.map((r) => r.Id)
+        .join(),
+    ).toBe(ids);
+  });
+
+  it('when times differ below the second, then they are equal, as the provider keeps seconds only', () => {
+    const q = parseQuery("select * from Invoice where MetaData.LastUpdatedTime = '2026-01-01T00:00:00.900Z'");
+    expect(runQuery([{ Id: '1', MetaData: { LastUpdatedTime: '2026-01-01T00:00:00-00:00' } }], q).total).toBe(1);
   });
 });

@@ -1,6 +1,13 @@
+import { createHash, createHmac } from 'node:crypto';
 import braintree from 'braintree';
 import { describe, expect, it } from 'vitest';
-import { challengeResponse, isValidChallenge, signaturePairs, verifySignature } from '../../../server/domain/webhooks/signature.js';
+import {
+  challengeResponse,
+  isValidChallenge,
+  MAX_SIGNATURE_PAIRS,
+  signaturePairs,
+  verifySignature,
+} from '../../../server/domain/webhooks/signature.js';
 
 const keys = { publicKey: 'pub_one', privateKey: 'private_one' };
 const previous = { publicKey: 'pub_old', privateKey: 'private_old' };
@@ -61,5 +68,34 @@ describe('gwa webhook signature', () => {
       (gatewayOf(keys).webhookNotification as unknown as { verify(c: string): string }).verify(challenge),
     );
     for (const bad of ['abc', 'ABCDEF0123456789ABCD', `${'a'.repeat(33)}`, 'g'.repeat(20)]) expect(isValidChallenge(bad)).toBe(false);
+  });
+
+  it('when many pairs name the key, then each is checked against signatures computed once, equal to the SDK form over the payload with and without a newline', () => {
+    const keys = { publicKey: 'pub_one', privateKey: 'priv_one' };
+    const payload = `${Buffer.from('<notification/>'.repeat(2_000)).toString('base64')}`;
+    const sign = (data: string) =>
+      `pub_one|${createHmac('sha1', createHash('sha1').update('priv_one').digest()).update(data).digest('hex')}`;
+    const wrong = `pub_one|${'0'.repeat(40)}`;
+    for (const right of [sign(payload), sign(`${payload}\n`)])
+      expect(verifySignature([...Array<string>(MAX_SIGNATURE_PAIRS - 1).fill(wrong), right].join('&'), payload, [keys])).toEqual({
+        ok: true,
+        publicKey: 'pub_one',
+      });
+    expect(verifySignature(Array<string>(MAX_SIGNATURE_PAIRS).fill(wrong).join('&'), payload, [keys])).toEqual({
+      ok: false,
+      reason: 'signature_mismatch',
+    });
+    expect(
+      verifySignature(
+        Array<string>(MAX_SIGNATURE_PAIRS + 1)
+          .fill(sign(payload))
+          .join('&'),
+        payload,
+        [keys],
+      ),
+    ).toEqual({
+      ok: false,
+      reason: 'too_many_pairs',
+    });
   });
 });

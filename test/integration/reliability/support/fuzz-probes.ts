@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { ZodTypeAny } from 'zod';
 import { MAX_NESTING_DEPTH } from '../../../../server/domain/guard/secrets-guard.js';
-import { hostile, hostileParam, mutated, type RawBody } from './hostile.js';
+import { DATE_OR_CURSOR, edgeBodies, edgeParams, hostile, hostileParam, mutated, type RawBody } from './hostile.js';
 import { objectShape, pathOf, type ContractRoute } from './surface.js';
 import { arbitraryFor } from './zod-arbitrary.js';
 
@@ -64,7 +64,11 @@ export function apiProbes(route: ContractRoute, options: { bodyLimit: number }):
   });
 
   const kinds: fc.Arbitrary<Draft>[] = [valid];
-  if (body) kinds.push(withBody('mutated', mutated(body)), withBody('hostile', hostile(body, options)));
+  if (body)
+    kinds.push(
+      withBody('mutated', mutated(body)),
+      withBody('hostile', hostile(body, { ...options, topKeys: Object.keys(objectShape(route.body)) })),
+    );
   if (route.pathParams || route.query) kinds.push(mutatedParams);
   if (route.query) {
     const mutatedQuery = mutated(query).map((b) => ({ label: b.label, value: JSON.parse(b.text || 'null') as unknown }));
@@ -77,6 +81,47 @@ export function apiProbes(route: ContractRoute, options: { bodyLimit: number }):
     );
   }
   return fc.oneof(...kinds).map((probe) => ({ ...probe, paramsValid: probeParamsValid(route, probe) }));
+}
+
+const CONTROL_PARAMS = edgeParams.filter((v) => [...v].some((c) => c.charCodeAt(0) < 0x20 || c === '\u007f'));
+const one = <T>(arbitrary: fc.Arbitrary<T>, seed: number): T => fc.sample(arbitrary, { seed, numRuns: 1 })[0]!;
+
+/**
+ * The fixed edge probes of a route (not random, so every route gets them on every
+ * run): `edgeBodies` of one valid body, every edge date and forged cursor in each
+ * query parameter named like a date or a cursor, and control characters in every
+ * other query and path parameter.
+ */
+export function apiEdgeProbes(route: ContractRoute, seed: number): ApiProbe[] {
+  const p = route.pathParams
+    ? one(
+        (arbitraryFor(route.pathParams) as fc.Arbitrary<Record<string, unknown>>).filter((v) => Object.values(v).every((x) => x !== '')),
+        seed,
+      )
+    : {};
+  const q = route.query ? (one(arbitraryFor(route.query), seed) as Record<string, unknown>) : undefined;
+  const url = (params: Record<string, unknown>, query: unknown) => {
+    const qs = encodeQuery(query);
+    return `${pathOf(route, params)}${qs ? `?${qs}` : ''}`;
+  };
+  const drafts: Draft[] = [];
+  if (route.body)
+    for (const body of edgeBodies(one(arbitraryFor(route.body), seed), Object.keys(objectShape(route.body))))
+      drafts.push({ kind: 'hostile', label: body.label, url: url(p, q), body });
+  for (const key of Object.keys(objectShape(route.query)))
+    for (const v of DATE_OR_CURSOR.test(key) ? edgeParams : CONTROL_PARAMS)
+      drafts.push({ kind: 'mutated', label: `query ${key}: ${JSON.stringify(v)}`, url: url(p, { ...q, [key]: v }) });
+  for (const key of Object.keys(route.pathParams?.shape ?? {}))
+    for (const v of CONTROL_PARAMS)
+      drafts.push({ kind: 'mutated', label: `path ${key}: ${JSON.stringify(v)}`, url: url({ ...p, [key]: v }, q) });
+  return drafts.map((d) => ({ ...d, paramsValid: probeParamsValid(route, d) }));
+}
+
+/** The fixed edge probes of an operator procedure: `edgeBodies` of one valid input. */
+export function adminEdgeProbes(input: ZodTypeAny | undefined, seed: number): AdminProbe[] {
+  if (!input) return [];
+  const value = one(arbitraryFor(input), seed) ?? {};
+  return edgeBodies(value, Object.keys(objectShape(input))).map((body) => ({ kind: 'hostile', label: body.label, body }));
 }
 
 /** Re-read the parameters of a built URL the way the server does, to know whether they are valid. */
@@ -152,7 +197,7 @@ export function adminProbes(input: ZodTypeAny | undefined, options: { bodyLimit:
     })),
     mutated(base).map((b) => ({ kind: 'mutated', label: b.label, body: b })),
     // A query's input travels in the URL: Node refuses a request line over 16 KiB before any code of ours runs.
-    hostile(base, options)
+    hostile(base, { ...options, topKeys: Object.keys(objectShape(input)) })
       .filter((b) => !options.query || (b.contentType === undefined && encodeURIComponent(b.text).length < 12_000))
       .map((b) => ({ kind: 'hostile', label: b.label, body: b })),
   ];

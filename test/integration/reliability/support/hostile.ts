@@ -113,14 +113,94 @@ const EDGE_NUMBERS = [
   '123456789012345678901234567890',
 ];
 
+/**
+ * Instants JavaScript reads but PostgreSQL refuses or that roll over (year 0000,
+ * negative and six-digit years, a 30th of February, hour 24), and the edges of the
+ * range, in the forms a client could send.
+ */
+const EDGE_DATES = [
+  '0000-01-01T00:00:00.000Z',
+  '0000-01-01T00:00:00Z',
+  '-000001-01-01T00:00:00.000Z',
+  '+275760-09-13T00:00:00.000Z',
+  '+010000-01-01T00:00:00.000Z',
+  '0001-01-01T00:00:00.000Z',
+  '9999-12-31T23:59:59.999Z',
+  '2026-02-30T00:00:00.000Z',
+  '2026-13-01T00:00:00.000Z',
+  '2026-01-01T24:00:00.000Z',
+  '1969-12-31T23:59:59.999Z',
+  '2026-02-29',
+  '0000-00-00',
+];
+
+/** Control characters: NUL, the other C0 controls, DEL, C1 (NEL), line and paragraph separators, and CR LF. */
+const CONTROLS = ['\u0000', '\u0001', '\u0008', '\u000b', '\u001b', '\u001f', '\u007f', '\u0085', '\u2028', '\r\n', '\t'];
+const controlText = fc
+  .tuple(fc.string({ maxLength: 8 }), fc.constantFrom(...CONTROLS), fc.string({ maxLength: 8 }))
+  .map(([a, c, b]) => `${a}${c}${b}`);
+
+/**
+ * A list cursor as a client could forge it: the service's own form
+ * (`base64url(<ISO instant>|<uuid>[|<check>])`) around an out-of-range or
+ * rolling-over date, or around control characters.
+ */
+const forgedCursor = fc
+  .tuple(fc.oneof(fc.constantFrom(...EDGE_DATES), controlText), fc.uuid(), fc.constantFrom('', '|AAAAAAAAAAAAAAAAAAAAAA'))
+  .map(([date, id, check]) => Buffer.from(`${date}|${id}${check}`, 'utf8').toString('base64url'));
+
+/** The edge dates PostgreSQL refuses or that roll over, and the range's ends: tried on every date or cursor field. */
+const BREAKING_DATES = [
+  '0000-01-01T00:00:00.000Z',
+  '-000001-01-01T00:00:00.000Z',
+  '+275760-09-13T00:00:00.000Z',
+  '2026-02-30T00:00:00.000Z',
+  '2026-01-01T24:00:00.000Z',
+  '9999-12-31T23:59:59.999Z',
+];
+const forge = (date: string) => Buffer.from(`${date}|00000000-0000-4000-8000-000000000000`, 'utf8').toString('base64url');
+
+/**
+ * Not random: for one valid value, every breaking date and a cursor forged around
+ * each on every top-level field named like a date or a cursor, and a control
+ * character (NUL, then the others in turn) in every string leaf, so both classes
+ * reach every route and procedure on every run.
+ */
+export function edgeBodies(value: unknown, topKeys: string[]): RawBody[] {
+  const out: RawBody[] = [];
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    for (const key of topKeys.filter((k) => DATE_OR_CURSOR.test(k)))
+      for (const text of [...BREAKING_DATES, ...BREAKING_DATES.slice(0, 5).map(forge)])
+        out.push({ label: `${key}: ${JSON.stringify(text)}`, text: JSON.stringify({ ...value, [key]: text }) });
+  }
+  const strings = pathsOf(value).filter((p) => p.length > 0 && typeof getAt(value, p) === 'string');
+  strings.slice(0, 8).forEach((path, i) => {
+    for (const control of ['\u0000', CONTROLS[(i + 1) % CONTROLS.length]!]) {
+      const text = `${String(getAt(value, path))}${control}x`;
+      out.push({ label: `${JSON.stringify(path)}: control ${JSON.stringify(control)}`, text: JSON.stringify(setAt(value, path, text)) });
+    }
+  });
+  return out;
+}
+
+/** Edge values for query-string and path parameters: breaking dates, forged cursors and control characters. */
+export const edgeParams: string[] = [...BREAKING_DATES, ...BREAKING_DATES.slice(0, 5).map(forge), 'a\u0000b', 'a\u001bb', 'a\u007fb'];
+
+/** Strings that reach SQL as dates or as text: edge dates, forged cursors and control characters. */
+const sqlEdgeText = fc.oneof(fc.constantFrom(...EDGE_DATES), forgedCursor, controlText);
+
 const PROTO_KEYS = ['__proto__', 'constructor', 'prototype', '__defineGetter__', 'toString', 'hasOwnProperty'];
 
 const PLACEHOLDER = '\u0001placeholder\u0001';
 
-/** Replace one string or number leaf of `value` by raw JSON text. */
-function replaceLeaf(value: unknown, pick: number, raw: string, kind: 'string' | 'number' | 'any'): string | undefined {
+/** Leaves named like a date, a time or a cursor (`createdAfter`, `occurredAt`, `cursor`, …). */
+export const DATE_OR_CURSOR = /cursor|date|time|at$|after|before|since|until|from|to$/i;
+
+/** Replace one string or number leaf of `value` (optionally one whose key matches `named`) by raw JSON text. */
+function replaceLeaf(value: unknown, pick: number, raw: string, kind: 'string' | 'number' | 'any', named?: RegExp): string | undefined {
   const leaves = pathsOf(value).filter((p) => {
     const v = getAt(value, p);
+    if (named && !named.test(String(p[p.length - 1]))) return false;
     return p.length > 0 && (kind === 'any' ? v === null || typeof v !== 'object' : typeof v === kind);
   });
   if (leaves.length === 0) return undefined;
@@ -138,7 +218,9 @@ const WRONG_CONTENT_TYPES = [
 ];
 
 /** Bodies a hostile or broken client sends, built around a valid one. */
-export function hostile(valid: fc.Arbitrary<unknown>, options: { bodyLimit: number }): fc.Arbitrary<RawBody> {
+export function hostile(valid: fc.Arbitrary<unknown>, options: { bodyLimit: number; topKeys?: string[] }): fc.Arbitrary<RawBody> {
+  // Top-level fields of the schema named like a date or a cursor: set even when the valid value left them out (optional).
+  const dateKeys = (options.topKeys ?? []).filter((k) => DATE_OR_CURSOR.test(k));
   const withValid = <T>(extra: fc.Arbitrary<T>, build: (value: unknown, extra: T) => RawBody | undefined) =>
     fc.tuple(valid, extra).map(([value, e]) => build(value, e) ?? { label: 'valid (no leaf to replace)', text: JSON.stringify(value) });
   return fc.oneof(
@@ -155,6 +237,18 @@ export function hostile(valid: fc.Arbitrary<unknown>, options: { bodyLimit: numb
     withValid(fc.tuple(anyText, fc.nat()), (value, [text, pick]) => {
       const body = replaceLeaf(value, pick, JSON.stringify(text), 'string');
       return body === undefined ? undefined : { label: `text ${JSON.stringify(text)}`, text: body };
+    }),
+    withValid(fc.tuple(sqlEdgeText, fc.nat()), (value, [text, pick]) => {
+      const body = replaceLeaf(value, pick, JSON.stringify(text), 'string');
+      return body === undefined ? undefined : { label: `edge text ${JSON.stringify(text)}`, text: body };
+    }),
+    withValid(fc.tuple(sqlEdgeText, fc.nat()), (value, [text, pick]) => {
+      // Where the schema takes a date or a cursor, that field: the likeliest way such text reaches SQL.
+      const key = dateKeys[pick % Math.max(1, dateKeys.length)];
+      if (key !== undefined && value !== null && typeof value === 'object' && !Array.isArray(value))
+        return { label: `${key}: ${JSON.stringify(text)}`, text: JSON.stringify({ ...value, [key]: text }) };
+      const body = replaceLeaf(value, pick, JSON.stringify(text), 'string', DATE_OR_CURSOR);
+      return body === undefined ? undefined : { label: `date or cursor field ${JSON.stringify(text)}`, text: body };
     }),
     withValid(fc.tuple(fc.constantFrom(...EDGE_NUMBERS), fc.nat()), (value, [number, pick]) => {
       const text = replaceLeaf(value, pick, number, 'number');
@@ -203,6 +297,7 @@ export const hostileParam: fc.Arbitrary<{ label: string; encoded: string }> = fc
   fc.constantFrom(...EDGE_NUMBERS).map((n) => ({ label: `number ${n}`, encoded: encodeURIComponent(n) })),
   fc.integer({ min: 65, max: 4_000 }).map((n) => ({ label: `${n} characters`, encoded: 'a'.repeat(n) })),
   anyText.map((text) => ({ label: `text ${JSON.stringify(text)}`, encoded: encodeUtf16Units(text) })),
+  sqlEdgeText.map((text) => ({ label: `edge text ${JSON.stringify(text)}`, encoded: encodeURIComponent(text) })),
 );
 
 /** Percent-encode a string unit by unit as WTF-8, so lone surrogates reach the server as the bytes a broken client sends. */

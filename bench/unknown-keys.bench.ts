@@ -1,0 +1,71 @@
+/**
+ * `npm run bench:unknown-keys`: does a flood of made-up API keys slow down the
+ * clients with valid keys? New gwc payment reports with one valid key at 32
+ * connections, on one app, three ways, interleaved twice (the better run kept):
+ * - alone: the baseline;
+ * - during a flood: 32 more connections each sending a new random, well-formed
+ *   key per request, from the same client address (so that address is blocked
+ *   after its failure burst, while its cached valid key still passes);
+ * - during the same flood with the failure limit and negative cache out of the
+ *   way (failure burst 10^9): what an unknown key cost before.
+ */
+import { ConfigSchema } from '../server/config.js';
+import { createApp } from '../server/http/app.js';
+import { listen } from '../server/http/lifecycle.js';
+import { createLogger } from '../server/logger.js';
+import { ADMIN_TOKEN, benchKey, load, printTable, startBenchService, UNLIMITED_RATE, type Figures } from './support.js';
+
+const env = await startBenchService();
+try {
+  const start = async (failureBurst: string) => {
+    const config = ConfigSchema.parse({
+      DATABASE_URL: env.databaseUrl,
+      LOG_LEVEL: 'warn',
+      ...UNLIMITED_RATE,
+      SVC_AUTH_FAILURE_BURST: failureBurst,
+    });
+    return listen(createApp({ orm: env.orm, config, logger: createLogger('warn'), adminToken: ADMIN_TOKEN }), 0, '127.0.0.1');
+  };
+  const limited = await start('100');
+  const unlimited = await start('1000000000');
+  const key = await benchKey(env.orm, 'gwc', ['payments:write']);
+  const valid = (name: string, port: number) =>
+    load(name, {
+      url: `http://127.0.0.1:${port}/api/v1/gwc/payment-reports`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      generator: 'report:unique',
+    });
+  const flood = (port: number) =>
+    load('flood', {
+      url: `http://127.0.0.1:${port}/api/v1/gwc/payment-reports`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      generator: 'report:unique',
+      randomKeys: true,
+    } as Parameters<typeof load>[1]);
+  const runs: Record<string, Figures[]> = { alone: [], flood: [], unprotected: [] };
+  const floods: Record<string, Figures[]> = { flood: [], unprotected: [] };
+  for (let round = 0; round < 2; round++) {
+    runs.alone!.push(await valid('valid key alone', limited.port));
+    const [a, fa] = await Promise.all([valid('valid key during a flood of unknown keys', limited.port), flood(limited.port)]);
+    runs.flood!.push(a);
+    floods.flood!.push(fa);
+    const [b, fb] = await Promise.all([valid('same flood, no failure limit or negative cache', unlimited.port), flood(unlimited.port)]);
+    runs.unprotected!.push(b);
+    floods.unprotected!.push(fb);
+  }
+  const best = (xs: Figures[]) => [...xs].sort((x, y) => y.requestsPerSecond - x.requestsPerSecond)[0]!;
+  const rows = [best(runs.alone!), best(runs.flood!), best(runs.unprotected!)];
+  printTable(rows, rows[0]!);
+  for (const [name, xs] of Object.entries(runs))
+    console.log(`${name}: valid req/s of the runs ${xs.map((r) => r.requestsPerSecond).join(', ')}`);
+  for (const [name, xs] of Object.entries(floods))
+    console.log(
+      `${name}: flood req/s ${xs.map((r) => r.requestsPerSecond).join(', ')}; statuses ${xs.map((r) => r.statusCodes).join(' / ')}`,
+    );
+  await limited.close(1000);
+  await unlimited.close(1000);
+} finally {
+  await env.close();
+}

@@ -1,0 +1,75 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { finishRun, runById, runLeaseFree, type SyncRunRow } from '../../persistence/sql/ledger-sync-runs.sql.js';
+import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
+import type { SyncQueuePort } from '../../integrations/ledger/runtime.js';
+import { reapDecision } from './sync-rules.js';
+
+const LOST = {
+  fail: { code: 'job_lost', message: "The run's background job ended without finishing it" },
+  expired: { code: 'job_lost', message: 'The worker running the sync stopped without finishing it (its lease expired)' },
+} as const;
+
+/**
+ * Decide on one `queued`/`running` run inside the caller's transaction (which
+ * holds the run's lease while it lasts, so no attempt starts meanwhile) and fail
+ * it when nothing will finish it. The caller acts after commit: `resend` sends
+ * the job again, `expired` cancels the job the dead worker still holds.
+ */
+export async function reapRun(
+  sql: Sql,
+  queue: SyncQueuePort,
+  run: Pick<SyncRunRow, 'id' | 'state' | 'workflow_run_id'>,
+  o: { now: Date; leaseGraceMs: number },
+): Promise<'keep' | 'resend' | 'fail' | 'expired'> {
+  const leaseHeld = !(await runLeaseFree(sql, run.id));
+  const job = leaseHeld ? null : await queue.job(run.workflow_run_id);
+  const decision = reapDecision({
+    state: run.state as 'queued' | 'running',
+    jobState: job?.state ?? null,
+    leaseHeld,
+    jobStartedAt: job?.startedOn ?? null,
+    now: o.now,
+    leaseGraceMs: o.leaseGraceMs,
+  });
+  if (decision === 'fail' || decision === 'expired') await finishRun(sql, run.id, 'failed', LOST[decision], o.now);
+  return decision;
+}
+
+/** After the deciding transaction committed: re-send a never-sent job, cancel a dead worker's job. */
+export async function afterReap(queue: SyncQueuePort, run: { id: string; workflow_run_id: string }, decision: string): Promise<void> {
+  if (decision === 'resend') await queue.enqueue(run.id, run.workflow_run_id).catch(() => undefined);
+  if (decision === 'expired') await queue.cancel(run.workflow_run_id).catch(() => undefined);
+}
+
+/**
+ * The workers' reaper timer (docs/ledger-sync.md): every `queued`/`running` run
+ * is checked as a sync request would check it, so a run whose worker died is
+ * failed once its lease expired, without waiting for the next request. Runs
+ * another transaction has locked are skipped (checked on the next tick).
+ * Returns the runs it acted on.
+ */
+export async function reapStuckRuns(
+  em: EntityManager,
+  queue: SyncQueuePort,
+  o: { leaseGraceMs: number; limit?: number; now?: () => Date },
+): Promise<{ runId: string; decision: 'resend' | 'fail' | 'expired' }[]> {
+  const candidates = await sqlOf(em)<{ id: string }>(
+    `select id from ledger_sync_runs where state in ('queued', 'running') order by created_at limit ?`,
+    [o.limit ?? 100],
+  );
+  const acted: { runId: string; decision: 'resend' | 'fail' | 'expired' }[] = [];
+  for (const { id } of candidates) {
+    const outcome = await em.fork().transactional(async (tem) => {
+      const sql = sqlOf(tem);
+      const locked = await sql<{ id: string }>(`select id from ledger_sync_runs where id = ? for update skip locked`, [id]);
+      if (!locked.length) return undefined;
+      const run = await runById(sql, id);
+      if (!run || (run.state !== 'queued' && run.state !== 'running')) return undefined;
+      return { run, decision: await reapRun(sql, queue, run, { now: o.now?.() ?? new Date(), leaseGraceMs: o.leaseGraceMs }) };
+    });
+    if (!outcome || outcome.decision === 'keep') continue;
+    await afterReap(queue, outcome.run, outcome.decision);
+    acted.push({ runId: id, decision: outcome.decision });
+  }
+  return acted;
+}

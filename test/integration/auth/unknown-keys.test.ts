@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { cachedKeyDirectory } from '../../../server/domain/auth/key-directory.js';
+import { poolSql, type Sql } from '../../../server/persistence/sql/sql.js';
+import { useTestApp } from '../../support/harness.js';
+import { gwcReport } from '../../support/reports.js';
+import { createTenant } from '../../support/tenants.js';
+
+const randomKey = () => `svck_sandbox_${randomBytes(8).toString('hex')}_${randomBytes(32).toString('hex')}`;
+
+describe('unknown API keys cost nothing', () => {
+  const app = useTestApp({ SVC_AUTH_FAILURE_BURST: '3', SVC_AUTH_FAILURES_PER_SECOND: '1' });
+  const report = (key: string) => app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: gwcReport(), key });
+
+  it('when the same unknown key comes again, then it is refused from the negative cache, without a key lookup; a key issued later is found', async () => {
+    const pool = poolSql(app.orm);
+    const statements: string[] = [];
+    // The real pool, with every statement noted (the directory's only way to the database).
+    const counting: Sql = (query, params, name) => {
+      statements.push(query);
+      return pool(query, params, name);
+    };
+    const epoch = async () => (await pool<{ value: string }>('select value::text as value from auth_epoch where id'))[0]!.value;
+    const keys = cachedKeyDirectory(counting, epoch);
+    const prefix = randomBytes(8).toString('hex');
+    expect(await keys.find(prefix)).toBeUndefined();
+    expect(await keys.find(prefix)).toBeUndefined();
+    expect(await keys.find(prefix)).toBeUndefined();
+    expect(statements.filter((q) => /from auth_epoch e/.test(q))).toHaveLength(1);
+    // A key issued later with that very prefix moves the auth epoch: once a lookup reads the new epoch, the negative entries are gone.
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const id = crypto.randomUUID();
+    await pool(
+      `insert into api_keys (id, integration_id, prefix, secret_hash, scopes, created_at)
+       select ?, integration_id, ?, secret_hash, scopes, now() from api_keys where id = ?`,
+      [id, prefix, tenant.keyId],
+    );
+    const issued = /^svck_sandbox_([0-9a-f]{16})_/.exec(tenant.key)![1]!;
+    expect((await keys.find(issued))?.id).toBe(tenant.keyId);
+    expect((await keys.find(prefix))?.id).toBe(id);
+  });
+
+  it('when one client fails authentication more than the burst allows, then 429 with Retry-After before any lookup, while a cached valid key of that client still works', async () => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    expect((await report(tenant.key)).status).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await report(randomKey())).status);
+    expect(statuses).toEqual([401, 401, 401]);
+    const limited = await report(randomKey());
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('1');
+    expect(limited.body).toEqual({
+      error: {
+        type: 'rate_limited',
+        message: 'Too many failed authentications from this client (at most 1 per second, bursts up to 3); retry after 1 s',
+        issues: [],
+      },
+    });
+    expect((await report(tenant.key)).status).toBe(200);
+  });
+});
