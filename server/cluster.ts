@@ -10,6 +10,7 @@ import { createLogger } from './logger.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './persistence/embedded-postgres.js';
 import { migrate, openOrm } from './persistence/orm.js';
 import { describeDatabase } from './service.js';
+import { serveClusterMetrics } from './observability/cluster-metrics.js';
 
 /** `SVC_WORKERS` as a number of processes: `auto` is one per core. */
 export function workerCount(setting: string): number {
@@ -99,6 +100,8 @@ export async function runPrimary(config: Config, count: number): Promise<void> {
       `svc listening on http://localhost:${address.port} (${count} processes; database: ${database}${adminNote}; accounting source: ${source})\n`,
     );
   });
+  // `/metrics` in any HTTP process answers with the aggregate of all of them, collected here.
+  serveClusterMetrics();
   for (let i = 0; i < count; i++) fork(i);
 
   const stop = (signal: string) => {

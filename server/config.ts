@@ -49,6 +49,8 @@ export const ConfigSchema = z
     SVC_EMBEDDED_PG_PORT: port(54329),
     SVC_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
     SVC_ADMIN_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    /** Bearer token of GET /metrics; unset: the admin token (docs/operations.md). */
+    SVC_METRICS_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     SVC_BODY_LIMIT_BYTES: positiveInt(1_048_576),
     SVC_SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
     /** Connections of the service's database pool. */

@@ -35,7 +35,7 @@ try {
 async function serve(config: Config): Promise<void> {
   const service = await startService(
     config,
-    cluster.worker ? { migrate: false, quiet: true, logFields: { process: cluster.worker.id } } : {},
+    cluster.worker ? { migrate: false, quiet: true, logFields: { process: cluster.worker.id }, clusterMetrics: true } : {},
   );
   let stopping = false;
   const stop = (signal: string) => {

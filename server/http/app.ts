@@ -14,10 +14,17 @@ import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
 import { ledgerConsentRoutes } from './routes/ledger-consent.js';
 import { gwaWebhookRoutes } from './routes/gwa-webhooks.js';
 import type { WebhookRuntime } from '../domain/gwa-webhooks/runtime.js';
+import { adminRouter } from '../../admin/router.js';
+import { httpRequestMetrics } from '../observability/http-metrics.js';
+import { collectProcessMetrics } from '../observability/registry.js';
+import { observePool } from '../observability/saturation-metrics.js';
+import { metricsRoutes, type MetricsEndpoint } from './metrics.js';
 
 export interface AppDeps {
   orm: MikroORM;
-  config: Pick<Config, 'SVC_BODY_LIMIT_BYTES' | 'SVC_ENVIRONMENT' | 'SVC_RESPONSE_VALIDATION'> & RateLimitConfig;
+  config: Pick<Config, 'SVC_BODY_LIMIT_BYTES' | 'SVC_ENVIRONMENT' | 'SVC_RESPONSE_VALIDATION'> &
+    Partial<Pick<Config, 'SVC_METRICS_TOKEN'>> &
+    RateLimitConfig;
   logger: Logger;
   /** Bearer token of the operator surface at /admin/trpc. */
   adminToken: string;
@@ -25,6 +32,8 @@ export interface AppDeps {
   ledger?: LedgerRuntime;
   /** gwa webhook endpoints (cipher of private keys, public URL); absent: they and their operator procedures answer 500. */
   webhooks?: WebhookRuntime;
+  /** `/metrics` in a cluster's HTTP process: the aggregate's source (server/observability/cluster-metrics.ts). */
+  metrics?: Pick<MetricsEndpoint, 'scrape'>;
 }
 
 /**
@@ -43,7 +52,16 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
 
   defineRequestEntityManager(app, deps.orm);
-  app.use(requestContext(deps.logger));
+  collectProcessMetrics();
+  observePool(() => (deps.orm.em.getConnection().getKnex().client as { pool?: never }).pool);
+  const procedures = new Set(Object.keys(adminRouter._def.procedures));
+  app.use(requestContext(deps.logger, httpRequestMetrics(procedures)));
+  app.use(
+    metricsRoutes(
+      { token: deps.config.SVC_METRICS_TOKEN ?? deps.adminToken, ...(deps.metrics?.scrape ? { scrape: deps.metrics.scrape } : {}) },
+      (err) => deps.logger.error({ err }, 'metrics scrape failed'),
+    ),
+  );
   app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION));
   app.use(requireJsonContentType);
   app.use('/admin/trpc', parseJsonBody(deps.config.SVC_BODY_LIMIT_BYTES), refuseUnsafeBody);

@@ -5,6 +5,7 @@ import { importRun } from '../domain/ledger/import-run.js';
 import type { LedgerRuntime, SyncQueuePort } from '../integrations/ledger/runtime.js';
 import { oneProcessAtATime } from './queue-setup-lock.js';
 import { takeRunLease } from './run-lease.js';
+import { observeQueueDepth } from '../observability/saturation-metrics.js';
 
 export const LEDGER_SYNC_QUEUE = 'ledger-sync';
 /** pg-boss keeps its tables in this schema of the service's own database (no second store). */
@@ -64,6 +65,8 @@ export async function startSyncQueue(o: {
       },
     );
   }
+  // svc_job_queue_depth, read when Prometheus scrapes.
+  const stopReporting = observeQueueDepth(() => boss.getQueueSize(LEDGER_SYNC_QUEUE));
   return {
     enqueue: async (runId, jobId) => {
       const id = await boss.send(LEDGER_SYNC_QUEUE, { runId }, { id: jobId });
@@ -71,6 +74,9 @@ export async function startSyncQueue(o: {
       if (!id && !(await boss.getJobById(LEDGER_SYNC_QUEUE, jobId))) throw new Error('job queue refused the job');
     },
     jobState: async (jobId) => (await boss.getJobById(LEDGER_SYNC_QUEUE, jobId, { includeArchive: true }))?.state ?? null,
-    stop: () => boss.stop({ graceful: true, wait: true, timeout: 5000 }),
+    stop: () => {
+      stopReporting();
+      return boss.stop({ graceful: true, wait: true, timeout: 5000 });
+    },
   };
 }

@@ -9,6 +9,7 @@ import { requestFingerprint } from '../idempotency/fingerprint.js';
 import { invoiceIssue } from '../invoices/issue-categories.js';
 import { sourceStateOfRow } from '../invoices/invoice-views.js';
 import { decidePreparation, evaluate, type PreparationKind } from './evaluate.js';
+import { preparationMetrics } from '../../observability/business-metrics.js';
 
 export type { PreparationKind } from './evaluate.js';
 import type { PreparationStore } from './preparation-store.js';
@@ -17,6 +18,8 @@ export interface PreparationResult {
   data: unknown;
   preparation: PreparationRecord;
   replayed: boolean;
+  /** Enhanced data, or ordinary mode (endpoint 12 only). */
+  mode: 'enhanced' | 'ordinary';
 }
 
 const KEY_REUSED: KeyConflict = {
@@ -35,10 +38,33 @@ const KEY_REUSED: KeyConflict = {
  * now; a blocked attempt saves nothing. One read (`preparationContexts`) before the
  * answer or the insert.
  */
-export async function prepareFromInvoice(
-  store: PreparationStore,
-  input: { ctx: AuthContext; provider: PaymentProvider; kind: PreparationKind; request: PreparationRequest; now?: Date },
-): Promise<PreparationResult> {
+export async function prepareFromInvoice(store: PreparationStore, input: PrepareInput): Promise<PreparationResult> {
+  // The one place a preparation's outcome is counted (docs/operations.md, svc_preparations_total).
+  const endpoint = input.kind === 'enrichment' ? ENRICHMENT_ENDPOINTS[input.provider] : 'gwc_payment_preparation';
+  try {
+    const result = await prepare(store, input);
+    preparationMetrics.prepared(endpoint, result.mode);
+    return result;
+  } catch (err) {
+    preparationMetrics.refused(endpoint, refusalCategory(err));
+    throw err;
+  }
+}
+
+type PrepareInput = { ctx: AuthContext; provider: PaymentProvider; kind: PreparationKind; request: PreparationRequest; now?: Date };
+
+const ENRICHMENT_ENDPOINTS = { gwa: 'gwa_enrichment', gwb: 'gwb_enrichment', gwc: 'gwc_enrichment' } as const;
+
+/** A refusal's category for the metrics: its first issue's (the deciding one: state problems come first), or what refused it. */
+function refusalCategory(err: unknown): string {
+  if (!(err instanceof DomainError)) return 'internal';
+  if (err.type === 'not_found') return 'not_found';
+  const first = err.issues[0] as { code: string; category?: string } | undefined;
+  if (first?.category) return first.category;
+  return first?.code === KEY_REUSED.issue.code ? 'idempotency' : err.type;
+}
+
+async function prepare(store: PreparationStore, input: PrepareInput): Promise<PreparationResult> {
   const { ctx, provider, kind, request } = input;
   const now = input.now ?? new Date();
   const selector = INVOICE_SELECTORS.find((s) => request[s] !== undefined)!;
@@ -91,7 +117,7 @@ export async function prepareFromInvoice(
     conflict: KEY_REUSED,
   });
   if (replayed) checkReplay(selectedInvoice(context.invoices, selector, value), row, provider, request, now);
-  return { data: row.data, preparation: preparationRecord(row), replayed };
+  return { data: row.data, preparation: preparationRecord(row), replayed, mode: row.mode === 'ordinary' ? 'ordinary' : 'enhanced' };
 }
 
 /** The API's preparation record of a saved row. */

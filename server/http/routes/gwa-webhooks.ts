@@ -9,6 +9,8 @@ import {
 } from '../../domain/gwa-webhooks/intake.js';
 import type { WebhookRuntime } from '../../domain/gwa-webhooks/runtime.js';
 import { WEBHOOK_BODY_LIMIT_BYTES, WebhookAckSchema } from '../../../contract/webhooks.js';
+import { deliveryOutcome } from '../../domain/webhooks/delivery-outcome.js';
+import { webhookMetrics } from '../../observability/business-metrics.js';
 
 const notConfigured = () => new DomainError('internal_error', 'gwa webhooks are not configured on this service');
 
@@ -61,8 +63,10 @@ export function gwaWebhookRoutes(getRuntime: () => WebhookRuntime | undefined, v
       if (typeof signature !== 'string' || signature === '') throw invalidSignature('gwa_signature is required, once');
       if (typeof payload !== 'string' || payload === '') throw invalidSignature('gwa_payload is required, once');
       const ack = await receiveNotification(req.em, { endpoint, signature, payload, requestId: String(req.id) });
+      webhookMetrics.delivered('gwa', deliveryOutcome({ ack }));
       res.status(200).json(validateResponses ? WebhookAckSchema.parse(ack) : ack);
     } catch (err) {
+      webhookMetrics.delivered('gwa', deliveryOutcome({ error: err }));
       next(err);
     }
   });
