@@ -1,5 +1,4 @@
 import cluster, { type Worker } from 'node:cluster';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { resolveAdminToken } from './admin-token.js';
 import { ledgerSettings, type Config } from './config.js';
@@ -11,11 +10,6 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './persistence/embe
 import { migrate, openOrm } from './persistence/orm.js';
 import { describeDatabase } from './service.js';
 import { serveClusterMetrics } from './observability/cluster-metrics.js';
-
-/** `SVC_WORKERS` as a number of processes: `auto` is one per core. */
-export function workerCount(setting: string): number {
-  return setting === 'auto' ? availableParallelism() : Number(setting);
-}
 
 /**
  * The primary of `SVC_WORKERS` > 1: it does once what must happen once —

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 /**
@@ -78,6 +79,12 @@ export const ConfigSchema = z
       .enum(['true', 'false'])
       .default('false')
       .transform((v) => v === 'true'),
+    /**
+     * OpenTelemetry traces (docs/operations.md, "Traces"): the OTLP/HTTP collector's base URL (`/v1/traces` is
+     * appended). Unset: no tracing at all. The SDK also honours the standard OTEL_* variables it reads itself.
+     */
+    OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+    OTEL_SERVICE_NAME: z.string().min(1).default('svc'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /**
      * How many HTTP processes serve PORT (node:cluster): a whole number, or `auto` for one per core. Default 1 (no
@@ -172,3 +179,8 @@ export function ledgerSettings(c: Config) {
   };
 }
 export type LedgerSettings = ReturnType<typeof ledgerSettings>;
+
+/** `SVC_WORKERS` as a number of processes: `auto` is one per core (server/cluster.ts). */
+export function workerCount(setting: string): number {
+  return setting === 'auto' ? availableParallelism() : Number(setting);
+}

@@ -6,6 +6,7 @@ import type { LedgerRuntime, SyncQueuePort } from '../integrations/ledger/runtim
 import { oneProcessAtATime } from './queue-setup-lock.js';
 import { takeRunLease } from './run-lease.js';
 import { observeQueueDepth } from '../observability/saturation-metrics.js';
+import { inSpan } from '../observability/spans.js';
 
 export const LEDGER_SYNC_QUEUE = 'ledger-sync';
 /** pg-boss keeps its tables in this schema of the service's own database (no second store). */
@@ -55,7 +56,8 @@ export async function startSyncQueue(o: {
           try {
             const lastAttempt = job.retryCount >= job.retryLimit;
             const attempt = { runId: job.data.runId, maxAttempts: MAX_SYNC_ATTEMPTS, lastAttempt, logger: o.logger, leaseLost: lease.lost };
-            outcome = await importRun(o.orm.em.fork(), o.runtime, attempt);
+            // One trace per attempt: the import, its SQL statements and its provider calls.
+            outcome = await inSpan('ledger_sync.import_run', (em, a) => importRun(em, o.runtime, a), o.orm.em.fork(), attempt);
           } finally {
             await lease.release();
           }

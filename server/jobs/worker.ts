@@ -5,10 +5,7 @@
  * service's SVC_TOKEN_KEY (it never generates a key of its own).
  */
 import { ConfigError, loadConfig, type Config } from '../config.js';
-import { createLogger } from '../logger.js';
-import { databaseOptions, openOrm } from '../persistence/orm.js';
-import { buildLedgerRuntime } from './ledger-setup.js';
-import { startSyncQueue } from './sync-queue.js';
+import { startTracing } from '../observability/tracing.js';
 
 let config: Config;
 try {
@@ -25,6 +22,12 @@ try {
   }
   throw err;
 }
+// Traces of the imports (off unless OTEL_EXPORTER_OTLP_ENDPOINT is set) start before the instrumented modules load.
+const tracing = await startTracing(config);
+const { createLogger } = await import('../logger.js');
+const { databaseOptions, openOrm } = await import('../persistence/orm.js');
+const { buildLedgerRuntime } = await import('./ledger-setup.js');
+const { startSyncQueue } = await import('./sync-queue.js');
 const logger = createLogger(config.LOG_LEVEL);
 const orm = await openOrm(config.DATABASE_URL!, databaseOptions(config));
 const ledger = await buildLedgerRuntime(config);
@@ -34,6 +37,7 @@ const stop = () =>
   void queue
     .stop()
     .then(() => orm.close(true))
+    .then(() => tracing?.shutdown())
     .then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -15,6 +15,7 @@ import { sqlOf } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError, refusalOf } from '../errors.js';
 import { invitationMetrics } from '../../observability/business-metrics.js';
+import { inSpan } from '../../observability/spans.js';
 import { invitationEmail } from '../../integrations/mail/invitation-email.js';
 import { hashSecret, newSecret } from '../../crypto/secrets.js';
 import {
@@ -44,7 +45,7 @@ async function assertContext(em: EntityManager, ctx: AuthContext, body: CreateIn
 export async function createInvitation(em: EntityManager, runtime: LedgerRuntime, options: InvitationInput): Promise<LedgerInvitationView> {
   // The one place an invitation's outcome is counted (docs/operations.md, svc_invitations_total).
   try {
-    const view = await writeAndSendInvitation(em, runtime, options);
+    const view = await inSpan('ledger_invitation.create', (e, o) => writeAndSendInvitation(e, runtime, o), em, options);
     invitationMetrics.sent();
     return view;
   } catch (err) {

@@ -6,6 +6,7 @@ import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError, refusalOf } from '../errors.js';
 import { paymentReportMetrics } from '../../observability/business-metrics.js';
+import { inSpan } from '../../observability/spans.js';
 import { replayOrConflict, retryOnConcurrentInsert, type KeyConflict } from '../idempotency/idempotent-write.js';
 import { correlationMismatches, resolveCorrelation, type CorrelationTarget } from './correlate.js';
 import { requestFingerprint } from '../idempotency/fingerprint.js';
@@ -84,7 +85,7 @@ const singleFirstWrite =
 export async function recordPaymentReport(em: EntityManager | (() => EntityManager), input: RecordInput): Promise<Acknowledgment> {
   // The one place a report's outcome is counted (docs/operations.md, svc_payment_reports_total).
   try {
-    const ack = await recordReport(em, input);
+    const ack = await inSpan('payment_report.record', recordReport, em, input);
     paymentReportMetrics.accepted(input.provider, ack.duplicate);
     return ack;
   } catch (err) {

@@ -10,6 +10,7 @@ import { invoiceIssue } from '../invoices/issue-categories.js';
 import { sourceStateOfRow } from '../invoices/invoice-views.js';
 import { decidePreparation, evaluate, type PreparationKind } from './evaluate.js';
 import { preparationMetrics } from '../../observability/business-metrics.js';
+import { inSpan } from '../../observability/spans.js';
 
 export type { PreparationKind } from './evaluate.js';
 import type { PreparationStore } from './preparation-store.js';
@@ -42,7 +43,7 @@ export async function prepareFromInvoice(store: PreparationStore, input: Prepare
   // The one place a preparation's outcome is counted (docs/operations.md, svc_preparations_total).
   const endpoint = input.kind === 'enrichment' ? ENRICHMENT_ENDPOINTS[input.provider] : 'gwc_payment_preparation';
   try {
-    const result = await prepare(store, input);
+    const result = await inSpan('preparation.prepare', prepare, store, input);
     preparationMetrics.prepared(endpoint, result.mode);
     return result;
   } catch (err) {

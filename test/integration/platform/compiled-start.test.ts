@@ -50,5 +50,5 @@ describe('production start from dist/', () => {
     service = await spawnService({ DATABASE_URL: db.url }, { command: ['scripts/start.mjs'] });
     expect(service.output).not.toContain('building dist/');
     expect((await service.request('/readyz')).status).toBe(200);
-  });
+  }, 300_000);
 });
