@@ -52,6 +52,8 @@ export const ConfigSchema = z
     SVC_ADMIN_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     /** Bearer token of GET /metrics; unset: the admin token (docs/operations.md). */
     SVC_METRICS_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    /** `npm run worker` only: serve its GET /metrics on this port (HOST), with SVC_METRICS_TOKEN or SVC_ADMIN_TOKEN. Unset: none. */
+    SVC_WORKER_METRICS_PORT: optionalPort,
     SVC_BODY_LIMIT_BYTES: positiveInt(1_048_576),
     SVC_SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
     /** Connections of the service's database pool. */

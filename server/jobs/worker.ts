@@ -15,6 +15,8 @@ try {
     throw new ConfigError(['LEDGER_BASE_URL: must be set for a separate worker (the sandbox runs only inside the service)']);
   // Generating a key here would encrypt tokens the service cannot read (and vice versa): the key must be shared.
   if (!config.SVC_TOKEN_KEY) throw new ConfigError(['SVC_TOKEN_KEY: must be set for a separate worker (the same key as the service)']);
+  if (config.SVC_WORKER_METRICS_PORT !== undefined && !(config.SVC_METRICS_TOKEN ?? config.SVC_ADMIN_TOKEN))
+    throw new ConfigError(['SVC_METRICS_TOKEN: must be set (or SVC_ADMIN_TOKEN) to serve the worker metrics']);
 } catch (err) {
   if (err instanceof ConfigError) {
     console.error(err.message);
@@ -32,10 +34,23 @@ const logger = createLogger(config.LOG_LEVEL);
 const orm = await openOrm(config.DATABASE_URL!, databaseOptions(config));
 const ledger = await buildLedgerRuntime(config);
 const queue = await startSyncQueue({ databaseUrl: config.DATABASE_URL!, orm, runtime: ledger.runtime, logger, work: true });
-process.stdout.write('svc worker running (queue ledger-sync)\n');
+// Its sync runs, queue and process metrics, for Prometheus (docs/operations.md).
+const metrics =
+  config.SVC_WORKER_METRICS_PORT === undefined
+    ? undefined
+    : await (
+        await import('../observability/metrics-server.js')
+      ).serveMetrics({
+        port: config.SVC_WORKER_METRICS_PORT,
+        host: config.HOST,
+        token: (config.SVC_METRICS_TOKEN ?? config.SVC_ADMIN_TOKEN)!,
+        pool: () => (orm.em.getConnection().getKnex().client as { pool?: never }).pool,
+      });
+process.stdout.write(`svc worker running (queue ledger-sync${metrics ? `; metrics on port ${metrics.port}` : ''})\n`);
 const stop = () =>
   void queue
     .stop()
+    .then(() => metrics?.close())
     .then(() => orm.close(true))
     .then(() => tracing?.shutdown())
     .then(() => process.exit(0));
