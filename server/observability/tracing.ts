@@ -58,6 +58,10 @@ export async function startTracing(
   const sdk = new NodeSDK({
     serviceName: config.OTEL_SERVICE_NAME,
     spanProcessors: [processor],
+    // Traces only: the metrics are Prometheus' (/metrics), the logs pino's JSON lines. Without these the SDK would
+    // also export OTLP metrics and logs to the same endpoint.
+    metricReaders: [],
+    logRecordProcessors: [],
     instrumentations: [
       new HttpInstrumentation({
         // The metrics scrape and health probes would be most of the traces and say nothing.
@@ -69,6 +73,8 @@ export async function startTracing(
       new ExpressInstrumentation(),
       new PgInstrumentation({
         enhancedDatabaseReporting: false,
+        // Statements outside a request or job (the queue's polling, start-up) would be a trace each, every half second.
+        requireParentSpan: true,
         requestHook: (span, info) => {
           const text = redactLiterals(info.query.text);
           span.setAttribute('db.statement', text);
