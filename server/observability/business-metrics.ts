@@ -18,25 +18,51 @@ const CATEGORIES: ReadonlySet<string> = new Set(IssueCategorySchema.options);
 export type Refusal = { type: string } | undefined;
 const reasonOf = (refusal: Refusal) => (refusal ? boundedLabel(ERROR_TYPES, refusal.type) : 'internal');
 
+/**
+ * A hot series: bound once, exposed at zero from the start (so rates exist before the first event), and counted
+ * with a plain addition; the sum is handed to prom-client when it collects, i.e. on every scrape (and every
+ * cluster aggregation). prom-client's own `inc` hashes the label set on every call, even on a bound child.
+ */
+class HotSeries {
+  private pending = 0;
+  private readonly child: Counter.Internal;
+  constructor(counter: Counter<string>, values: string[]) {
+    this.child = counter.labels(...values);
+    this.child.inc(0);
+  }
+  inc(): void {
+    this.pending += 1;
+  }
+  flush(): void {
+    if (this.pending === 0) return;
+    this.child.inc(this.pending);
+    this.pending = 0;
+  }
+}
+const hotSeries: HotSeries[] = [];
+function bound(counter: Counter<string>, ...values: string[]): HotSeries {
+  const series = new HotSeries(counter, values);
+  hotSeries.push(series);
+  return series;
+}
+/** The `collect` of a counter with hot series: add what they counted since the last scrape. */
+function flushHotSeries(): void {
+  for (const series of hotSeries) series.flush();
+}
+
 const paymentReports = new Counter({
   name: 'svc_payment_reports_total',
   help: 'Payment reports (endpoints 3, 7, 13 and gwa webhook effects) by provider and outcome: recorded, duplicate (an identical retry), refused (reason: error type) or failed (internal).',
   labelNames: ['provider', 'outcome', 'reason'] as const,
   registers: [registry],
+  collect: flushHotSeries,
 });
-/** A series bound once (an increment costs no label lookup) and exposed at zero from the start, so rates exist before the first event. */
-function bound(counter: Counter<string>, ...values: string[]): Counter.Internal {
-  const child = counter.labels(...values);
-  child.inc(0);
-  return child;
-}
-
 const reportSeries = Object.fromEntries(
   PROVIDERS.map((p) => [
     p,
     { recorded: bound(paymentReports, p, 'recorded', 'none'), duplicate: bound(paymentReports, p, 'duplicate', 'none') },
   ]),
-) as Record<Provider, { recorded: Counter.Internal; duplicate: Counter.Internal }>;
+) as Record<Provider, { recorded: HotSeries; duplicate: HotSeries }>;
 
 export const paymentReportMetrics = {
   accepted(provider: Provider, duplicate: boolean): void {
@@ -58,13 +84,14 @@ const preparations = new Counter({
   help: 'Invoice-backed preparations by endpoint and mode: enhanced, ordinary, or refused (category: the first issue category, not_found, idempotency or internal). A replay counts with the mode it answered.',
   labelNames: ['endpoint', 'mode', 'category'] as const,
   registers: [registry],
+  collect: flushHotSeries,
 });
 const preparationSeries = Object.fromEntries(
   PREPARATION_ENDPOINTS.map((e) => [
     e,
     { enhanced: bound(preparations, e, 'enhanced', 'none'), ordinary: bound(preparations, e, 'ordinary', 'none') },
   ]),
-) as Record<PreparationEndpoint, { enhanced: Counter.Internal; ordinary: Counter.Internal }>;
+) as Record<PreparationEndpoint, { enhanced: HotSeries; ordinary: HotSeries }>;
 
 export const preparationMetrics = {
   prepared(endpoint: PreparationEndpoint, mode: 'enhanced' | 'ordinary'): void {
