@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'sdk/dist/', 'test/openapi/generated/', 'server/persistence/migrations/', '**/*.js', '**/*.mjs'] },
+  { ignores: ['node_modules/', 'dist/', 'sdk/dist/', 'test/openapi/generated/', 'server/persistence/migrations/', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

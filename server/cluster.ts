@@ -1,5 +1,4 @@
 import cluster, { type Worker } from 'node:cluster';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { resolveAdminToken } from './admin-token.js';
 import { ledgerSettings, type Config } from './config.js';
@@ -11,10 +10,7 @@ import { migrate, openOrm } from './persistence/orm.js';
 import { describeDatabase } from './service.js';
 import { startEmbeddedSandbox } from './jobs/ledger-setup.js';
 
-/** `SVC_WORKERS` as a number of processes: `auto` is one per core. */
-export function workerCount(setting: string): number {
-  return setting === 'auto' ? availableParallelism() : Number(setting);
-}
+import { serveClusterMetrics } from './observability/cluster-metrics.js';
 
 /**
  * The primary of `SVC_WORKERS` > 1: it does once what must happen once —
@@ -99,6 +95,8 @@ export async function runPrimary(config: Config, count: number): Promise<void> {
       `svc listening on http://localhost:${address.port} (${count} processes; database: ${database}${adminNote}; accounting source: ${source})\n`,
     );
   });
+  // `/metrics` in any HTTP process answers with the aggregate of all of them, collected here.
+  serveClusterMetrics();
   for (let i = 0; i < count; i++) fork(i);
 
   const stop = (signal: string) => {

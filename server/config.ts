@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 /**
@@ -49,6 +50,10 @@ export const ConfigSchema = z
     SVC_EMBEDDED_PG_PORT: port(54329),
     SVC_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
     SVC_ADMIN_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    /** Bearer token of GET /metrics; unset: the admin token (docs/operations.md). */
+    SVC_METRICS_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    /** `npm run worker` only: serve its GET /metrics on this port (HOST), with SVC_METRICS_TOKEN or SVC_ADMIN_TOKEN. Unset: none. */
+    SVC_WORKER_METRICS_PORT: optionalPort,
     SVC_BODY_LIMIT_BYTES: positiveInt(1_048_576),
     SVC_SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
     /** Connections of the service's database pool. */
@@ -90,6 +95,12 @@ export const ConfigSchema = z
       .enum(['true', 'false'])
       .default('false')
       .transform((v) => v === 'true'),
+    /**
+     * OpenTelemetry traces (docs/operations.md, "Traces"): the OTLP/HTTP collector's base URL (`/v1/traces` is
+     * appended). Unset: no tracing at all. The SDK also honours the standard OTEL_* variables it reads itself.
+     */
+    OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+    OTEL_SERVICE_NAME: z.string().min(1).default('svc'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /**
      * How many HTTP processes serve PORT (node:cluster): a whole number, or `auto` for one per core. Default 1 (no
@@ -190,3 +201,8 @@ export function ledgerSettings(c: Config) {
   };
 }
 export type LedgerSettings = ReturnType<typeof ledgerSettings>;
+
+/** `SVC_WORKERS` as a number of processes: `auto` is one per core (server/cluster.ts). */
+export function workerCount(setting: string): number {
+  return setting === 'auto' ? availableParallelism() : Number(setting);
+}

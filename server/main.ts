@@ -5,9 +5,8 @@
  * and its forks run the HTTP part.
  */
 import cluster from 'node:cluster';
-import { runPrimary, workerCount } from './cluster.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { startService } from './service.js';
+import { ConfigError, loadConfig, workerCount, type Config } from './config.js';
+import { startTracing } from './observability/tracing.js';
 
 let config: Config;
 try {
@@ -20,7 +19,12 @@ try {
   throw err;
 }
 
+// Traces (off unless OTEL_EXPORTER_OTLP_ENDPOINT is set) start before the service's modules load: see tracing.ts.
 const workers = workerCount(config.SVC_WORKERS);
+const tracing = cluster.isPrimary && workers > 1 ? undefined : await startTracing(config);
+const { runPrimary } = await import('./cluster.js');
+const { startService } = await import('./service.js');
+
 try {
   if (cluster.isPrimary && workers > 1) {
     await runPrimary(config, workers);
@@ -35,7 +39,7 @@ try {
 async function serve(config: Config): Promise<void> {
   const service = await startService(
     config,
-    cluster.worker ? { migrate: false, quiet: true, logFields: { process: cluster.worker.id } } : {},
+    cluster.worker ? { migrate: false, quiet: true, logFields: { process: cluster.worker.id }, clusterMetrics: true } : {},
   );
   let stopping = false;
   const stop = (signal: string) => {
@@ -45,6 +49,9 @@ async function serve(config: Config): Promise<void> {
       .stop()
       .then(() => {
         service.logger.info({ signal }, 'stopped');
+        return tracing?.shutdown();
+      })
+      .then(() => {
         process.exit(0);
       })
       .catch((err: unknown) => {

@@ -10,6 +10,7 @@ import { databaseOptions, migrate, openOrm } from './persistence/orm.js';
 import { buildLedgerRuntime } from './jobs/ledger-setup.js';
 import { rebindLegacyTokens } from './domain/ledger/rebind-legacy-tokens.js';
 import { startSyncQueue, type SyncQueue } from './jobs/sync-queue.js';
+import { clusterMetricsFromPrimary } from './observability/cluster-metrics.js';
 
 export interface RunningService {
   url: string;
@@ -34,6 +35,8 @@ export async function startService(
     migrate?: boolean;
     /** Fields on every log line (a cluster's HTTP process number). */
     logFields?: Record<string, unknown>;
+    /** An HTTP process of a cluster: `/metrics` serves the aggregate of all processes, from the primary. */
+    clusterMetrics?: boolean;
   } = {},
 ): Promise<RunningService> {
   const logger = createLogger(config.LOG_LEVEL, options.logDestination as never, options.logFields);
@@ -69,7 +72,8 @@ export async function startService(
       publicUrl: () => ledgerRuntime.settings.publicUrl,
       environment: config.SVC_ENVIRONMENT,
     };
-    const app = createApp({ orm, config, logger, adminToken: admin.token, ledger: ledgerRuntime, webhooks });
+    const metrics = options.clusterMetrics ? { scrape: clusterMetricsFromPrimary() } : {};
+    const app = createApp({ orm, config, logger, adminToken: admin.token, ledger: ledgerRuntime, webhooks, metrics });
     const http = await listen(app, config.PORT, config.HOST);
     const url = `http://localhost:${http.port}`;
     if (!config.SVC_PUBLIC_URL) ledger.runtime.setPublicUrl(url);

@@ -19,3 +19,6 @@ export class DomainError extends Error {
     this.name = 'DomainError';
   }
 }
+
+/** The refusal a failure is (its error type), or undefined for an unexpected failure: what the business metrics count. */
+export const refusalOf = (err: unknown): { type: ErrorType } | undefined => (err instanceof DomainError ? err : undefined);

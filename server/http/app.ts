@@ -16,6 +16,11 @@ import { ledgerConsentRoutes } from './routes/ledger-consent.js';
 import { gwaWebhookRoutes } from './routes/gwa-webhooks.js';
 import { gwcWebhookRoutes } from './routes/gwc-webhooks.js';
 import type { WebhookRuntime } from '../domain/gwa-webhooks/runtime.js';
+import { adminRouter } from '../../admin/router.js';
+import { httpRequestMetrics } from '../observability/http-metrics.js';
+import { collectProcessMetrics } from '../observability/registry.js';
+import { observePool } from '../observability/saturation-metrics.js';
+import { metricsRoutes, type MetricsEndpoint } from './metrics.js';
 
 export interface AppDeps {
   orm: MikroORM;
@@ -23,6 +28,7 @@ export interface AppDeps {
     Config,
     'SVC_BODY_LIMIT_BYTES' | 'SVC_ENVIRONMENT' | 'SVC_RESPONSE_VALIDATION' | 'SVC_AUTH_FAILURES_PER_SECOND' | 'SVC_AUTH_FAILURE_BURST'
   > &
+    Partial<Pick<Config, 'SVC_METRICS_TOKEN'>> &
     RateLimitConfig;
   logger: Logger;
   /** Bearer token of the operator surface at /admin/trpc. */
@@ -31,6 +37,8 @@ export interface AppDeps {
   ledger?: LedgerRuntime;
   /** gwa webhook endpoints (cipher of private keys, public URL); absent: they and their operator procedures answer 500. */
   webhooks?: WebhookRuntime;
+  /** `/metrics` in a cluster's HTTP process: the aggregate's source (server/observability/cluster-metrics.ts). */
+  metrics?: Pick<MetricsEndpoint, 'scrape'>;
 }
 
 /**
@@ -49,7 +57,16 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
 
   defineRequestEntityManager(app, deps.orm);
-  app.use(requestContext(deps.logger));
+  collectProcessMetrics();
+  observePool(() => (deps.orm.em.getConnection().getKnex().client as { pool?: never }).pool);
+  const procedures = new Set(Object.keys(adminRouter._def.procedures));
+  app.use(requestContext(deps.logger, httpRequestMetrics(procedures)));
+  app.use(
+    metricsRoutes(
+      { token: deps.config.SVC_METRICS_TOKEN ?? deps.adminToken, ...(deps.metrics?.scrape ? { scrape: deps.metrics.scrape } : {}) },
+      (err) => deps.logger.error({ err }, 'metrics scrape failed'),
+    ),
+  );
   // One per-endpoint delivery limit for both providers' webhooks (a burst the provider never sends is refused with 429).
   const webhookLimit = webhookRateLimit(poolSql(deps.orm), deps.config);
   app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit));

@@ -6,6 +6,8 @@ import { reapStuckRuns } from '../domain/ledger/reap-runs.js';
 import type { LedgerRuntime, SyncQueuePort } from '../integrations/ledger/runtime.js';
 import { oneProcessAtATime } from './queue-setup-lock.js';
 import { takeRunLease } from './run-lease.js';
+import { observeQueueDepth } from '../observability/saturation-metrics.js';
+import { inSpan } from '../observability/spans.js';
 
 export const LEDGER_SYNC_QUEUE = 'ledger-sync';
 /** pg-boss keeps its tables in this schema of the service's own database (no second store). */
@@ -57,7 +59,8 @@ export async function startSyncQueue(o: {
           try {
             const lastAttempt = job.retryCount >= job.retryLimit;
             const attempt = { runId: job.data.runId, maxAttempts: MAX_SYNC_ATTEMPTS, lastAttempt, logger: o.logger, leaseLost: lease.lost };
-            outcome = await importRun(o.orm.em.fork(), o.runtime, attempt);
+            // One trace per attempt: the import, its SQL statements and its provider calls.
+            outcome = await inSpan('ledger_sync.import_run', (em, a) => importRun(em, o.runtime, a), o.orm.em.fork(), attempt);
           } finally {
             await lease.release();
           }
@@ -67,6 +70,8 @@ export async function startSyncQueue(o: {
       },
     );
   }
+  // svc_job_queue_depth, read when Prometheus scrapes.
+  const stopReporting = observeQueueDepth(() => boss.getQueueSize(LEDGER_SYNC_QUEUE));
   const port: SyncQueuePort = {
     enqueue: async (runId, jobId) => {
       const id = await boss.send(LEDGER_SYNC_QUEUE, { runId }, { id: jobId });
@@ -94,6 +99,7 @@ export async function startSyncQueue(o: {
     reapStuckRuns: reap,
     stop: async () => {
       clearInterval(timer);
+      stopReporting();
       await boss.stop({ graceful: true, wait: true, timeout: 5000 });
     },
   };

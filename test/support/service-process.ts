@@ -31,7 +31,14 @@ export interface ServiceProcess extends Pick<TestApp, 'request' | 'admin'> {
   close(): Promise<void>;
 }
 
-export async function spawnService(env: Record<string, string>, options: { startTimeoutMs?: number } = {}): Promise<ServiceProcess> {
+export async function spawnService(
+  env: Record<string, string>,
+  options: {
+    startTimeoutMs?: number;
+    /** Node arguments that start the service; default the TypeScript sources through tsx (`scripts/start.mjs`: the compiled build). */
+    command?: string[];
+  } = {},
+): Promise<ServiceProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-proc-'));
   const url = `http://127.0.0.1:${port}`;
@@ -42,7 +49,7 @@ export async function spawnService(env: Record<string, string>, options: { start
 
   const start = () =>
     new Promise<void>((resolve, reject) => {
-      const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      const proc = spawn(process.execPath, options.command ?? ['--import', 'tsx', 'server/main.ts'], {
         cwd: ROOT,
         env: {
           PATH: process.env.PATH,

@@ -13,7 +13,9 @@ import { findConnectionRow } from '../../persistence/sql/ledger-connections.sql.
 import { organizationById } from '../../persistence/sql/organizations.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
-import { DomainError } from '../errors.js';
+import { DomainError, refusalOf } from '../errors.js';
+import { invitationMetrics } from '../../observability/business-metrics.js';
+import { inSpan } from '../../observability/spans.js';
 import { invitationEmail } from '../../integrations/mail/invitation-email.js';
 import { hashSecret, newSecret } from '../../crypto/secrets.js';
 import {
@@ -40,11 +42,21 @@ async function assertContext(em: EntityManager, ctx: AuthContext, body: CreateIn
  * transaction as the insert, so concurrent requests cannot overshoot), commit, then send the email outside any transaction. A delivery failure
  * marks the invitation failed (never usable) and answers 502.
  */
-export async function createInvitation(
-  em: EntityManager,
-  runtime: LedgerRuntime,
-  options: { ctx: AuthContext; body: CreateInvitationBody; now?: Date },
-): Promise<LedgerInvitationView> {
+export async function createInvitation(em: EntityManager, runtime: LedgerRuntime, options: InvitationInput): Promise<LedgerInvitationView> {
+  // The one place an invitation's outcome is counted (docs/operations.md, svc_invitations_total).
+  try {
+    const view = await inSpan('ledger_invitation.create', (e, o) => writeAndSendInvitation(e, runtime, o), em, options);
+    invitationMetrics.sent();
+    return view;
+  } catch (err) {
+    invitationMetrics.refused(refusalOf(err));
+    throw err;
+  }
+}
+
+type InvitationInput = { ctx: AuthContext; body: CreateInvitationBody; now?: Date };
+
+async function writeAndSendInvitation(em: EntityManager, runtime: LedgerRuntime, options: InvitationInput): Promise<LedgerInvitationView> {
   const { ctx, body } = options;
   const now = options.now ?? new Date();
   await assertContext(em, ctx, body);

@@ -5,7 +5,9 @@ import * as store from '../../persistence/sql/payment-reports.sql.js';
 import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
 import type { TenantScope } from '../tenant-scope.js';
 import type { AuthContext } from '../auth/auth-context.js';
-import { DomainError } from '../errors.js';
+import { DomainError, refusalOf } from '../errors.js';
+import { paymentReportMetrics } from '../../observability/business-metrics.js';
+import { inSpan } from '../../observability/spans.js';
 import { replayOrConflict, retryOnConcurrentInsert, type KeyConflict } from '../idempotency/idempotent-write.js';
 import { correlationMismatches, resolveCorrelation, type CorrelationTarget } from './correlate.js';
 import { requestFingerprint } from '../idempotency/fingerprint.js';
@@ -95,18 +97,29 @@ const singleFirstWrite =
  * Uniqueness of `eventId` is the database's; the payment row lock serialises
  * reports of one attempt so concurrent ones see each other.
  */
-export async function recordPaymentReport(
-  em: EntityManager | (() => EntityManager),
-  input: {
-    ctx: AuthContext;
-    provider: PaymentProvider;
-    report: PaymentReport;
-    requestId: string;
-    now?: Date;
-    firstWrite?: FirstWrite;
-    origin?: ReportOrigin;
-  },
-): Promise<Acknowledgment> {
+export async function recordPaymentReport(em: EntityManager | (() => EntityManager), input: RecordInput): Promise<Acknowledgment> {
+  // The one place a report's outcome is counted (docs/operations.md, svc_payment_reports_total).
+  try {
+    const ack = await inSpan('payment_report.record', recordReport, em, input);
+    paymentReportMetrics.accepted(input.provider, ack.duplicate);
+    return ack;
+  } catch (err) {
+    paymentReportMetrics.refused(input.provider, refusalOf(err));
+    throw err;
+  }
+}
+
+type RecordInput = {
+  ctx: AuthContext;
+  provider: PaymentProvider;
+  report: PaymentReport;
+  requestId: string;
+  now?: Date;
+  firstWrite?: FirstWrite;
+  origin?: ReportOrigin;
+};
+
+async function recordReport(em: EntityManager | (() => EntityManager), input: RecordInput): Promise<Acknowledgment> {
   // Only the uncommon paths (a correlation to resolve, an attempt's later reports) need an entity manager.
   const emOf = typeof em === 'function' ? em : () => em;
   const now = input.now ?? new Date();

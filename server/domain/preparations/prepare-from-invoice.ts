@@ -10,6 +10,8 @@ import type { InvoiceState } from '../invoices/types.js';
 import type { SnapshotChecksCache } from '../invoices/readiness.js';
 import { decidePreparation, evaluate } from './evaluate.js';
 import type { PreparationContext, PreparationKind, PreparationStore, SavedPreparation } from './ports.js';
+import { preparationMetrics } from '../../observability/business-metrics.js';
+import { inSpan } from '../../observability/spans.js';
 
 export type { PreparationKind } from './ports.js';
 
@@ -17,6 +19,8 @@ export interface PreparationResult {
   data: unknown;
   preparation: PreparationRecord;
   replayed: boolean;
+  /** Enhanced data, or ordinary mode (endpoint 12 only). */
+  mode: 'enhanced' | 'ordinary';
 }
 
 const KEY_REUSED: KeyConflict = {
@@ -35,18 +39,41 @@ const KEY_REUSED: KeyConflict = {
  * now; a blocked attempt saves nothing. One read (`preparationContexts`) before the
  * answer or the insert.
  */
-export async function prepareFromInvoice(
-  store: PreparationStore,
-  input: {
-    ctx: AuthContext;
-    provider: PaymentProvider;
-    kind: PreparationKind;
-    request: PreparationRequest;
-    now?: Date;
-    /** Snapshot-only readiness results kept across requests (`snapshotChecksCache`); none: computed each time. */
-    checks?: SnapshotChecksCache | undefined;
-  },
-): Promise<PreparationResult> {
+export async function prepareFromInvoice(store: PreparationStore, input: PrepareInput): Promise<PreparationResult> {
+  // The one place a preparation's outcome is counted (docs/operations.md, svc_preparations_total).
+  const endpoint = input.kind === 'enrichment' ? ENRICHMENT_ENDPOINTS[input.provider] : 'gwc_payment_preparation';
+  try {
+    const result = await inSpan('preparation.prepare', prepare, store, input);
+    preparationMetrics.prepared(endpoint, result.mode);
+    return result;
+  } catch (err) {
+    preparationMetrics.refused(endpoint, refusalCategory(err));
+    throw err;
+  }
+}
+
+type PrepareInput = {
+  ctx: AuthContext;
+  provider: PaymentProvider;
+  kind: PreparationKind;
+  request: PreparationRequest;
+  now?: Date;
+  /** Snapshot-only readiness results kept across requests (`snapshotChecksCache`); none: computed each time. */
+  checks?: SnapshotChecksCache | undefined;
+};
+
+const ENRICHMENT_ENDPOINTS = { gwa: 'gwa_enrichment', gwb: 'gwb_enrichment', gwc: 'gwc_enrichment' } as const;
+
+/** A refusal's category for the metrics: its first issue's (the deciding one: state problems come first), or what refused it. */
+function refusalCategory(err: unknown): string {
+  if (!(err instanceof DomainError)) return 'internal';
+  if (err.type === 'not_found') return 'not_found';
+  const first = err.issues[0] as { code: string; category?: string } | undefined;
+  if (first?.category) return first.category;
+  return first?.code === KEY_REUSED.issue.code ? 'idempotency' : err.type;
+}
+
+async function prepare(store: PreparationStore, input: PrepareInput): Promise<PreparationResult> {
   const { ctx, provider, kind, request, checks } = input;
   const now = input.now ?? new Date();
   const selector = INVOICE_SELECTORS.find((s) => request[s] !== undefined)!;
@@ -99,7 +126,7 @@ export async function prepareFromInvoice(
     conflict: KEY_REUSED,
   });
   if (replayed) checkReplay(selectedInvoice(context.invoices, selector, value), saved, provider, request, now, checks);
-  return { data: saved.data, preparation: preparationRecord(saved), replayed };
+  return { data: saved.data, preparation: preparationRecord(saved), replayed, mode: saved.mode };
 }
 
 /** The API's preparation record of a saved preparation. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config.js';
 import { DomainError } from '../../domain/errors.js';
+import { rateLimitMetrics } from '../../observability/business-metrics.js';
 import { createKeyRateLimiter } from '../../domain/rate-limit/key-rate-limiter.js';
 import { leaseTokens } from '../../persistence/sql/rate-limit-buckets.sql.js';
 import type { Sql } from '../../persistence/sql/sql.js';
@@ -32,6 +33,7 @@ export function apiRateLimit(sql: Sql, config: RateLimitConfig) {
     check: async (apiKeyId: string): Promise<void> => {
       const decision = await take(apiKeyId);
       if (decision.allowed) return;
+      rateLimitMetrics.refused();
       throw new DomainError(
         'rate_limited',
         `Too many requests for this API key (at most ${bucket.perSecond} per second, bursts up to ${bucket.burst}); retry after ${decision.retryAfterSeconds} s`,

@@ -6,10 +6,11 @@ import { newRequestId, REQUEST_ID_HEADER } from './request-id.js';
 /**
  * One middleware for what every request gets: its request id (header sent
  * on every response) and its access-log line — request id, method, path
- * (never the query string), matched route, status and latency. Headers and
+ * (never the query string), matched route, status and latency — and its
+ * request metrics through `observe`. Headers and
  * bodies are never logged: they may carry keys, tokens or card data.
  */
-export function requestContext(logger: Logger) {
+export function requestContext(logger: Logger, observe?: (req: Request, status: number, seconds: number) => void) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const id = newRequestId();
     req.id = id;
@@ -17,6 +18,9 @@ export function requestContext(logger: Logger) {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const status = res.statusCode;
+      const elapsedNs = process.hrtime.bigint() - started;
+      // The request metrics (server/observability/http-metrics.ts): latency by route template, method and status class.
+      observe?.(req, status, Number(elapsedNs) / 1e9);
       const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
@@ -26,7 +30,7 @@ export function requestContext(logger: Logger) {
           path: req.originalUrl.split('?')[0],
           route: (req.route?.path as string | undefined) ?? null,
           status,
-          ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+          ms: Number(elapsedNs / 1000n) / 1000,
         },
         'request completed',
       );

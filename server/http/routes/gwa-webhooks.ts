@@ -11,6 +11,9 @@ import type { WebhookRuntime } from '../../domain/gwa-webhooks/runtime.js';
 import type { WebhookRateLimit } from '../middleware/rate-limit.js';
 import { WEBHOOK_BODY_LIMIT_BYTES, WebhookAckSchema } from '../../../contract/webhooks.js';
 import { readWebhookBody, webhooksNotConfigured } from './webhook-body.js';
+import { deliveryOutcome } from '../../domain/webhooks/delivery-outcome.js';
+import { webhookMetrics } from '../../observability/business-metrics.js';
+import { inSpan } from '../../observability/spans.js';
 
 const notConfigured = webhooksNotConfigured;
 
@@ -60,9 +63,11 @@ export function gwaWebhookRoutes(
       const payload = form.gwa_payload;
       if (typeof signature !== 'string' || signature === '') throw invalidSignature('gwa_signature is required, once');
       if (typeof payload !== 'string' || payload === '') throw invalidSignature('gwa_payload is required, once');
-      const ack = await receiveNotification(req.em, { endpoint, signature, payload, requestId: String(req.id) });
+      const ack = await inSpan('webhook.receive', receiveNotification, req.em, { endpoint, signature, payload, requestId: String(req.id) });
+      webhookMetrics.delivered('gwa', deliveryOutcome({ ack }));
       res.status(200).json(validateResponses ? WebhookAckSchema.parse(ack) : ack);
     } catch (err) {
+      webhookMetrics.delivered('gwa', deliveryOutcome({ error: err }));
       next(err);
     }
   });

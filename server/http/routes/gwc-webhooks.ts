@@ -1,5 +1,8 @@
 import express, { Router } from 'express';
 import type { WebhookRateLimit } from '../middleware/rate-limit.js';
+import { deliveryOutcome } from '../../domain/webhooks/delivery-outcome.js';
+import { webhookMetrics } from '../../observability/business-metrics.js';
+import { inSpan } from '../../observability/spans.js';
 import { deliverableGwcEndpoint, receiveGwcEvent } from '../../domain/gwc-webhooks/intake.js';
 import type { WebhookRuntime } from '../../domain/gwa-webhooks/runtime.js';
 import { GwcWebhookAckSchema, WEBHOOK_BODY_LIMIT_BYTES } from '../../../contract/webhooks.js';
@@ -28,14 +31,16 @@ export function gwcWebhookRoutes(
       await rateLimit.check(endpoint.endpointId);
       await readWebhookBody(rawParser, req, res);
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const ack = await receiveGwcEvent(req.em, {
+      const ack = await inSpan('webhook.receive', receiveGwcEvent, req.em, {
         endpoint,
         header: req.get('gwc-signature'),
         rawBody,
         requestId: String(req.id),
       });
+      webhookMetrics.delivered('gwc', deliveryOutcome({ ack }));
       res.status(200).json(validateResponses ? GwcWebhookAckSchema.parse(ack) : ack);
     } catch (err) {
+      webhookMetrics.delivered('gwc', deliveryOutcome({ error: err }));
       next(err);
     }
   });

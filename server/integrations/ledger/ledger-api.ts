@@ -4,6 +4,8 @@
  * provider or to the ledger sandbox; only the URLs differ (server/config.ts).
  * Errors never carry raw provider bodies or tokens: only status and Fault codes.
  */
+import { inSpan } from '../../observability/spans.js';
+
 export interface LedgerEndpoints {
   authorizeUrl: string;
   tokenUrl: string;
@@ -78,8 +80,12 @@ function faultCode(body: unknown): string | undefined {
   return b?.Fault?.Error?.[0]?.code ?? b?.fault?.error?.[0]?.code;
 }
 
+/** One provider call, in a span of its own when tracing is on (its URL, body and answer are not recorded). */
+export const send = (ep: LedgerEndpoints, url: string, init: RequestInit, what: string): Promise<unknown> =>
+  inSpan(`ledger.${what}`, (e, call) => sendOnce(e, call.url, call.init, call.what), ep, { url, init, what });
+
 /** One provider call; non-2xx answers become `LedgerHttpError` with a safe summary. */
-export async function send(ep: LedgerEndpoints, url: string, init: RequestInit, what: string): Promise<unknown> {
+async function sendOnce(ep: LedgerEndpoints, url: string, init: RequestInit, what: string): Promise<unknown> {
   let res: Response;
   try {
     res = await fetch(url, { ...init, signal: AbortSignal.timeout(ep.timeoutMs) });

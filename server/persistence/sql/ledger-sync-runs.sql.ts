@@ -1,5 +1,6 @@
 import type { SyncState } from '../../../contract/common/index.js';
 import { withDates, type Sql, type TenantScope } from './sql.js';
+import { syncRunMetrics } from '../../observability/business-metrics.js';
 
 export interface SyncRunRow {
   id: string;
@@ -86,19 +87,25 @@ export const saveRunEntities = (sql: Sql, id: string, entities: unknown) =>
 export const recordRunError = (sql: Sql, id: string, error: { code: string; message: string }) =>
   sql(`update ledger_sync_runs set error = ?::jsonb where id = ?`, [JSON.stringify(error), id]);
 
-export const finishRun = (
+/**
+ * A queued or running run becomes final. Every final state is written here, so
+ * this is where a run's end is counted (svc_sync_runs_total and its duration):
+ * only when this statement made it final, never twice when two parties race to end it.
+ */
+export async function finishRun(
   sql: Sql,
   id: string,
   state: 'succeeded' | 'failed',
   error: { code: string; message: string } | null,
   now: Date,
-) =>
-  sql(`update ledger_sync_runs set state = ?, error = ?::jsonb, completed_at = ? where id = ? and state in ('queued', 'running')`, [
-    state,
-    error ? JSON.stringify(error) : null,
-    now,
-    id,
-  ]);
+): Promise<void> {
+  const ended = await sql<{ created_at: string | Date }>(
+    `update ledger_sync_runs set state = ?, error = ?::jsonb, completed_at = ? where id = ? and state in ('queued', 'running') returning created_at`,
+    [state, error ? JSON.stringify(error) : null, now, id],
+  );
+  const createdAt = ended[0]?.created_at;
+  if (createdAt !== undefined) syncRunMetrics.finished(state, error?.code ?? null, (now.getTime() - new Date(createdAt).getTime()) / 1000);
+}
 
 /** Move the checkpoint forward only (never back), in the run's completing transaction. */
 export const advanceCheckpoint = (sql: Sql, connectionId: string, through: Date) =>

@@ -27,6 +27,7 @@ describe('configuration', () => {
       SVC_RESPONSE_VALIDATION: false,
       LOG_LEVEL: 'info',
       SVC_WORKERS: '1',
+      OTEL_SERVICE_NAME: 'svc',
     });
   });
 

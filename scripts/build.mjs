@@ -1,0 +1,85 @@
+// `npm run build`: compile the service to dist/ (tsc with tsconfig.build.json) and copy beside it the files it
+// reads at run time that tsc does not emit. Plain JavaScript, so `npm start` can check and build with Node alone.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const DIST = path.join(ROOT, 'dist');
+const STAMP = path.join(DIST, '.build-stamp.json');
+
+/** What dist/ is built from: a change to any of these (newer, added or removed) makes it stale. */
+const SOURCE_DIRS = ['contract', 'server', 'admin'];
+const SOURCE_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/build.mjs'];
+
+/**
+ * Read at run time through `new URL(..., import.meta.url)` or by path, so they must sit at the same place
+ * under dist/: the console's sources (bundled by esbuild on first request, admin/console/assets.ts) and the
+ * ledger sandbox's example fixture. Migrations are imported statically (server/persistence/migrations/index.ts).
+ */
+const RUNTIME_FILES = ['admin/console/ui', 'server/ledger-sandbox/fixtures'];
+
+function sourceFiles() {
+  const files = SOURCE_FILES.map((f) => path.join(ROOT, f));
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else files.push(full);
+    }
+  };
+  for (const dir of SOURCE_DIRS) walk(path.join(ROOT, dir));
+  return files;
+}
+
+/** Why dist/ must be built again, or undefined when it is up to date with its sources. */
+export function staleReason() {
+  if (!existsSync(STAMP)) return 'dist/ is missing';
+  let stamp;
+  try {
+    stamp = JSON.parse(readFileSync(STAMP, 'utf8'));
+  } catch {
+    return 'dist/ has no valid build stamp';
+  }
+  const files = sourceFiles();
+  if (files.length !== stamp.files) return 'source files were added or removed';
+  const newer = files.find((f) => statSync(f).mtimeMs > stamp.startedAt);
+  return newer ? `${path.relative(ROOT, newer)} changed` : undefined;
+}
+
+/** Compile into a fresh folder and swap it in, so a failed build leaves the previous dist/ in place. */
+export function build() {
+  const startedAt = Date.now();
+  const files = sourceFiles().length;
+  let tsc;
+  try {
+    tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  } catch {
+    throw new Error('dist/ must be built but TypeScript is not installed (dev dependencies omitted): run `npm ci && npm run build` first');
+  }
+  const out = path.join(ROOT, `dist.build-${process.pid}`);
+  rmSync(out, { recursive: true, force: true });
+  const compiled = spawnSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', out], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (compiled.status !== 0) {
+    rmSync(out, { recursive: true, force: true });
+    throw new Error(`tsc failed (exit ${compiled.status ?? compiled.signal})`);
+  }
+  for (const file of RUNTIME_FILES) {
+    mkdirSync(path.dirname(path.join(out, file)), { recursive: true });
+    cpSync(path.join(ROOT, file), path.join(out, file), { recursive: true });
+  }
+  writeFileSync(path.join(out, '.build-stamp.json'), JSON.stringify({ startedAt, files }));
+  rmSync(DIST, { recursive: true, force: true });
+  renameSync(out, DIST);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const started = Date.now();
+  build();
+  process.stdout.write(`built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}

@@ -1,0 +1,23 @@
+// `npm start` / `npm run worker`: run the compiled service from dist/, building it first when it is missing or
+// older than its sources (scripts/build.mjs), so `npm ci && npm start` works with Node and npm alone.
+// `node scripts/start.mjs [entry]`: entry defaults to server/main (the service); server/jobs/worker is the importer.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import cluster from 'node:cluster';
+import { build, DIST, staleReason } from './build.mjs';
+
+const entry = process.argv[2] ?? 'server/main';
+// A cluster's HTTP processes re-run this file: their primary has just checked (and built).
+if (cluster.isPrimary) {
+  const reason = staleReason();
+  if (reason) {
+    process.stderr.write(`building dist/ (${reason})\n`);
+    try {
+      build();
+    } catch (err) {
+      process.stderr.write(`svc failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    }
+  }
+}
+await import(pathToFileURL(path.join(DIST, `${entry}.js`)).href);
