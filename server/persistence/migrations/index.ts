@@ -14,6 +14,7 @@ import { Migration20261123140000_auth_epoch } from './Migration20261123140000_au
 import { Migration20261123161000_preparation_data_json } from './Migration20261123161000_preparation_data_json.js';
 import { Migration20261125174500_provider_evidence } from './Migration20261125174500_provider_evidence.js';
 import { Migration20261125180000_gwc_webhooks } from './Migration20261125180000_gwc_webhooks.js';
+import { Migration20261125190000_evidence_ledger } from './Migration20261125190000_evidence_ledger.js';
 
 /**
  * Every migration, in order. Listed statically (not discovered from disk) so the
@@ -35,4 +36,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123161000_preparation_data_json', class: Migration20261123161000_preparation_data_json },
   { name: 'Migration20261125174500_provider_evidence', class: Migration20261125174500_provider_evidence },
   { name: 'Migration20261125180000_gwc_webhooks', class: Migration20261125180000_gwc_webhooks },
+  { name: 'Migration20261125190000_evidence_ledger', class: Migration20261125190000_evidence_ledger },
 ];

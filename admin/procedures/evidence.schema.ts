@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { EVIDENCE_STATES } from '../../server/domain/evidence/evidence-state.js';
+
+const id = z.string().uuid();
+/** An instant with its offset; the range is half-open, `[from, to)`, on when the preparation was saved (docs/evidence.md). */
+const Instant = z.string().datetime({ offset: true });
+
+const filters = {
+  organizationId: id.optional(),
+  integrationId: id.optional(),
+  from: Instant,
+  to: Instant,
+};
+const ordered = <T extends { from: string; to: string }>(v: T) => Date.parse(v.from) < Date.parse(v.to);
+const orderedIssue = { message: 'to must be later than from', path: ['to'] };
+
+export const EvidenceSummaryInput = z.object(filters).strict().refine(ordered, orderedIssue);
+export const EvidenceExportInput = z
+  .object({ ...filters, state: z.enum(EVIDENCE_STATES).optional() })
+  .strict()
+  .refine(ordered, orderedIssue);
+export const EvidenceListInput = z
+  .object({
+    ...filters,
+    state: z.enum(EVIDENCE_STATES).optional(),
+    cursor: z.string().min(1).max(512).optional(),
+    limit: z.number().int().min(1).max(200).optional(),
+  })
+  .strict()
+  .refine(ordered, orderedIssue);
