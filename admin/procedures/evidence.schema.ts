@@ -11,7 +11,8 @@ const filters = {
   from: Instant,
   to: Instant,
 };
-const ordered = <T extends { from: string; to: string }>(v: T) => Date.parse(v.from) < Date.parse(v.to);
+// Written so an invalid instant (NaN) is not also reported as out of order: its own issue is the one that helps.
+const ordered = <T extends { from: string; to: string }>(v: T) => !(Date.parse(v.from) >= Date.parse(v.to));
 const orderedIssue = { message: 'to must be later than from', path: ['to'] };
 
 export const EvidenceSummaryInput = z.object(filters).strict().refine(ordered, orderedIssue);
