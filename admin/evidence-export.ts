@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { evidenceCsv } from '../server/domain/evidence/evidence-queries.js';
+import { evidenceFilterTargetsExist } from '../server/persistence/sql/evidence.sql.js';
 import { issuesFromZodError } from '../server/domain/zod-issues.js';
 import { poolSql } from '../server/persistence/sql/sql.js';
 import type { Logger } from '../server/logger.js';
@@ -28,12 +29,16 @@ export function evidenceExportRoute(orm: MikroORM, adminToken: string, logger: L
         .json({ error: { type: 'validation_error', message: 'Invalid input', issues: issuesFromZodError(parsed.error) } });
     }
     const input = parsed.data;
+    const sql = poolSql(orm);
+    if (!(await evidenceFilterTargetsExist(sql, input))) {
+      return res.status(404).json({ error: { type: 'not_found', message: 'No such organization or integration' } });
+    }
     const name = `evidence-${input.from.slice(0, 10)}-${input.to.slice(0, 10)}.csv`;
     res.status(200).set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${name}"` });
     let aborted = false;
     res.on('close', () => (aborted = !res.writableFinished));
     try {
-      for await (const chunk of evidenceCsv(poolSql(orm), input)) {
+      for await (const chunk of evidenceCsv(sql, input)) {
         if (aborted) return;
         if (!res.write(chunk)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
       }

@@ -1,4 +1,4 @@
-import { evidenceSummary, EVIDENCE_CSV_COLUMNS, listEvidence } from '../../server/domain/evidence/evidence-queries.js';
+import { evidenceExportLink, evidenceSummary, listEvidence } from '../../server/domain/evidence/evidence-queries.js';
 import { sqlOf } from '../../server/persistence/sql/sql.js';
 import { operatorProcedure, router } from '../trpc.js';
 import { EVIDENCE_EXPORT_PATH } from '../evidence-export.js';
@@ -12,13 +12,7 @@ export const evidenceRouter = router({
    * tRPC answers one JSON value, so the CSV itself streams from a plain GET route with the same admin token; this
    * checks the filters and says where to fetch it.
    */
-  export: operatorProcedure.input(EvidenceExportInput).query(({ input }) => {
-    const query = new URLSearchParams(Object.entries(input).filter((e): e is [string, string] => typeof e[1] === 'string'));
-    return {
-      method: 'GET' as const,
-      path: `${EVIDENCE_EXPORT_PATH}?${query.toString()}`,
-      contentType: 'text/csv; charset=utf-8',
-      columns: [...EVIDENCE_CSV_COLUMNS],
-    };
-  }),
+  export: operatorProcedure
+    .input(EvidenceExportInput)
+    .query(({ ctx, input }) => evidenceExportLink(sqlOf(ctx.orm.em.fork()), input, EVIDENCE_EXPORT_PATH)),
 });

@@ -1,4 +1,11 @@
-import { evidenceChains, evidenceGroups, type EvidenceChain, type EvidenceFilter } from '../../persistence/sql/evidence.sql.js';
+import {
+  evidenceChains,
+  evidenceFilterTargetsExist,
+  evidenceGroups,
+  type EvidenceChain,
+  type EvidenceFilter,
+} from '../../persistence/sql/evidence.sql.js';
+import { DomainError } from '../errors.js';
 import type { Sql } from '../../persistence/sql/sql.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
 import { csvRecord } from './csv.js';
@@ -179,6 +186,23 @@ export function csvValues(r: EvidenceRow): (string | number | null)[] {
     r.exceptions.length,
     r.exceptions.map((e) => `${e.kind}:${e.expected}>${e.observed}`).join(';') || null,
   ];
+}
+
+/**
+ * `evidence.export`: where the CSV of these filters downloads from. A download is a file the operator keeps, so a
+ * filter naming no organization or integration (a typo) is a 404 here, not an empty file.
+ */
+export async function evidenceExportLink(sql: Sql, input: EvidenceInput, path: string) {
+  if (!(await evidenceFilterTargetsExist(sql, input))) {
+    throw new DomainError('not_found', 'No such organization or integration (or the integration is not the organization’s)');
+  }
+  const query = new URLSearchParams(Object.entries(input).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  return {
+    method: 'GET' as const,
+    path: `${path}?${query.toString()}`,
+    contentType: 'text/csv; charset=utf-8',
+    columns: [...EVIDENCE_CSV_COLUMNS],
+  };
 }
 
 const BATCH = 1000;

@@ -261,3 +261,23 @@ export async function evidenceGroups(sql: Sql, filter: EvidenceFilter): Promise<
     netMinor: BigInt(r.net_minor),
   }));
 }
+
+/** Whether the organization and the integration a filter names exist (and the integration is the organization's, when both are named). */
+export async function evidenceFilterTargetsExist(
+  sql: Sql,
+  filter: { organizationId?: string | undefined; integrationId?: string | undefined },
+) {
+  const [row] = await sql<{ ok: boolean }>(
+    `select (?::uuid is null or exists (select 1 from organizations o where o.id = ?::uuid))
+        and (?::uuid is null or exists (select 1 from integrations i where i.id = ?::uuid and (?::uuid is null or i.organization_id = ?::uuid))) as ok`,
+    [
+      filter.organizationId ?? null,
+      filter.organizationId ?? null,
+      filter.integrationId ?? null,
+      filter.integrationId ?? null,
+      filter.organizationId ?? null,
+      filter.organizationId ?? null,
+    ],
+  );
+  return row?.ok === true;
+}

@@ -445,6 +445,14 @@ describe('evidence ledger', () => {
     const exception = rows.find((r) => r.preparation_id === w.ids.exception)!;
     expect(exception).toMatchObject({ exception_count: '1', exceptions: `amount_mismatch:${w.totals.t1003}>${w.totals.t1003 - 1}` });
 
+    // A download names what exists: an unknown integration is a 404, not an empty file.
+    const unknown = { ...filters, integrationId: randomUUID() };
+    expect((await app.admin<any>('evidence.export', unknown)).status).toBe(404);
+    const unknownCsv = await fetch(`${app.url}/admin/evidence/export.csv?${new URLSearchParams(unknown).toString()}`, {
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
+    expect(unknownCsv.status).toBe(404);
+
     const anonymous = await fetch(`${app.url}${where.body.path}`);
     expect(anonymous.status).toBe(401);
     const invalid = await fetch(`${app.url}/admin/evidence/export.csv?from=yesterday&to=${thisMonth.to}`, {
