@@ -6,9 +6,7 @@ import { issuesFromZodError } from '../server/domain/zod-issues.js';
 import { poolSql } from '../server/persistence/sql/sql.js';
 import type { Logger } from '../server/logger.js';
 import { isAdminAuthorized } from './context.js';
-import { EvidenceExportInput } from './procedures/evidence.schema.js';
-
-export const EVIDENCE_EXPORT_PATH = '/admin/evidence/export.csv';
+import { EVIDENCE_EXPORT_PATH, EvidenceExportInput } from './procedures/evidence.schema.js';
 
 /**
  * `evidence.export` as a download: the CSV streamed batch by batch, each written only once the socket took the

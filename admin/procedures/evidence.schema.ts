@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { EVIDENCE_STATES } from '../../server/domain/evidence/evidence-state.js';
 
+/** Where the CSV of `evidence.export` downloads from (a plain GET: tRPC answers one JSON value, docs/evidence.md). */
+export const EVIDENCE_EXPORT_PATH = '/admin/evidence/export.csv';
+
 const id = z.string().uuid();
 /** An instant with its offset; the range is half-open, `[from, to)`, on when the preparation was saved (docs/evidence.md). */
 const Instant = z.string().datetime({ offset: true });

@@ -1,8 +1,7 @@
 import { evidenceExportLink, evidenceSummary, listEvidence } from '../../server/domain/evidence/evidence-queries.js';
 import { sqlOf } from '../../server/persistence/sql/sql.js';
 import { operatorProcedure, router } from '../trpc.js';
-import { EVIDENCE_EXPORT_PATH } from '../evidence-export.js';
-import { EvidenceExportInput, EvidenceListInput, EvidenceSummaryInput } from './evidence.schema.js';
+import { EVIDENCE_EXPORT_PATH, EvidenceExportInput, EvidenceListInput, EvidenceSummaryInput } from './evidence.schema.js';
 
 /** The evidence ledger (docs/evidence.md): which preparations earned verified evidence, per month, with their chains. */
 export const evidenceRouter = router({
