@@ -6,7 +6,15 @@ export const EVIDENCE_EXPORT_PATH = '/admin/evidence/export.csv';
 
 const id = z.string().uuid();
 /** An instant with its offset; the range is half-open, `[from, to)`, on when the preparation was saved (docs/evidence.md). */
-const Instant = z.string().datetime({ offset: true });
+const Instant = z
+  .string()
+  .datetime({ offset: true })
+  // PostgreSQL has no year 0 and JavaScript dates end at +275760: both ends are kept far inside.
+  .refine((v) => {
+    const at = Date.parse(v);
+    // Text that is no instant at all has its issue from `datetime` already.
+    return Number.isNaN(at) || (at >= 0 && at < Date.UTC(10000, 0, 1));
+  }, 'An instant from 1970 to 9999');
 
 const filters = {
   organizationId: id.optional(),

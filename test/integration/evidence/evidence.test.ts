@@ -407,6 +407,9 @@ describe('evidence ledger', () => {
     expect(misused.body.error.data.issues).toEqual([{ code: 'invalid_cursor', path: 'cursor', message: expect.any(String) }]);
     const backwards = await app.admin<any>('evidence.list', { from: thisMonth.to, to: thisMonth.from });
     expect(backwards.status).toBe(400);
+    const yearZero = await app.admin<any>('evidence.summary', { from: '0000-01-01T00:00:00Z', to: thisMonth.to });
+    expect(yearZero.status).toBe(400);
+    expect(yearZero.body.error.data.issues.map((i: any) => i.path)).toEqual(['from']);
   });
 
   it('when exported, then the CSV streams the same rows as the list, RFC 4180 with a header in a stable order, read back by a CSV parser', async () => {
