@@ -26,7 +26,8 @@ export function evidenceState(f: EvidenceFacts): EvidenceState {
 }
 
 /**
- * The facts packed as bits, the way the evidence query reports them: the summary groups by this key, so the
+ * The facts packed as bits, the way the `preparation_evidence_facts` view reports them (its `fact_key`, bit for bit
+ * in this order: Migration20261125191500_preparation_evidence): the summary groups by this key, so the
  * database aggregates millions of rows into a few groups while the state is still decided here, and a state filter
  * becomes the list of keys whose state it is.
  */
@@ -56,13 +57,6 @@ export function factKeysOf(state: EvidenceState): number[] {
   const keys: number[] = [];
   for (let key = 0; key < FACT_KEY_COUNT; key++) if (evidenceState(factsOfKey(key)) === state) keys.push(key);
   return keys;
-}
-
-/** The SQL expression of a fact key over the evidence query's boolean columns, bit for bit as BITS. */
-export const FACT_KEY_SQL = BITS.map((name, bit) => `(case when f.${snake(name)} then ${1 << bit} else 0 end)`).join(' + ');
-
-function snake(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
 /** Whole hours since `since`; an unconfirmed preparation's age. */

@@ -1,5 +1,4 @@
 import type { Environment, PaymentProvider } from '../../../contract/common/index.js';
-import { FACT_KEY_SQL } from '../../domain/evidence/evidence-state.js';
 import { withDates, type Sql } from './sql.js';
 
 /** Which preparations an evidence read covers: saved in `[from, to)`, optionally one organization or integration. */
@@ -66,52 +65,32 @@ export interface EvidenceGroup {
 }
 
 /**
- * The facts of every preparation in the filter, one row each, with no per-row queries: the chain's payment and its
- * first verified and first reported capture are index lookups per preparation (lateral joins on
- * `tracked_payments` by the preparation id and on `payment_observations` by payment). `detail` adds what the list
- * shows (invoice, payment, captures, exceptions); the summary reads only the facts.
+ * The chains of the preparations in the filter, one row each, with no per-row queries: the facts come from the
+ * `preparation_evidence_facts` view, their only definition (Migration20261125191500_preparation_evidence), which
+ * finds each chain's payment by index lookups; the first verified and first reported capture and the invoice are
+ * joined here for what the list shows.
  */
-function factsQuery(filter: EvidenceFilter, detail: boolean): { text: string; params: unknown[] } {
+function chainsQuery(filter: EvidenceFilter): { text: string; params: unknown[] } {
   const params: unknown[] = [filter.from, filter.to];
-  let where = `p.created_at >= ? and p.created_at < ?`;
+  let where = `f.created_at >= ? and f.created_at < ?`;
   if (filter.organizationId !== undefined) {
-    where += ` and p.organization_id = ?::uuid`;
+    where += ` and f.organization_id = ?::uuid`;
     params.push(filter.organizationId);
   }
   if (filter.integrationId !== undefined) {
-    where += ` and p.integration_id = ?::uuid`;
+    where += ` and f.integration_id = ?::uuid`;
     params.push(filter.integrationId);
   }
   const capture = (evidence: string, alias: string) =>
     `left join lateral (select o.id, o.event_id, o.occurred_at from payment_observations o
-                         where o.tracked_payment_id = t.id and o.evidence = '${evidence}' and o.captured_amount_minor > 0
+                         where o.tracked_payment_id = f.payment_id and o.evidence = '${evidence}' and o.captured_amount_minor > 0
                          order by o.occurred_at, o.id limit 1) ${alias} on true`;
   const text = `
-    select p.id, p.organization_id, p.integration_id, p.environment, p.provider, p.mode, p.amount_minor, p.currency,
-           p.created_at, p.stored_invoice_id, p.snapshot_id, p.revision,
-           t.id as payment_id, t.attempt_id, t.provider_payment_id, t.status as payment_status,
-           t.amount_minor as payment_amount_minor, t.currency as payment_currency,
-           coalesce(t.captured_amount_minor, 0) as captured_minor, coalesce(t.refunded_amount_minor, 0) as refunded_minor,
-           p.mode = 'enhanced' as enhanced,
-           exists (select 1 from correlation_exceptions c
-                    where c.integration_id = p.integration_id and c.environment = p.environment
-                      and lower(c.enrichment_request_id) = p.id::text) as exception,
-           t.id is not null as payment,
-           coalesce(t.captured_amount_minor, 0) > 0 as captured,
-           coalesce(t.verified, false) as verified_capture,
-           coalesce(t.amount_minor = p.amount_minor, false) as amount_matches,
-           coalesce(t.currency = p.currency, false) as currency_matches
-           ${detail ? ', v.id as verified_id, v.event_id as verified_event_id, v.occurred_at as verified_at, r.id as reported_id, r.event_id as reported_event_id, r.occurred_at as reported_at, si.ledger_invoice_id, si.invoice_number' : ''}
-      from preparations p
-      left join lateral (
-        select t.*, exists (select 1 from payment_observations o
-                             where o.tracked_payment_id = t.id and o.evidence = 'provider_verified' and o.captured_amount_minor > 0) as verified
-          from tracked_payments t
-         where t.integration_id = p.integration_id and t.environment = p.environment
-           and lower(t.enrichment_request_id) = p.id::text
-         order by verified desc, coalesce(t.captured_amount_minor, 0) > 0 desc, t.created_at desc, t.id
-         limit 1) t on true
-      ${detail ? `${capture('provider_verified', 'v')} ${capture('merchant_report', 'r')} join stored_invoices si on si.id = p.stored_invoice_id` : ''}
+    select f.*, v.id as verified_id, v.event_id as verified_event_id, v.occurred_at as verified_at,
+           r.id as reported_id, r.event_id as reported_event_id, r.occurred_at as reported_at, si.ledger_invoice_id, si.invoice_number
+      from preparation_evidence_facts f
+      ${capture('provider_verified', 'v')} ${capture('merchant_report', 'r')}
+      join stored_invoices si on si.id = f.stored_invoice_id
      where ${where}`;
   return { text, params };
 }
@@ -198,7 +177,7 @@ export async function evidenceChains(
   filter: EvidenceFilter,
   page: { after?: { createdAt: Date; id: string } | undefined; limit: number },
 ): Promise<EvidenceChain[]> {
-  const { text, params } = factsQuery(filter, true);
+  const { text, params } = chainsQuery(filter);
   const conditions: string[] = [];
   if (filter.factKeys !== undefined) {
     conditions.push(`f.fact_key = any(?::int[])`);
@@ -210,7 +189,7 @@ export async function evidenceChains(
   }
   params.push(page.limit);
   const rows = await sql(
-    `with f as (select f.*, ${FACT_KEY_SQL} as fact_key from (${text}) f)
+    `with f as (${text})
      select f.*, coalesce(x.list, '[]'::json) as exceptions
        from (select * from f ${conditions.length ? `where ${conditions.join(' and ')}` : ''} order by f.created_at, f.id limit ?) f
        left join lateral (
@@ -229,11 +208,21 @@ export async function evidenceChains(
 
 /**
  * The summary's groups: preparations counted and their net amounts summed per integration, UTC month, currency (the
- * payment's when there is one, else the preparation's) and fact key. The state of each key is decided by the
- * domain, never here.
+ * payment's when there is one, else the preparation's) and fact key, from the `preparation_evidence` projection (one
+ * narrow row per preparation, kept by the database in the same transaction as every write that changes it). The state
+ * of each key is decided by the domain, never here.
  */
 export async function evidenceGroups(sql: Sql, filter: EvidenceFilter): Promise<EvidenceGroup[]> {
-  const { text, params } = factsQuery(filter, false);
+  const params: unknown[] = [filter.from, filter.to];
+  let where = `e.created_at >= ? and e.created_at < ?`;
+  if (filter.organizationId !== undefined) {
+    where += ` and e.organization_id = ?::uuid`;
+    params.push(filter.organizationId);
+  }
+  if (filter.integrationId !== undefined) {
+    where += ` and e.integration_id = ?::uuid`;
+    params.push(filter.integrationId);
+  }
   const rows = await sql<{
     integration_id: string;
     provider: PaymentProvider;
@@ -243,10 +232,9 @@ export async function evidenceGroups(sql: Sql, filter: EvidenceFilter): Promise<
     count: string;
     net_minor: string;
   }>(
-    `select f.integration_id, f.provider, to_char(f.created_at at time zone 'UTC', 'YYYY-MM') as month,
-            coalesce(f.payment_currency, f.currency) as currency, ${FACT_KEY_SQL} as fact_key,
-            count(*) as count, sum(f.captured_minor - f.refunded_minor)::text as net_minor
-       from (${text}) f
+    `select e.integration_id, e.provider, e.month, e.currency, e.fact_key, count(*) as count, sum(e.net_minor)::text as net_minor
+       from preparation_evidence e
+      where ${where}
       group by 1, 2, 3, 4, 5
       order by 1, 3, 4, 5`,
     params,

@@ -345,6 +345,17 @@ describe('evidence ledger', () => {
       },
     ].sort((a, b) => (a.integrationId < b.integrationId ? -1 : 1));
     expect(res.body).toEqual({ from: thisMonth.from, to: thisMonth.to, timeZone: 'UTC', rows: expected });
+    // The summary reads the projection; it holds exactly what the facts view computes now, for every preparation.
+    const drift = await sql(
+      `select count(*)::int as n from preparation_evidence e
+         full join (select id, fact_key, captured_minor - refunded_minor as net, coalesce(payment_currency, currency) as currency,
+                           to_char(created_at at time zone 'UTC', 'YYYY-MM') as month
+                      from preparation_evidence_facts) f on f.id = e.preparation_id
+        where e.fact_key is distinct from f.fact_key or e.net_minor is distinct from f.net
+           or e.currency is distinct from f.currency or e.month is distinct from f.month`,
+    );
+    expect(drift).toEqual([{ n: 0 }]);
+    expect((await sql(`select count(*)::int as n from preparation_evidence`))[0].n).toBe(9);
     const share = res.body.rows.find((r: any) => r.provider === 'gwc').verifiedShare.decimal;
     // Half up to 4 places, checked with integers.
     expect(BigInt(share.replace('.', ''))).toBe((BigInt(t - 300) * 20000n + BigInt(total)) / (2n * BigInt(total)));
