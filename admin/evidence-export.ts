@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { evidenceCsv } from '../server/domain/evidence/evidence-queries.js';
 import { evidenceFilterTargetsExist } from '../server/persistence/sql/evidence.sql.js';
@@ -38,7 +38,7 @@ export function evidenceExportRoute(orm: MikroORM, adminToken: string, logger: L
     try {
       for await (const chunk of evidenceCsv(sql, input)) {
         if (aborted) return;
-        if (!res.write(chunk)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+        if (!res.write(chunk)) await drained(res);
       }
       res.end();
     } catch (err) {
@@ -48,4 +48,17 @@ export function evidenceExportRoute(orm: MikroORM, adminToken: string, logger: L
     }
   });
   return router;
+}
+
+/** Until the socket took what was written, or went away; both listeners are removed either way (one wait per batch). */
+function drained(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
