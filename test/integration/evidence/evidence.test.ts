@@ -115,9 +115,9 @@ describe('evidence ledger', () => {
       status: 'captured',
     });
 
-    // reported_only: the merchant's word alone.
+    // reported_only: the merchant's word alone (naming the preparation in capitals, which still names it).
     const gwcPayments = await paymentsKey(reader.integrationId);
-    const report = gwcReport({ enrichmentRequestId: reportedId, amountMinor: t, capturedAmountMinor: t });
+    const report = gwcReport({ enrichmentRequestId: reportedId.toUpperCase(), amountMinor: t, capturedAmountMinor: t });
     expect((await app.request('/api/v1/gwc/payment-reports', { method: 'POST', key: gwcPayments, json: report })).status).toBe(200);
 
     // gwb: merchant reports only, so a captured gwb payment is reported_only at best.
