@@ -2,6 +2,7 @@ import { correlationExceptionsRouter, paymentsRouter } from './procedures/paymen
 import { apiKeysRouter, integrationsRouter, linksRouter, organizationsRouter } from './procedures/tenancy.js';
 import { connectionsRouter, invitationsRouter, syncRunsRouter } from './procedures/ledger.js';
 import { invoicesRouter, itemMappingsRouter } from './procedures/invoices.js';
+import { evidenceRouter } from './procedures/evidence.js';
 import { preparationsRouter } from './procedures/preparations.js';
 import { webhookEndpointsRouter, webhookEventsRouter } from './procedures/webhooks.js';
 import { createCallerFactory, router } from './trpc.js';
@@ -20,6 +21,7 @@ export const adminRouter = router({
   itemMappings: itemMappingsRouter,
   invoices: invoicesRouter,
   preparations: preparationsRouter,
+  evidence: evidenceRouter,
   webhookEndpoints: webhookEndpointsRouter,
   webhookEvents: webhookEventsRouter,
 });

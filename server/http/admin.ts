@@ -3,11 +3,13 @@ import type { Express } from 'express';
 import { isAdminAuthorized } from '../../admin/context.js';
 import { adminRouter } from '../../admin/router.js';
 import { consoleRoutes } from '../../admin/console/routes.js';
+import { evidenceExportRoute } from '../../admin/evidence-export.js';
 import type { AppDeps } from './app.js';
 
-/** Mount the operator surface (tRPC, plain JSON) at /admin/trpc, guarded by the admin token, and its browser console at /admin/. */
+/** Mount the operator surface (tRPC, plain JSON) at /admin/trpc, guarded by the admin token, its browser console at /admin/, and the evidence CSV download. */
 export function mountAdmin(app: Express, deps: AppDeps): void {
   app.use(consoleRoutes(deps.logger));
+  app.use(evidenceExportRoute(deps.orm, deps.adminToken, deps.logger));
   app.use(
     '/admin/trpc',
     createExpressMiddleware({

@@ -212,6 +212,22 @@ describe('operator console (browser)', () => {
     expect(await page.getByRole('cell', { name: `${total} minor units`, exact: true }).count()).toBe(1);
     await shot('10-correlation-exceptions');
 
+    // Evidence: that preparation is an exception this month, drawn as a bar segment; its chain names the mismatch; the CSV downloads.
+    await view('Evidence');
+    await page.getByRole('img', { name: /per month by evidence state/ }).waitFor();
+    expect(await page.locator('svg rect[data-state]').evaluateAll((rects) => rects.map((r) => r.getAttribute('data-state')))).toEqual([
+      'exception',
+    ]);
+    await page.getByLabel('State', { exact: true }).selectOption('exception');
+    await page.getByRole('button', { name: /Chain of preparation/ }).click();
+    await page
+      .getByRole('region', { name: 'Evidence chain' })
+      .getByText(/amount_mismatch: expected/)
+      .waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^evidence-\d{4}-\d{2}-01-\d{4}-\d{2}-01\.csv$/);
+    await shot('10b-evidence');
+
     // Pause and resume ask first; the list follows.
     await view('Connections and invitations');
     const status = page.getByRole('region', { name: 'Connections' }).locator('.badge');

@@ -18,6 +18,14 @@ export const CorrelationException = defineEntity({
     observed: p.string().length(64),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
-  indexes: [{ properties: ['organization', 'createdAt'] }],
+  indexes: [
+    { properties: ['organization', 'createdAt'] },
+    // A preparation's exceptions, by the id it names in either case (docs/evidence.md).
+    {
+      name: 'correlation_exceptions_enrichment_request_index',
+      expression:
+        'create index "correlation_exceptions_enrichment_request_index" on "correlation_exceptions" ("integration_id", "environment", lower("enrichment_request_id"))',
+    },
+  ],
 });
 export type CorrelationException = InferEntity<typeof CorrelationException>;

@@ -13,6 +13,7 @@ import { ItemMapping } from './item-mapping.entity.js';
 import { StoredInvoice } from './stored-invoice.entity.js';
 import { Organization } from './organization.entity.js';
 import { Preparation } from './preparation.entity.js';
+import { PreparationEvidence } from './preparation-evidence.entity.js';
 import { PaymentObservation } from './payment-observation.entity.js';
 import { RateLimitBucket } from './rate-limit-bucket.entity.js';
 import { TrackedPayment } from './tracked-payment.entity.js';
@@ -23,6 +24,7 @@ export {
   InvoiceSnapshot,
   ItemMapping,
   Preparation,
+  PreparationEvidence,
   RateLimitBucket,
   StoredInvoice,
   LedgerConnection,
@@ -54,6 +56,7 @@ export const entities = [
   StoredInvoice,
   InvoiceSnapshot,
   Preparation,
+  PreparationEvidence,
   WebhookEndpoint,
   WebhookEvent,
   RateLimitBucket,

@@ -40,6 +40,12 @@ export const Preparation = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['integration', 'idempotencyKey'] }],
-  indexes: [{ properties: ['storedInvoice', 'createdAt'] }],
+  indexes: [
+    { properties: ['storedInvoice', 'createdAt'] },
+    // The evidence ledger reads by when preparations were saved (docs/evidence.md).
+    { properties: ['integration', 'createdAt'] },
+    { properties: ['organization', 'createdAt'] },
+    { properties: ['createdAt'] },
+  ],
 });
 export type Preparation = InferEntity<typeof Preparation>;

@@ -39,6 +39,14 @@ export const TrackedPayment = defineEntity({
     { properties: ['integration', 'environment', 'attemptId'] },
     { properties: ['integration', 'environment', 'providerPaymentId'] },
   ],
-  indexes: [{ properties: ['organization', 'status'] }],
+  indexes: [
+    { properties: ['organization', 'status'] },
+    // A preparation's payment, by the id it names in either case (docs/evidence.md).
+    {
+      name: 'tracked_payments_enrichment_request_index',
+      expression:
+        'create index "tracked_payments_enrichment_request_index" on "tracked_payments" ("integration_id", "environment", lower("enrichment_request_id"))',
+    },
+  ],
 });
 export type TrackedPayment = InferEntity<typeof TrackedPayment>;

@@ -15,6 +15,8 @@ import { Migration20261123161000_preparation_data_json } from './Migration202611
 import { Migration20261125174500_provider_evidence } from './Migration20261125174500_provider_evidence.js';
 import { Migration20261125180000_gwc_webhooks } from './Migration20261125180000_gwc_webhooks.js';
 import { Migration20261125183000_redact_card_numbers } from './Migration20261125183000_redact_card_numbers.js';
+import { Migration20261125190000_evidence_ledger } from './Migration20261125190000_evidence_ledger.js';
+import { Migration20261125191500_preparation_evidence } from './Migration20261125191500_preparation_evidence.js';
 
 /**
  * Every migration, in order. Listed statically (not discovered from disk) so the
@@ -37,4 +39,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125174500_provider_evidence', class: Migration20261125174500_provider_evidence },
   { name: 'Migration20261125180000_gwc_webhooks', class: Migration20261125180000_gwc_webhooks },
   { name: 'Migration20261125183000_redact_card_numbers', class: Migration20261125183000_redact_card_numbers },
+  { name: 'Migration20261125190000_evidence_ledger', class: Migration20261125190000_evidence_ledger },
+  { name: 'Migration20261125191500_preparation_evidence', class: Migration20261125191500_preparation_evidence },
 ];

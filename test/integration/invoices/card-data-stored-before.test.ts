@@ -236,12 +236,12 @@ describe('card numbers stored by earlier versions', () => {
       expect(await scan(orm, TYPED.mastercard)).toStrictEqual([snapshots, records]);
       expect(await scan(orm, TYPED.discover)).toStrictEqual([snapshots]);
 
-      expect((await migrate(orm)).at(-1)).toBe('Migration20261125183000_redact_card_numbers');
+      expect(await migrate(orm)).toContain('Migration20261125183000_redact_card_numbers');
       const after = await expectRedacted(orm, seeded, before);
 
       // Run again (its down is a no-op): nothing changes.
-      await orm.getMigrator().down();
-      expect(await migrate(orm)).toStrictEqual(['Migration20261125183000_redact_card_numbers']);
+      await orm.getMigrator().down({ to: 'Migration20261125180000_gwc_webhooks' });
+      expect(await migrate(orm)).toContain('Migration20261125183000_redact_card_numbers');
       const none = { ledger_source_records: [], stored_invoices: [], invoice_snapshots: [], preparations: [] };
       expect(changedIds(after, await dump(orm))).toStrictEqual(none);
       // The append-only triggers are back.

@@ -1,5 +1,6 @@
 import type { FunctionComponent } from 'preact';
 import { ConnectionsView } from './connections.js';
+import { EvidenceView } from './evidence.js';
 import { InvoicesView } from './invoices.js';
 import { CorrelationExceptionsView, PaymentsView } from './payments.js';
 import { SyncRunsView } from './sync-runs.js';
@@ -25,4 +26,5 @@ export const VIEWS: View[] = [
   { path: 'payments', title: 'Payments', component: PaymentsView },
   { path: 'correlation-exceptions', title: 'Correlation exceptions', component: CorrelationExceptionsView },
   { path: 'webhooks', title: 'Webhooks', component: WebhooksView },
+  { path: 'evidence', title: 'Evidence', component: EvidenceView },
 ];
