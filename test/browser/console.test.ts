@@ -214,6 +214,8 @@ describe('operator console (browser)', () => {
 
     // Evidence: that preparation is an exception this month, drawn as a bar segment; its chain names the mismatch; the CSV downloads.
     await view('Evidence');
+    // The selection still names the ledger integration; the preparation belongs to the gwc one.
+    await page.getByLabel('Integration', { exact: true }).selectOption('');
     await page.getByRole('img', { name: /per month by evidence state/ }).waitFor();
     expect(await page.locator('svg rect[data-state]').evaluateAll((rects) => rects.map((r) => r.getAttribute('data-state')))).toEqual([
       'exception',
