@@ -59,8 +59,18 @@ export class Migration20261125191500_preparation_evidence extends Migration {
         on conflict (preparation_id) do update
           set currency = excluded.currency, fact_key = excluded.fact_key, net_minor = excluded.net_minor;
       end $$;`);
+    // New preparations, per statement (the group-committed insert writes many): a preparation has no payment and no
+    // exception when it is saved (a report or event can name it only once it is committed), so its facts are its mode
+    // alone, exactly what the view gives for it, without the view's lookups on the hot insert.
     this.addSql(`create function preparation_evidence_on_preparation() returns trigger language plpgsql as $$
-      begin perform preparation_evidence_refresh(new.id::text); return null; end $$;`);
+      begin
+        insert into preparation_evidence (preparation_id, organization_id, integration_id, provider, created_at, month, currency, fact_key, net_minor)
+        select n.id, n.organization_id, n.integration_id, n.provider, n.created_at, to_char(n.created_at at time zone 'UTC', 'YYYY-MM'),
+               n.currency, case when n.mode = 'enhanced' then 1 else 0 end, 0
+          from new_rows n
+        on conflict (preparation_id) do nothing;
+        return null;
+      end $$;`);
     this.addSql(`create function preparation_evidence_on_payment() returns trigger language plpgsql as $$
       begin
         perform preparation_evidence_refresh(lower(new.enrichment_request_id));
@@ -76,9 +86,13 @@ export class Migration20261125191500_preparation_evidence extends Migration {
       end $$;`);
     this.addSql(`create function preparation_evidence_on_exception() returns trigger language plpgsql as $$
       begin perform preparation_evidence_refresh(lower(new.enrichment_request_id)); return null; end $$;`);
-    this.addSql(`create trigger preparation_evidence_refresh after insert on "preparations" for each row execute function preparation_evidence_on_preparation();`);
-    this.addSql(`create trigger preparation_evidence_refresh after insert or update on "tracked_payments" for each row execute function preparation_evidence_on_payment();`);
-    this.addSql(`create trigger preparation_evidence_refresh after insert on "payment_observations" for each row execute function preparation_evidence_on_observation();`);
+    this.addSql(`create trigger preparation_evidence_refresh after insert on "preparations" referencing new table as new_rows for each statement execute function preparation_evidence_on_preparation();`);
+    // Only payments that name an enrichment, and only observations that can make a capture provider-verified, can move
+    // a preparation's facts (every other fact of a payment is on its tracked_payments row): the WHEN clauses keep the
+    // payment-report hot path free of the refresh for everything else.
+    this.addSql(`create trigger preparation_evidence_refresh after insert on "tracked_payments" for each row when (new.enrichment_request_id is not null) execute function preparation_evidence_on_payment();`);
+    this.addSql(`create trigger preparation_evidence_refresh_update after update on "tracked_payments" for each row when (new.enrichment_request_id is not null or old.enrichment_request_id is not null) execute function preparation_evidence_on_payment();`);
+    this.addSql(`create trigger preparation_evidence_refresh after insert on "payment_observations" for each row when (new.evidence = 'provider_verified' and new.captured_amount_minor > 0) execute function preparation_evidence_on_observation();`);
     this.addSql(`create trigger preparation_evidence_refresh after insert on "correlation_exceptions" for each row execute function preparation_evidence_on_exception();`);
     this.addSql(`insert into preparation_evidence (preparation_id, organization_id, integration_id, provider, created_at, month, currency, fact_key, net_minor)
       select f.id, f.organization_id, f.integration_id, f.provider, f.created_at, to_char(f.created_at at time zone 'UTC', 'YYYY-MM'),
@@ -89,6 +103,7 @@ export class Migration20261125191500_preparation_evidence extends Migration {
   override async down(): Promise<void> {
     this.addSql(`drop trigger preparation_evidence_refresh on "correlation_exceptions";`);
     this.addSql(`drop trigger preparation_evidence_refresh on "payment_observations";`);
+    this.addSql(`drop trigger preparation_evidence_refresh_update on "tracked_payments";`);
     this.addSql(`drop trigger preparation_evidence_refresh on "tracked_payments";`);
     this.addSql(`drop trigger preparation_evidence_refresh on "preparations";`);
     this.addSql(`drop function preparation_evidence_on_exception(), preparation_evidence_on_observation(), preparation_evidence_on_payment(), preparation_evidence_on_preparation(), preparation_evidence_refresh(text);`);
