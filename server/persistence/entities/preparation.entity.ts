@@ -42,9 +42,8 @@ export const Preparation = defineEntity({
   uniques: [{ properties: ['integration', 'idempotencyKey'] }],
   indexes: [
     { properties: ['storedInvoice', 'createdAt'] },
-    // The evidence ledger reads by when preparations were saved (docs/evidence.md).
-    { properties: ['integration', 'createdAt'] },
-    { properties: ['organization', 'createdAt'] },
+    // The evidence ledger reads by when preparations were saved (docs/evidence.md). No other index may lead with the
+    // integration: the context read's generic plan would walk it instead of the unique key (migration evidence_ledger).
     { properties: ['createdAt'] },
   ],
 });
