@@ -22,7 +22,12 @@ export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef0123456789';
  * Benchmarks drive one key far beyond the default per-key limit; the limiter
  * still runs (leasing from PostgreSQL as usual) but never refuses.
  */
-export const UNLIMITED_RATE = { SVC_RATE_LIMIT_PER_SECOND: '1000000000', SVC_RATE_LIMIT_BURST: '1000000000' } as const;
+export const UNLIMITED_RATE = {
+  SVC_RATE_LIMIT_PER_SECOND: '1000000000',
+  SVC_RATE_LIMIT_BURST: '1000000000',
+  SVC_WEBHOOK_RATE_LIMIT_PER_SECOND: '1000000000',
+  SVC_WEBHOOK_RATE_LIMIT_BURST: '1000000000',
+} as const;
 
 export interface BenchEnv {
   databaseUrl: string;
