@@ -10,7 +10,7 @@ export class Migration20261125190000_evidence_ledger extends Migration {
   override async up(): Promise<void> {
     // No index on preparations leading with integration_id besides the unique (integration, idempotency key): one on
     // (integration_id, created_at) made the generic plan of the preparation context read walk it instead, and a new
-    // preparation cost PostgreSQL 0.6-2 ms instead of 0.2 (docs/performance.md, "Evidence"). Per-tenant reads of the
+    // preparation cost PostgreSQL 0.6-2 ms instead of 0.2 (docs/performance.md, "Current figures"). Per-tenant reads of the
     // ledger go through the projection's own indexes; the list takes the time range on created_at.
     this.addSql(`create index "preparations_created_at_index" on "preparations" ("created_at");`);
     this.addSql(`create index "tracked_payments_enrichment_request_index" on "tracked_payments" ("integration_id", "environment", lower("enrichment_request_id"));`);
