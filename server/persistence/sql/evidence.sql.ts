@@ -1,3 +1,4 @@
+import type { FactGroup } from '../../domain/evidence/evidence-summary.js';
 import type { Environment, PaymentProvider } from '../../../contract/common/index.js';
 import { withDates, type Sql } from './sql.js';
 
@@ -52,17 +53,8 @@ export interface EvidenceChain {
   exceptions: EvidenceException[];
 }
 
-/** One group of the summary: preparations of one integration, UTC month, currency and fact key. */
-export interface EvidenceGroup {
-  integrationId: string;
-  provider: PaymentProvider;
-  month: string;
-  currency: string;
-  factKey: number;
-  count: number;
-  /** Sum of net minor units (captured − refunded), exact. */
-  netMinor: bigint;
-}
+/** One group of the summary: preparations of one integration, UTC month, currency and fact key (the domain's `FactGroup`). */
+export type EvidenceGroup = FactGroup;
 
 /**
  * The chains of the preparations in the filter, one row each, with no per-row queries: the facts come from the
