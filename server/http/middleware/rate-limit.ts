@@ -19,30 +19,44 @@ export type RateLimitConfig = Pick<
 const LEASE_TTL_MS = 1_000;
 
 /**
- * The per-key limit of every /api/v1 route, for this process, over the buckets
- * shared in PostgreSQL, leased by single statements on the pool (`sql`, no ORM
- * context). `check` resolves when the key may proceed and throws 429
- * `rate_limited` with `Retry-After` otherwise.
+ * A token-bucket limit over the buckets shared in PostgreSQL, leased by single
+ * statements on the pool (`sql`, no ORM context), one bucket per id that
+ * `bucketOf` gives. `check` resolves when the caller may proceed and throws 429
+ * `rate_limited` with `Retry-After` otherwise (`what` names what is limited).
  */
-export function apiRateLimit(sql: Sql, config: RateLimitConfig) {
-  const bucket = { perSecond: config.SVC_RATE_LIMIT_PER_SECOND, burst: config.SVC_RATE_LIMIT_BURST };
-  const take = createKeyRateLimiter({ ...bucket, leaseSize: config.SVC_RATE_LIMIT_LEASE, leaseTtlMs: LEASE_TTL_MS }, (apiKeyId, want) =>
-    leaseTokens(sql, apiKeyId, want, bucket),
+function sharedBucketLimit(
+  sql: Sql,
+  bucket: { perSecond: number; burst: number },
+  leaseSize: number,
+  limited: { what: string; bucketOf: (id: string) => string; counted: boolean },
+) {
+  const take = createKeyRateLimiter({ ...bucket, leaseSize, leaseTtlMs: LEASE_TTL_MS }, (bucketId, want) =>
+    leaseTokens(sql, bucketId, want, bucket),
   );
   return {
-    check: async (apiKeyId: string): Promise<void> => {
-      const decision = await take(apiKeyId);
+    check: async (id: string): Promise<void> => {
+      const decision = await take(limited.bucketOf(id));
       if (decision.allowed) return;
-      rateLimitMetrics.refused();
+      if (limited.counted) rateLimitMetrics.refused();
       throw new DomainError(
         'rate_limited',
-        `Too many requests for this API key (at most ${bucket.perSecond} per second, bursts up to ${bucket.burst}); retry after ${decision.retryAfterSeconds} s`,
+        `Too many ${limited.what} (at most ${bucket.perSecond} per second, bursts up to ${bucket.burst}); retry after ${decision.retryAfterSeconds} s`,
         [],
         undefined,
         { 'Retry-After': String(decision.retryAfterSeconds) },
       );
     },
   };
+}
+
+/** The per-key limit of every /api/v1 route, for this process (docs/reliability.md, "Rate limits"). */
+export function apiRateLimit(sql: Sql, config: RateLimitConfig) {
+  const bucket = { perSecond: config.SVC_RATE_LIMIT_PER_SECOND, burst: config.SVC_RATE_LIMIT_BURST };
+  return sharedBucketLimit(sql, bucket, config.SVC_RATE_LIMIT_LEASE, {
+    what: 'requests for this API key',
+    bucketOf: (apiKeyId) => apiKeyId,
+    counted: true,
+  });
 }
 export type ApiRateLimit = ReturnType<typeof apiRateLimit>;
 
@@ -56,28 +70,17 @@ function webhookBucketId(endpointId: string): string {
 }
 
 /**
- * The per-endpoint limit of gwa webhook deliveries, over the same shared buckets
- * as the per-key limit (one place for the bucket rules). Checked once the endpoint
- * is known to take deliveries and before its body is read or verified.
+ * The per-endpoint limit of provider webhook deliveries (gwa and gwc), over the
+ * same shared buckets as the per-key limit (one place for the bucket rules).
+ * Checked once the endpoint is known to take deliveries and before its body is
+ * read or verified.
  */
 export function webhookRateLimit(sql: Sql, config: RateLimitConfig) {
   const bucket = { perSecond: config.SVC_WEBHOOK_RATE_LIMIT_PER_SECOND, burst: config.SVC_WEBHOOK_RATE_LIMIT_BURST };
-  const take = createKeyRateLimiter(
-    { ...bucket, leaseSize: Math.min(config.SVC_RATE_LIMIT_LEASE, bucket.burst), leaseTtlMs: LEASE_TTL_MS },
-    (bucketId, want) => leaseTokens(sql, bucketId, want, bucket),
-  );
-  return {
-    check: async (endpointId: string): Promise<void> => {
-      const decision = await take(webhookBucketId(endpointId));
-      if (decision.allowed) return;
-      throw new DomainError(
-        'rate_limited',
-        `Too many deliveries to this webhook endpoint (at most ${bucket.perSecond} per second, bursts up to ${bucket.burst}); retry after ${decision.retryAfterSeconds} s`,
-        [],
-        undefined,
-        { 'Retry-After': String(decision.retryAfterSeconds) },
-      );
-    },
-  };
+  return sharedBucketLimit(sql, bucket, Math.min(config.SVC_RATE_LIMIT_LEASE, bucket.burst), {
+    what: 'deliveries to this webhook endpoint',
+    bucketOf: webhookBucketId,
+    counted: false,
+  });
 }
 export type WebhookRateLimit = ReturnType<typeof webhookRateLimit>;

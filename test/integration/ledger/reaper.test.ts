@@ -6,6 +6,7 @@ import { connect, ledgerTenant } from '../../support/ledger-flow.js';
 import { createGate } from '../../../server/ledger-sandbox/faults.js';
 import { startSyncQueue, type SyncQueue } from '../../../server/jobs/sync-queue.js';
 import { createLogger } from '../../../server/logger.js';
+import { until } from '../../support/until.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 // No worker in this process: the run is taken by a separate worker process that the test kills.
@@ -16,16 +17,6 @@ const app = useLedgerApp({
 });
 const sql = (q: string, p: unknown[] = []): Promise<any[]> => app.orm.em.getConnection().execute(q, p);
 const runRow = async (id: string) => (await sql(`select state, error, completed_at from ledger_sync_runs where id = ?`, [id]))[0];
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(v)} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** `npm run worker` as its own process, against this test's database and sandbox. */
 function spawnWorker(): ChildProcess {

@@ -3,6 +3,7 @@ import { useLedgerApp } from '../../support/ledger-app.js';
 import { connect, insertRunRow, ledgerTenant, waitForRun } from '../../support/ledger-flow.js';
 import { takeRunLease } from '../../../server/jobs/run-lease.js';
 import { createGate } from '../../../server/ledger-sandbox/faults.js';
+import { until } from '../../support/until.js';
 
 const app = useLedgerApp({ sandbox: { invoices: 12, items: 2 } });
 const sql = (q: string, p: unknown[] = []): Promise<any[]> => app.orm.em.getConnection().execute(q, p);
@@ -10,16 +11,6 @@ const syncPath = (id: string) => `/api/v1/integrations/ledger/${id}/sync`;
 const queue = (t: { key: string }, id: string) => app.request(syncPath(id), { method: 'POST', key: t.key });
 const runRow = async (id: string) =>
   (await sql(`select state, attempts, started_at, completed_at, error from ledger_sync_runs where id = ?`, [id]))[0];
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(v)} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function connected() {
   const tenant = await ledgerTenant(app);

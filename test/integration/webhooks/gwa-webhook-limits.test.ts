@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../support/harness.js';
 import { adminCall, createTenant } from '../../support/tenants.js';
 import { deliver, newKeys, sampleNotification, type GwaKeys } from '../../support/gwa-webhooks.js';
+import { deliverGwc, gwcEvent, newPaymentIntentId, newSecret, paymentIntent, signed } from '../../support/gwc-webhooks.js';
 
 const hex = (keys: GwaKeys, payload: string) =>
   createHmac('sha1', createHash('sha1').update(keys.privateKey).digest()).update(payload).digest('hex');
@@ -57,5 +58,28 @@ describe('gwa webhook: bounded work per unauthenticated request', () => {
       },
     });
     expect((await deliver(app, b.path, sampleNotification(b.keys, 'check', ''))).status).toBe(200);
+  });
+
+  it('when a gwc endpoint gets a burst, then the same per-endpoint limit answers 429 before any signature is checked', async () => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const secret = newSecret();
+    const created = await adminCall<{ id: string; url: string }>(app, 'webhookEndpoints.create', {
+      integrationId: tenant.integrationId,
+      signingSecret: secret,
+    });
+    const path = new URL(created.url).pathname;
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const event = gwcEvent('payment_intent.processing', paymentIntent({ id: newPaymentIntentId() }));
+      statuses.push((await deliverGwc(app, path, signed(secret, event))).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    // A delivery with no valid signature is refused by the limit too: no HMAC is computed for it.
+    const unsigned = await deliverGwc(app, path, { body: '{}', header: 't=1,v1=00' });
+    expect({ status: unsigned.status, retryAfter: unsigned.headers.get('retry-after'), type: unsigned.body.error.type }).toEqual({
+      status: 429,
+      retryAfter: '1',
+      type: 'rate_limited',
+    });
   });
 });
