@@ -32,5 +32,6 @@ describe('importer: change feed at its 1000-object cap', () => {
       [tenant.integrationId],
     );
     expect(deleted).toEqual([{ source_id: '1500' }]);
-  });
+    // Two imports of 1,001 invoices, each awaited up to 60 s: under a loaded two-worker run the default 30 s is too short.
+  }, 150_000);
 });
