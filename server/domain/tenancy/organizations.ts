@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Organization } from '../../persistence/entities/index.js';
+import * as store from '../../persistence/sql/organizations.sql.js';
+import { sqlOf } from '../../persistence/sql/sql.js';
+import type { Organization } from './types.js';
 
 export interface OrganizationView {
   id: string;
@@ -16,12 +18,15 @@ export const toOrganizationView = (o: Organization): OrganizationView => ({
 });
 
 export async function createOrganization(em: EntityManager, input: { name: string }): Promise<OrganizationView> {
-  const organization = em.create(Organization, { name: input.name });
-  await em.flush();
+  const organization = await store.insertOrganization(sqlOf(em), {
+    id: crypto.randomUUID(),
+    name: input.name,
+    status: 'active',
+    createdAt: new Date(),
+  });
   return toOrganizationView(organization);
 }
 
 export async function listOrganizations(em: EntityManager): Promise<OrganizationView[]> {
-  const rows = await em.find(Organization, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
-  return rows.map(toOrganizationView);
+  return (await store.listOrganizations(sqlOf(em))).map(toOrganizationView);
 }
