@@ -8,7 +8,8 @@ import { healthRoutes } from './health.js';
 import { errorEnvelope, notFound } from './middleware/error-envelope.js';
 import { parseJsonBody, refuseUnsafeBody, requireJsonContentType } from './middleware/json-body.js';
 import { defineRequestEntityManager, requestContext } from './middleware/request-context.js';
-import { mountApi } from './router.js';
+import { apiAccess, mountApi } from './router.js';
+import { failedAuthentications, OPENAPI_PATH } from './middleware/failed-auth-gate.js';
 import { webhookRateLimit, type RateLimitConfig } from './middleware/rate-limit.js';
 import { poolSql } from '../persistence/sql/sql.js';
 import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
@@ -43,7 +44,9 @@ export interface AppDeps {
 
 /**
  * The whole HTTP application, without listening, so tests can mount it.
- * Order matters: request id first (every response carries it), then logging,
+ * Order matters: a client over its failed-authentication burst is refused first
+ * (with its own request id; counted, not logged per request), then request id
+ * (every response carries it), then logging,
  * then the content-type check (headers only), then routes, then 404 and the
  * error envelope. API routes read their body only after authentication, within
  * their own limit (`routeGuards`); the admin surface parses its body itself.
@@ -60,6 +63,10 @@ export function createApp(deps: AppDeps): Express {
   collectProcessMetrics();
   observePool(() => (deps.orm.em.getConnection().getKnex().client as { pool?: never }).pool);
   const procedures = new Set(Object.keys(adminRouter._def.procedures));
+  // First: a client over its failed-authentication burst costs a map lookup, not a trip through the app.
+  const access = apiAccess(deps);
+  const failures = failedAuthentications(deps.config, access.keys, deps.logger);
+  app.use(failures.gate);
   app.use(requestContext(deps.logger, httpRequestMetrics(procedures)));
   app.use(
     metricsRoutes(
@@ -76,12 +83,12 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(healthRoutes(deps.orm, deps.logger));
   const openApiDocument = buildOpenApiDocument();
-  app.get('/api/v1/openapi.json', (_req, res) => {
+  app.get(OPENAPI_PATH, (_req, res) => {
     res.json(openApiDocument);
   });
   mountAdmin(app, deps);
   app.use(ledgerConsentRoutes(() => deps.ledger));
-  mountApi(app, deps);
+  mountApi(app, deps, access, failures);
 
   app.use(notFound);
   app.use(errorEnvelope(deps.logger));

@@ -3,13 +3,14 @@ import type { Express, NextFunction, Request, Response } from 'express';
 import { contract } from '../../contract/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { AppDeps } from './app.js';
-import { cachedKeyDirectory } from '../domain/auth/key-directory.js';
+import { cachedKeyDirectory, type KeyDirectory } from '../domain/auth/key-directory.js';
 import { groupCommittedEnrichmentRecords } from '../domain/inline-enrichment/enrich-inline-invoice.js';
 import { groupCommittedFirstReports } from '../persistence/report-group-commit.js';
 import { pooledPreparationStore } from '../persistence/preparation-store.js';
-import { sharedReads } from '../persistence/shared-reads.js';
+import { sharedReads, type SharedReads } from '../persistence/shared-reads.js';
 import { snapshotChecksCache } from '../domain/invoices/index.js';
-import { poolSql } from '../persistence/sql/sql.js';
+import { poolSql, type Sql } from '../persistence/sql/sql.js';
+import type { FailedAuthentications } from './middleware/failed-auth-gate.js';
 import { withFastBodies } from './validation/fast-contract.js';
 import { routeGuards } from './middleware/route-guards.js';
 import { apiRateLimit } from './middleware/rate-limit.js';
@@ -34,13 +35,24 @@ function requestValidationError(err: RequestValidationError, _req: Request, _res
   next(new DomainError('validation_error', 'The request does not match the API contract', issues));
 }
 
-/** Mount every contract route with the cross-cutting guards. */
-export function mountApi(app: Express, deps: AppDeps): void {
-  // Hot paths: single statements on the pool, key records cached per auth epoch, writes group-committed.
+/** What the API's authentication shares with the front of the app (the failed-authentication gate). */
+export interface ApiAccess {
+  sql: Sql;
+  reads: SharedReads;
+  keys: KeyDirectory;
+}
+
+/** Hot paths: single statements on the pool, key records cached per auth epoch. */
+export function apiAccess(deps: Pick<AppDeps, 'orm'>): ApiAccess {
   const sql = poolSql(deps.orm);
   // Reads shared by concurrent requests: the key cache's epoch rides on preparation reads when there are any.
   const reads = sharedReads(sql);
-  const keys = cachedKeyDirectory(sql, reads.authEpoch);
+  return { sql, reads, keys: cachedKeyDirectory(sql, reads.authEpoch) };
+}
+
+/** Mount every contract route with the cross-cutting guards; writes are group-committed. */
+export function mountApi(app: Express, deps: AppDeps, access: ApiAccess, failures: FailedAuthentications): void {
+  const { sql, reads, keys } = access;
   const reports = paymentReportHandlers(groupCommittedFirstReports(sql));
   const enrich = inlineEnrichmentHandlers(groupCommittedEnrichmentRecords(sql));
   // Snapshots are immutable: their readiness results are kept by id (explicit, bounded; source state is checked each time).
@@ -61,7 +73,7 @@ export function mountApi(app: Express, deps: AppDeps): void {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: deps.config.SVC_RESPONSE_VALIDATION,
-    globalMiddleware: [routeGuards({ config: deps.config, keys }, apiRateLimit(sql, deps.config))],
+    globalMiddleware: [routeGuards({ config: deps.config, keys, failures }, apiRateLimit(sql, deps.config))],
     requestValidationErrorHandler: requestValidationError,
   });
 }

@@ -198,3 +198,17 @@ export const rateLimitMetrics = {
     rateLimitRefusals.inc();
   },
 };
+
+const blockedClientRefusals = new Counter({
+  name: 'svc_auth_failure_refusals_total',
+  help: 'Requests to /api/v1 refused with 429 before any key lookup because their client address failed authentication beyond its burst (SVC_AUTH_FAILURE_BURST).',
+  registers: [registry],
+  collect: flushHotSeries,
+});
+const blockedClientSeries = bound(blockedClientRefusals);
+
+export const authFailureMetrics = {
+  refused(): void {
+    blockedClientSeries.inc();
+  },
+};

@@ -4,13 +4,12 @@ import type { NextFunction, Request, Response } from 'express';
 import type { RouteAccess } from '../../../contract/common/index.js';
 import type { Config } from '../../config.js';
 import { authenticate } from '../../domain/auth/authenticate.js';
-import { parseApiKey } from '../../domain/auth/api-key.js';
-import { createFailureLimiter } from '../../domain/auth/failure-limit.js';
 import type { KeyDirectory } from '../../domain/auth/key-directory.js';
 import { DomainError } from '../../domain/errors.js';
 import { findSecrets, findUnsafeStructure, refusalMessage } from '../../domain/guard/secrets-guard.js';
 import { readJsonBody } from './json-body.js';
 import type { ApiRateLimit } from './rate-limit.js';
+import type { FailedAuthentications } from './failed-auth-gate.js';
 
 function routeAccess(req: Request): RouteAccess {
   const route = (req as TsRestRequest<AppRoute>).tsRestRoute;
@@ -33,12 +32,6 @@ async function readBody(req: Request, res: Response, access: RouteAccess, deploy
   }
 }
 
-/** Whether the bearer key's prefix is one this process holds cached as a known key (its verdict still checks the secret). */
-function holdsCachedKey(keys: KeyDirectory, authorization: string | undefined): boolean {
-  const parsed = parseApiKey(/^Bearer ([^\s]+)$/.exec(authorization ?? '')?.[1] ?? '');
-  return parsed !== undefined && keys.holds?.(parsed.prefix) === true;
-}
-
 /**
  * Runs on every contract route before its handler and before schema
  * validation: authenticate the key against the route's access rule, then spend
@@ -50,29 +43,20 @@ function holdsCachedKey(keys: KeyDirectory, authorization: string | undefined): 
  */
 export function routeGuards(
   deps: {
-    config: Pick<Config, 'SVC_ENVIRONMENT' | 'SVC_BODY_LIMIT_BYTES' | 'SVC_AUTH_FAILURES_PER_SECOND' | 'SVC_AUTH_FAILURE_BURST'>;
+    config: Pick<Config, 'SVC_ENVIRONMENT' | 'SVC_BODY_LIMIT_BYTES'>;
     keys: KeyDirectory;
+    /** Counts this route's failed authentications; a client over its burst is refused at the front of the app. */
+    failures: Pick<FailedAuthentications, 'failed'>;
   },
   rateLimit: ApiRateLimit,
 ) {
-  const failureLimit = { perSecond: deps.config.SVC_AUTH_FAILURES_PER_SECOND, burst: deps.config.SVC_AUTH_FAILURE_BURST };
-  const failures = createFailureLimiter(failureLimit);
+  const { failures } = deps;
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     // The peer address (no proxy is trusted: `trust proxy` is off).
     const client = req.socket.remoteAddress ?? 'unknown';
     try {
       const access = routeAccess(req);
       const options = { authorization: req.headers.authorization, access, environment: deps.config.SVC_ENVIRONMENT };
-      const wait = failures.retryAfterSeconds(client);
-      if (wait > 0 && !holdsCachedKey(deps.keys, req.headers.authorization)) {
-        throw new DomainError(
-          'rate_limited',
-          `Too many failed authentications from this client (at most ${failureLimit.perSecond} per second, bursts up to ${failureLimit.burst}); retry after ${wait} s`,
-          [],
-          undefined,
-          { 'Retry-After': String(wait) },
-        );
-      }
       req.auth = await authenticate(deps.keys, options).catch((err: unknown) => {
         if (err instanceof DomainError && err.type === 'authentication_error') failures.failed(client);
         throw err;

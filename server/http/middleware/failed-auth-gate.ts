@@ -1,0 +1,70 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Config } from '../../config.js';
+import { parseApiKey } from '../../domain/auth/api-key.js';
+import { createFailureLimiter, type FailureLimiter } from '../../domain/auth/failure-limit.js';
+import type { KeyDirectory } from '../../domain/auth/key-directory.js';
+import type { Logger } from '../../logger.js';
+import { authFailureMetrics } from '../../observability/business-metrics.js';
+import { sendError } from './error-envelope.js';
+import { REQUEST_ID_HEADER, newRequestId } from './request-id.js';
+
+/** The one API path that needs no key (the OpenAPI document); everything else under `/api/` authenticates. */
+export const OPENAPI_PATH = '/api/v1/openapi.json';
+
+/** Whether the bearer key's prefix is one this process holds cached as a known key (its verdict still checks the secret). */
+function holdsCachedKey(keys: KeyDirectory, authorization: string | undefined): boolean {
+  const parsed = parseApiKey(/^Bearer ([^\s]+)$/.exec(authorization ?? '')?.[1] ?? '');
+  return parsed !== undefined && keys.holds?.(parsed.prefix) === true;
+}
+
+export interface FailedAuthentications {
+  /** Counts a failed authentication of this client (`routeGuards` calls it). */
+  failed(client: string): void;
+  /** The first middleware of the app: refuses a blocked client's API requests before anything else runs. */
+  gate(req: Request, res: Response, next: NextFunction): void;
+}
+
+/**
+ * The per-client limit on failed authentications, enforced at the front of the
+ * app (docs/decisions.md, "Unknown API keys"). While a client address is over its
+ * burst, its API requests are answered 429 with Retry-After before routing,
+ * logging or any key lookup, except those whose key this process holds cached as
+ * valid: a flood of made-up keys then costs one map lookup and a short write per
+ * request. Refusals are counted (`svc_auth_failure_refusals_total`) and logged
+ * once per blocked period per client, not once per request: a per-request line
+ * would let the flood fill the log.
+ */
+export function failedAuthentications(
+  config: Pick<Config, 'SVC_AUTH_FAILURES_PER_SECOND' | 'SVC_AUTH_FAILURE_BURST'>,
+  keys: KeyDirectory,
+  logger: Logger,
+  limiter: FailureLimiter = createFailureLimiter({ perSecond: config.SVC_AUTH_FAILURES_PER_SECOND, burst: config.SVC_AUTH_FAILURE_BURST }),
+): FailedAuthentications {
+  const blocked = new Set<string>();
+  return {
+    failed: (client) => limiter.failed(client),
+    gate(req, res, next) {
+      if (!req.url.startsWith('/api/') || req.url.startsWith(OPENAPI_PATH)) return next();
+      const client = req.socket.remoteAddress ?? 'unknown';
+      const wait = limiter.retryAfterSeconds(client);
+      if (wait === 0) {
+        blocked.delete(client);
+        return next();
+      }
+      if (holdsCachedKey(keys, req.headers.authorization)) return next();
+      if (!blocked.has(client)) {
+        blocked.add(client);
+        if (blocked.size > 10_000) blocked.clear();
+        logger.warn({ client, retryAfterSeconds: wait }, 'client blocked after repeated authentication failures');
+      }
+      authFailureMetrics.refused();
+      res.setHeader(REQUEST_ID_HEADER, newRequestId());
+      res.setHeader('Retry-After', String(wait));
+      sendError(
+        res,
+        'rate_limited',
+        `Too many failed authentications from this client (at most ${config.SVC_AUTH_FAILURES_PER_SECOND} per second, bursts up to ${config.SVC_AUTH_FAILURE_BURST}); retry after ${wait} s`,
+      );
+    },
+  };
+}
