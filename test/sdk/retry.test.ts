@@ -207,18 +207,37 @@ describe('SDK retry policy', () => {
   });
 
   it('when the caller aborts during back-off, then the call stops with an aborted error', async () => {
-    script = [envelope(503, 'service_unavailable'), ack];
+    // Retry-After holds the back-off at 5 s (a jittered delay alone may be a few ms and let the retry through first).
+    script = [json(503, { error: { type: 'service_unavailable', message: 'failed with 503', issues: [] } }, { 'retry-after': '5' }), ack];
+    let read!: () => void;
+    const bodyRead = new Promise<void>((resolve) => (read = resolve));
+    const svc = createClient({
+      baseUrl,
+      apiKey: 'sk_test',
+      retry: fast,
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        const text = res.text.bind(res);
+        return Object.assign(res, {
+          text: async () => {
+            const body = await text();
+            read();
+            return body;
+          },
+        });
+      },
+    });
     const controller = new AbortController();
-    const pending = client().gwc.reportPayment({
+    const pending = svc.gwc.reportPayment({
       body: report(),
-      retry: { baseDelayMs: 5000, maxDelayMs: 5000 },
+      retry: { maxAttempts: 2, maxRetryAfterMs: 10_000 },
       fetchOptions: { signal: controller.signal },
     });
-    // Abort only once the first attempt reached the server (a fixed delay raced it on a loaded machine); the 5 s
-    // back-off leaves a wide window for the abort to land in it.
-    while (hits.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    setTimeout(() => controller.abort(), 100);
-    expect(await caught(pending)).toMatchObject({ status: null, type: 'aborted' });
+    // From reading the 503's body to sleeping before the retry the SDK takes no I/O, only microtasks: an abort sent
+    // on the next macrotask lands in the back-off, not in the first exchange.
+    await bodyRead;
+    setImmediate(() => controller.abort());
+    expect(await caught(pending)).toMatchObject({ status: null, type: 'aborted', message: 'The call was aborted', attempts: 1 });
     expect(hits).toHaveLength(1);
   });
 });

@@ -25,7 +25,21 @@ describe('idempotent write', () => {
       );
   });
 
-  const write = (key: string, body: unknown) => {
+  /**
+   * Resolves once `n` callers have arrived: concurrent writes that all meet here after their lookup found nothing
+   * all go on to insert, so the race on the unique key happens every run instead of when timing allows.
+   */
+  const meeting = (n: number) => {
+    let arrived = 0;
+    let all!: () => void;
+    const together = new Promise<void>((r) => (all = r));
+    return () => {
+      if (++arrived === n) all();
+      return together;
+    };
+  };
+
+  const write = (key: string, body: unknown, meet?: () => Promise<void>) => {
     const sql = sqlOf(app.orm.em.fork());
     const fingerprint = requestFingerprint(body);
     return idempotentWrite({
@@ -39,8 +53,7 @@ describe('idempotent write', () => {
       },
       create: async () => {
         const answer = { id: crypto.randomUUID() };
-        // A short pause widens the window in which concurrent first requests overlap.
-        await sql('select pg_sleep(0.01)');
+        await meet?.();
         await sql('insert into idempotency_probe (key, fingerprint, answer) values (?, ?, ?)', [key, fingerprint, JSON.stringify(answer)]);
         return answer;
       },
@@ -51,7 +64,10 @@ describe('idempotent write', () => {
     app.orm.em.getConnection().execute('select key, answer from idempotency_probe where key = ?', [key]);
 
   it('when 50 identical first requests arrive together, then exactly one row is stored and every caller gets its answer', async () => {
-    const results = await Promise.all(Array.from({ length: 50 }, () => write('k-concurrent', { amountMinor: 1000, currency: 'usd' })));
+    const meet = meeting(50);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => write('k-concurrent', { amountMinor: 1000, currency: 'usd' }, meet)),
+    );
     const rows = await rowsOf('k-concurrent');
     expect(rows).toHaveLength(1);
     expect(new Set(results.map((r) => r.answer.id))).toEqual(new Set([rows[0]!.answer.id]));
@@ -67,7 +83,8 @@ describe('idempotent write', () => {
   it('when the same key comes with another body, sequentially or concurrently, then 409 and the stored row is unchanged', async () => {
     const first = await write('k-conflict', { amountMinor: 1000 });
     await expect(write('k-conflict', { amountMinor: 999 })).rejects.toMatchObject({ type: 'conflict', issues: [conflict.issue] });
-    const racing = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => write('k-race', { amountMinor: 1000 + i })));
+    const meet = meeting(10);
+    const racing = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => write('k-race', { amountMinor: 1000 + i }, meet)));
     const won = racing.filter((r) => r.status === 'fulfilled');
     const lost = racing.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(won).toHaveLength(1);

@@ -16,7 +16,7 @@ import { happyInvoice } from '../../unit/enrichment/support/invoices.js';
  * digit runs. None may appear.
  */
 
-const app = useLedgerApp({ sandbox: { invoices: 4, items: 2, accessTokenTtlSeconds: 1 }, config: { LOG_LEVEL: 'trace' } });
+const app = useLedgerApp({ sandbox: { invoices: 4, items: 2 }, config: { LOG_LEVEL: 'trace' } });
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const REQUEST_ID = /req_[0-9a-f]{32}/g;
@@ -50,7 +50,7 @@ describe('log redaction at trace level', () => {
     keep('OAuth client secret', app.clientSecret);
     keep('token key', app.tokenKey);
 
-    // Consent: invitation, connect URL with its secret, provider consent, token exchange; then a sync that refreshes the short-lived token.
+    // Consent: invitation, connect URL with its secret, provider consent, token exchange; then a sync that refreshes the expired token.
     const ledger = await ledgerTenant(app);
     keep('ledger API key', ledger.key);
     const invitation = await app.request('/api/v1/integrations/ledger/invitations', {
@@ -63,11 +63,16 @@ describe('log redaction at trace level', () => {
     const connectionId = await connect(app, ledger);
     const invitations = await adminCall<{ id: string }[]>(app, 'invitations.list', { integrationId: ledger.integrationId });
     expect(invitations.length).toBe(2);
-    await new Promise((r) => setTimeout(r, 1_100));
+    // The provider ends the access token while the service still holds it as valid for an hour, so the sync's first
+    // call gets a 401 and the service sends its refresh token: the refresh path runs under the scan, exactly once.
+    const refreshes = () => app.sandbox.tokenRequests.filter((r) => r.grantType === 'refresh_token' && r.status === 200).length;
+    const refreshesBefore = refreshes();
+    app.sandbox.tokens.expireAccessTokens();
     expect(
       (await app.request(`/api/v1/integrations/ledger/${connectionId}/sync`, { method: 'POST', key: ledger.key, json: {} })).status,
     ).toBe(202);
     expect(await waitForRun(app, ledger, connectionId)).toMatchObject({ state: 'succeeded' });
+    expect(refreshes()).toBe(refreshesBefore + 1);
 
     // Invoices and an invoice-backed preparation with a linked gwc key.
     const gwc = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'], organizationId: ledger.organizationId });

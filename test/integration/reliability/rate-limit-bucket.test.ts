@@ -34,10 +34,18 @@ describe('rate-limit bucket leases', () => {
   it('refills with elapsed time up to the burst, never beyond', async () => {
     const key = randomUUID();
     const sql = sqlOf(orm.em.fork());
-    const bucket = { burst: 10, perSecond: 1000 };
-    expect((await leaseTokens(sql, key, 10, bucket)).granted).toBe(10);
-    await new Promise((r) => setTimeout(r, 50));
-    // 50 ms at 1000/s would be 50 tokens: capped at the burst.
+    // Refill is computed from the database clock (now() - refilled_at); moving the row's refilled_at back by n seconds
+    // is exactly n seconds elapsing for the bucket, without the test waiting for them or guessing how long is enough.
+    const elapse = (seconds: number) =>
+      sql('update rate_limit_buckets set refilled_at = refilled_at - make_interval(secs => ?) where api_key_id = ?::uuid', [seconds, key]);
+    const bucket = { burst: 10, perSecond: 1 };
+    expect(await leaseTokens(sql, key, 10, bucket)).toEqual({ granted: 10, remaining: 0 });
+    expect((await leaseTokens(sql, key, 1, bucket)).granted).toBe(0);
+    await elapse(3);
+    // 3 s at 1/s: 3 whole tokens, however many are asked for.
+    expect((await leaseTokens(sql, key, 50, bucket)).granted).toBe(3);
+    await elapse(60);
+    // 60 s at 1/s would be 60 tokens: capped at the burst.
     expect((await leaseTokens(sql, key, 50, bucket)).granted).toBe(10);
   });
 });
