@@ -5,7 +5,12 @@
  * - alone: the baseline;
  * - during a flood: 32 more connections each sending a new random, well-formed
  *   key per request, from the same client address (so that address is blocked
- *   after its failure burst, while its cached valid key still passes);
+ *   after its failure burst, while its cached valid key still passes), as fast
+ *   as the flood's load generator can go on the same two cores;
+ * - during a flood at a fixed rate, as many requests per second as the valid key
+ *   alone made in that round (an attacker sending as much as all the legitimate
+ *   traffic): the service's own cost of the flood, with the generator's share
+ *   bounded;
  * - during the same flood with the failure limit and negative cache out of the
  *   way (failure burst 10^9): what an unknown key cost before.
  */
@@ -36,19 +41,27 @@ try {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
       generator: 'report:unique',
     });
-  const flood = (port: number) =>
+  const flood = (port: number, overallRate?: number) =>
     load('flood', {
       url: `http://127.0.0.1:${port}/api/v1/gwc/payment-reports`,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       generator: 'report:unique',
       randomKeys: true,
+      ...(overallRate ? { overallRate } : {}),
     } as Parameters<typeof load>[1]);
-  const runs: Record<string, Figures[]> = { alone: [], flood: [], unprotected: [] };
-  const floods: Record<string, Figures[]> = { flood: [], unprotected: [] };
+  const runs: Record<string, Figures[]> = { alone: [], flood: [], rated: [], unprotected: [] };
+  const floods: Record<string, Figures[]> = { flood: [], rated: [], unprotected: [] };
   for (let round = 0; round < 2; round++) {
-    runs.alone!.push(await valid('valid key alone', limited.port));
-    const [a, fa] = await Promise.all([valid('valid key during a flood of unknown keys', limited.port), flood(limited.port)]);
+    const alone = await valid('valid key alone', limited.port);
+    runs.alone!.push(alone);
+    const [r, fr] = await Promise.all([
+      valid('valid key during a flood at its own rate', limited.port),
+      flood(limited.port, alone.requestsPerSecond),
+    ]);
+    runs.rated!.push(r);
+    floods.rated!.push(fr);
+    const [a, fa] = await Promise.all([valid('valid key during an unbounded flood', limited.port), flood(limited.port)]);
     runs.flood!.push(a);
     floods.flood!.push(fa);
     const [b, fb] = await Promise.all([valid('same flood, no failure limit or negative cache', unlimited.port), flood(unlimited.port)]);
@@ -56,13 +69,13 @@ try {
     floods.unprotected!.push(fb);
   }
   const best = (xs: Figures[]) => [...xs].sort((x, y) => y.requestsPerSecond - x.requestsPerSecond)[0]!;
-  const rows = [best(runs.alone!), best(runs.flood!), best(runs.unprotected!)];
+  const rows = [best(runs.alone!), best(runs.rated!), best(runs.flood!), best(runs.unprotected!)];
   printTable(rows, rows[0]!);
   for (const [name, xs] of Object.entries(runs))
     console.log(`${name}: valid req/s of the runs ${xs.map((r) => r.requestsPerSecond).join(', ')}`);
   for (const [name, xs] of Object.entries(floods))
     console.log(
-      `${name}: flood req/s ${xs.map((r) => r.requestsPerSecond).join(', ')}; statuses ${xs.map((r) => r.statusCodes).join(' / ')}`,
+      `${name}: flood req/s ${xs.map((r) => r.requestsPerSecond).join(', ')}; generator CPU ms ${xs.map((r) => Math.round(r.generatorCpuMs)).join(', ')}; statuses ${xs.map((r) => r.statusCodes).join(' / ')}`,
     );
   await limited.close(1000);
   await unlimited.close(1000);

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { cachedKeyDirectory } from '../../../server/domain/auth/key-directory.js';
 import { poolSql, type Sql } from '../../../server/persistence/sql/sql.js';
-import { useTestApp } from '../../support/harness.js';
+import { TEST_ADMIN_TOKEN, useTestApp } from '../../support/harness.js';
+import { parseExposition, sampleValue } from '../../support/metrics.js';
 import { gwcReport } from '../../support/reports.js';
 import { createTenant } from '../../support/tenants.js';
 
@@ -57,5 +59,64 @@ describe('unknown API keys cost nothing', () => {
       },
     });
     expect((await report(tenant.key)).status).toBe(200);
+  });
+
+  it('when a client is blocked, then its API requests are refused at the front of the app: before routing, counted, logged once, with a request id; the OpenAPI document and health stay open', async () => {
+    // A client address of its own (any 127/8 address reaches the loopback listener), so the test above cannot have blocked it.
+    const client = '127.0.0.2';
+    const call = (path: string, key?: string) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: unknown }>((resolve, reject) => {
+        const body = JSON.stringify(gwcReport());
+        const url = new URL(path, app.url);
+        const req = http.request(url, {
+          method: path.startsWith('/api/v1/gwc/') ? 'POST' : 'GET',
+          localAddress: client,
+          headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+        });
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, headers: res.headers, body: text.startsWith('{') ? JSON.parse(text) : text }),
+          );
+        });
+        req.on('error', reject);
+        req.end(path.startsWith('/api/v1/gwc/') ? body : undefined);
+      });
+    const refusals = async () =>
+      sampleValue(
+        parseExposition(await (await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).text()),
+        'svc_auth_failure_refusals_total',
+      )!;
+    const firstLine = app.logs.lines.length;
+    const failed = [];
+    for (let i = 0; i < 3; i++) failed.push((await call('/api/v1/gwc/payment-reports', randomKey())).status);
+    expect(failed).toEqual([401, 401, 401]);
+    const before = await refusals();
+    const refused = [
+      await call('/api/v1/gwc/payment-reports', randomKey()),
+      await call('/api/v1/gwc/payment-reports'),
+      await call('/api/v1/no-such-route', randomKey()),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([429, 429, 429]);
+    // Refused before routing: an unknown API path gets the same 429, not a 404.
+    for (const r of refused) {
+      expect(r.body).toEqual({
+        error: {
+          type: 'rate_limited',
+          message: 'Too many failed authentications from this client (at most 1 per second, bursts up to 3); retry after 1 s',
+          issues: [],
+        },
+      });
+      expect(r.headers['retry-after']).toBe('1');
+      expect(r.headers['x-svc-request-id']).toMatch(/^req_[0-9a-f]{32}$/);
+    }
+    expect((await call('/api/v1/openapi.json')).status).toBe(200);
+    expect((await call('/healthz')).status).toBe(200);
+    expect((await refusals()) - before).toBe(3);
+    const lines = app.logs.lines.slice(firstLine).map((l) => JSON.parse(l) as { msg: string; status?: number; client?: string });
+    expect(lines.filter((l) => l.msg === 'client blocked after repeated authentication failures').map((l) => l.client)).toEqual([client]);
+    expect(lines.filter((l) => l.msg === 'request completed' && l.status === 429)).toEqual([]);
+    expect(lines.filter((l) => l.msg === 'request completed' && l.status === 401)).toHaveLength(3);
   });
 });
