@@ -8,7 +8,7 @@ import { authFailureMetrics } from '../../observability/business-metrics.js';
 import { sendError } from './error-envelope.js';
 import { REQUEST_ID_HEADER, newRequestId } from './request-id.js';
 
-/** The one API path that needs no key (the OpenAPI document); everything else under `/api/` authenticates. */
+/** The one path under `/api/v1/` that needs no key; every other one is a contract route that authenticates a key. */
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 
 /** Whether the bearer key's prefix is one this process holds cached as a known key (its verdict still checks the secret). */
@@ -44,7 +44,8 @@ export function failedAuthentications(
   return {
     failed: (client) => limiter.failed(client),
     gate(req, res, next) {
-      if (!req.url.startsWith('/api/') || req.url.startsWith(OPENAPI_PATH)) return next();
+      // Provider webhooks (`/api/integrations/…`) carry signatures, not keys, and have their own per-endpoint limit.
+      if (!req.url.startsWith('/api/v1/') || req.url.startsWith(OPENAPI_PATH)) return next();
       const client = req.socket.remoteAddress ?? 'unknown';
       const wait = limiter.retryAfterSeconds(client);
       if (wait === 0) {
