@@ -1,7 +1,8 @@
 import { batched, settleTogetherOrAlone, unwrap, type Settled } from './sql/batch.js';
-import { recordFirstOrFindPrevious, type FirstOutcome, type FirstReport } from './sql/payment-reports.sql.js';
+import { recordFirstOrFindPrevious } from './sql/payment-reports.sql.js';
 import type { Sql } from './sql/sql.js';
 import type { FirstWrite } from '../domain/payment-reports/record-payment-report.js';
+import type { FirstOutcome, FirstReport } from '../domain/payment-reports/types.js';
 
 /**
  * Reports that may share one statement: no two with the same attemptId in one
@@ -30,7 +31,7 @@ function plan(reports: FirstReport[]): { rounds: number[][]; sameEventAs: Map<nu
 /** A report with the eventId of one sent before it sees what that one left: its stored row, or the same outcome. */
 function afterSameEvent(first: FirstReport, outcome: Settled<FirstOutcome>): Settled<FirstOutcome> {
   if (!outcome.ok || !outcome.value.inserted) return outcome;
-  return { ok: true, value: { previous: { id: first.observation.id, payload_hash: first.observation.payloadHash }, inserted: false } };
+  return { ok: true, value: { previous: { id: first.observation.id, payloadHash: first.observation.payloadHash }, inserted: false } };
 }
 
 /**

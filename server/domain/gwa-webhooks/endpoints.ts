@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Integration, WebhookEndpoint } from '../../persistence/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { RECOMMENDED_EVENT_TYPES } from '../webhooks/gwc-events.js';
-import { deliveryStatusOf, type DeliveryStatus } from '../../persistence/sql/webhooks.sql.js';
+import type { DeliveryStatus, WebhookEndpoint } from '../webhooks/types.js';
+import * as store from '../../persistence/sql/webhooks.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import { currentKeySlot, previousKeySlot, webhookPath, WEBHOOK_PROVIDERS, type WebhookProvider, type WebhookRuntime } from './runtime.js';
 
@@ -33,22 +33,22 @@ export interface EndpointView {
   createdAt: string;
 }
 
-const providerOf = (e: WebhookEndpoint): WebhookProvider => e.integration.provider as WebhookProvider;
+const providerOf = (e: WebhookEndpoint): WebhookProvider => e.provider as WebhookProvider;
 
 function view(runtime: WebhookRuntime, e: WebhookEndpoint, now = new Date()): EndpointView {
-  const graceOpen = e.previousValidUntil !== null && e.previousValidUntil !== undefined && e.previousValidUntil.getTime() > now.getTime();
+  const graceOpen = e.previousValidUntil !== null && e.previousValidUntil.getTime() > now.getTime();
   const provider = providerOf(e);
   return {
     id: e.id,
     provider,
-    organizationId: e.organization.id,
-    integrationId: e.integration.id,
+    organizationId: e.organizationId,
+    integrationId: e.integrationId,
     environment: e.environment,
     url: `${runtime.publicUrl()}${webhookPath(provider, e.id)}`,
     status: e.status,
-    publicKey: e.publicKey ?? null,
+    publicKey: e.publicKey,
     hasCredentials: Boolean(e.privateKeyEnc && (provider === 'gwc' || e.publicKey)),
-    previousPublicKey: graceOpen ? (e.previousPublicKey ?? null) : null,
+    previousPublicKey: graceOpen ? e.previousPublicKey : null,
     previousValidUntil: graceOpen ? e.previousValidUntil!.toISOString() : null,
     credentialsUpdatedAt: e.credentialsUpdatedAt?.toISOString() ?? null,
     recommendedEventTypes: provider === 'gwc' ? [...RECOMMENDED_EVENT_TYPES] : [],
@@ -88,7 +88,8 @@ export async function createEndpoint(
   input: { integrationId: string } & Credentials,
 ): Promise<EndpointView> {
   if (!runtime) throw notConfigured();
-  const integration = await em.findOne(Integration, { id: input.integrationId }, { populate: ['organization'] });
+  const sql = sqlOf(em);
+  const integration = await store.integrationForEndpoint(sql, input.integrationId);
   if (!integration) throw new DomainError('not_found', `No integration ${input.integrationId}`);
   const provider = integration.provider as WebhookProvider;
   if (!WEBHOOK_PROVIDERS.includes(provider)) {
@@ -104,18 +105,23 @@ export async function createEndpoint(
   const credentials = secretOf(provider, input);
   const id = crypto.randomUUID();
   const now = new Date();
-  const endpoint = em.create(WebhookEndpoint, {
+  const endpoint: WebhookEndpoint = {
     id,
-    organization: integration.organization,
-    integration,
+    organizationId: integration.organizationId,
+    integrationId: integration.id,
     environment: integration.environment,
+    provider,
     status: 'active',
     publicKey: credentials?.publicKey ?? null,
     privateKeyEnc: credentials ? runtime.cipher.encrypt(credentials.secret, currentKeySlot(id)) : null,
+    previousPublicKey: null,
+    previousPrivateKeyEnc: null,
+    previousValidUntil: null,
     credentialsUpdatedAt: credentials ? now : null,
+    disabledAt: null,
     createdAt: now,
-  });
-  await em.flush();
+  };
+  await store.insertEndpoint(sql, endpoint);
   return view(runtime, endpoint, now);
 }
 
@@ -125,20 +131,17 @@ export async function listEndpoints(
   input: { integrationId?: string | undefined },
 ): Promise<{ endpoints: (EndpointView & { delivery: DeliveryStatus })[] }> {
   if (!runtime) throw notConfigured();
-  const rows = await em.find(WebhookEndpoint, input.integrationId ? { integration: input.integrationId } : {}, {
-    orderBy: { createdAt: 'asc', id: 'asc' },
-    limit: 500,
-    populate: ['integration'],
-  });
-  const delivery = await deliveryStatusOf(
-    sqlOf(em),
+  const sql = sqlOf(em);
+  const rows = await store.listEndpoints(sql, { integrationId: input.integrationId || undefined, limit: 500 });
+  const delivery = await store.deliveryStatusOf(
+    sql,
     rows.map((e) => e.id),
   );
   return { endpoints: rows.map((e) => ({ ...view(runtime, e), delivery: delivery.get(e.id)! })) };
 }
 
 async function load(em: EntityManager, id: string): Promise<WebhookEndpoint> {
-  const endpoint = await em.findOne(WebhookEndpoint, { id }, { populate: ['integration'] });
+  const endpoint = await store.endpointById(sqlOf(em), id);
   if (!endpoint) throw new DomainError('not_found', `No webhook endpoint ${id}`);
   return endpoint;
 }
@@ -151,12 +154,10 @@ export async function disableEndpoint(
 ): Promise<EndpointView> {
   if (!runtime) throw notConfigured();
   const endpoint = await load(em, input.id);
-  if (endpoint.status !== 'disabled') {
-    endpoint.status = 'disabled';
-    endpoint.disabledAt = new Date();
-    await em.flush();
-  }
-  return view(runtime, endpoint);
+  if (endpoint.status === 'disabled') return view(runtime, endpoint);
+  const disabled = { ...endpoint, status: 'disabled' as const, disabledAt: new Date() };
+  await store.setEndpointStatus(sqlOf(em), endpoint.id, disabled);
+  return view(runtime, disabled);
 }
 
 /**
@@ -182,15 +183,30 @@ export async function setCredentials(
     const path = provider === 'gwa' ? 'privateKey' : 'signingSecret';
     throw wrongCredentials(path, provider === 'gwa' ? 'Send publicKey and privateKey' : 'Send the signingSecret (whsec_…)');
   }
-  if (endpoint.privateKeyEnc) {
-    const previousSecret = runtime.cipher.decrypt(endpoint.privateKeyEnc, currentKeySlot(endpoint.id));
-    endpoint.previousPublicKey = endpoint.publicKey ?? null;
-    endpoint.previousPrivateKeyEnc = runtime.cipher.encrypt(previousSecret, previousKeySlot(endpoint.id));
-    endpoint.previousValidUntil = new Date(now.getTime() + CREDENTIAL_GRACE_MS[provider]);
-  }
-  endpoint.publicKey = credentials.publicKey;
-  endpoint.privateKeyEnc = runtime.cipher.encrypt(credentials.secret, currentKeySlot(endpoint.id));
-  endpoint.credentialsUpdatedAt = now;
-  await em.flush();
-  return view(runtime, endpoint, now);
+  const previous = endpoint.privateKeyEnc
+    ? {
+        publicKey: endpoint.publicKey,
+        privateKeyEnc: runtime.cipher.encrypt(
+          runtime.cipher.decrypt(endpoint.privateKeyEnc, currentKeySlot(endpoint.id)),
+          previousKeySlot(endpoint.id),
+        ),
+        validUntil: new Date(now.getTime() + CREDENTIAL_GRACE_MS[provider]),
+      }
+    : undefined;
+  const current = {
+    publicKey: credentials.publicKey,
+    privateKeyEnc: runtime.cipher.encrypt(credentials.secret, currentKeySlot(endpoint.id)),
+    credentialsUpdatedAt: now,
+  };
+  await store.setEndpointCredentials(sqlOf(em), endpoint.id, { ...current, ...(previous && { previous }) });
+  const updated: WebhookEndpoint = {
+    ...endpoint,
+    ...current,
+    ...(previous && {
+      previousPublicKey: previous.publicKey,
+      previousPrivateKeyEnc: previous.privateKeyEnc,
+      previousValidUntil: previous.validUntil,
+    }),
+  };
+  return view(runtime, updated, now);
 }

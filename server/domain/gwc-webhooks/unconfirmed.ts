@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WebhookEndpoint } from '../../persistence/entities/index.js';
-import { deliveryStatusOf, unconfirmedGwcPreparations, type DeliveryStatus } from '../../persistence/sql/webhooks.sql.js';
+import { deliveryStatusOf, endpointsOfIntegrations, unconfirmedGwcPreparations } from '../../persistence/sql/webhooks.sql.js';
+import type { DeliveryStatus } from '../webhooks/types.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import { RECOMMENDED_EVENT_TYPES } from '../webhooks/gwc-events.js';
 import { webhookPath, type WebhookRuntime } from '../gwa-webhooks/runtime.js';
@@ -42,11 +42,7 @@ export async function listUnconfirmedPreparations(
     createdBefore: new Date(now.getTime() - (input.olderThanHours ?? 0) * HOUR_MS),
     limit: LIMIT,
   });
-  const integrationIds = [...new Set(rows.map((r) => r.integration_id))];
-  const endpoints =
-    integrationIds.length === 0
-      ? []
-      : await em.find(WebhookEndpoint, { integration: { $in: integrationIds } }, { orderBy: { createdAt: 'asc' } });
+  const endpoints = await endpointsOfIntegrations(sql, [...new Set(rows.map((r) => r.integrationId))]);
   const delivery = await deliveryStatusOf(
     sql,
     endpoints.map((e) => e.id),
@@ -54,7 +50,7 @@ export async function listUnconfirmedPreparations(
   const checks = new Map<string, EndpointCheck[]>();
   for (const e of endpoints) {
     const d = delivery.get(e.id)!;
-    const list = checks.get(e.integration.id) ?? [];
+    const list = checks.get(e.integrationId) ?? [];
     list.push({
       endpointId: e.id,
       url: `${runtime.publicUrl()}${webhookPath('gwc', e.id)}`,
@@ -67,21 +63,19 @@ export async function listUnconfirmedPreparations(
       hasSecret: Boolean(e.privateKeyEnc),
       secretAgeHours: e.credentialsUpdatedAt ? Math.floor((now.getTime() - e.credentialsUpdatedAt.getTime()) / HOUR_MS) : null,
     });
-    checks.set(e.integration.id, list);
+    checks.set(e.integrationId, list);
   }
   return {
     preparations: rows.map((r) => ({
       id: r.id,
-      organizationId: r.organization_id,
-      integrationId: r.integration_id,
+      organizationId: r.organizationId,
+      integrationId: r.integrationId,
       environment: r.environment,
-      amountMinor: Number(r.amount_minor),
+      amountMinor: r.amountMinor,
       currency: r.currency,
-      createdAt: new Date(r.created_at).toISOString(),
-      payment: r.payment_id
-        ? { id: r.payment_id, status: r.payment_status, capturedAmountMinor: Number(r.captured_amount_minor ?? 0) }
-        : null,
-      endpoints: checks.get(r.integration_id) ?? [],
+      createdAt: r.createdAt.toISOString(),
+      payment: r.payment && { ...r.payment, capturedAmountMinor: r.payment.capturedAmountMinor ?? 0 },
+      endpoints: checks.get(r.integrationId) ?? [],
     })),
   };
 }

@@ -1,8 +1,9 @@
 import type { Issue, PaymentProvider } from '../../../contract/common/index.js';
 import { batched, settleTogetherOrAlone, unwrap } from '../../persistence/sql/batch.js';
-import { insertEnrichmentRecords, type EnrichmentRecordInsert } from '../../persistence/sql/enrichment-records.sql.js';
+import { insertEnrichmentRecords } from '../../persistence/sql/enrichment-records.sql.js';
 import type { Sql } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
+import type { EnrichmentRecordInsert } from './types.js';
 import { enrichInline, type EnrichmentData, type EnrichmentRequest } from '../enrichment/index.js';
 
 type InlineProvider = PaymentProvider;

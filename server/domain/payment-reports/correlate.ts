@@ -27,7 +27,7 @@ export async function resolveCorrelation(em: EntityManager, ctx: AuthContext, en
       integrationId: ctx.integrationId,
       environment: ctx.environment,
     });
-    if (record) return { enrichmentRequestId, amountMinor: Number(record.amount_minor), currency: record.currency };
+    if (record) return { enrichmentRequestId, ...record };
   }
   if (UUID.test(enrichmentRequestId)) {
     const preparation = await preparationById(sqlOf(em), enrichmentRequestId.toLowerCase(), {

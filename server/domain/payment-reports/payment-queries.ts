@@ -1,15 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ObservationEvidence } from '../../persistence/entities/payment-observation.entity.js';
-import { CorrelationException, PaymentObservation, TrackedPayment } from '../../persistence/entities/index.js';
+import * as store from '../../persistence/sql/payment-reports.sql.js';
+import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
-import { afterCursor, pageOf } from '../pagination.js';
+import { decodeCursor, pageOf } from '../pagination.js';
 import { isoTimestamp } from '../timestamps.js';
+import type { CorrelationKind, TrackedPayment } from './types.js';
 
 function paymentView(p: TrackedPayment) {
   return {
     id: p.id,
-    organizationId: p.organization.id,
-    integrationId: p.integration.id,
+    organizationId: p.organizationId,
+    integrationId: p.integrationId,
     environment: p.environment,
     provider: p.provider,
     attemptId: p.attemptId,
@@ -33,33 +34,26 @@ function paymentView(p: TrackedPayment) {
   };
 }
 
+const afterCursor = (cursor: string | undefined) => (cursor ? decodeCursor(cursor) : undefined);
+
 export async function listPayments(em: EntityManager, input: { integrationId?: string; status?: string; cursor?: string; limit: number }) {
-  const rows = await em.find(
-    TrackedPayment,
-    {
-      ...(input.integrationId ? { integration: input.integrationId } : {}),
-      ...(input.status ? { status: input.status } : {}),
-      ...afterCursor(input.cursor),
-      // A payment row exists from its first accepted observation on.
-      observationCount: { $gt: 0 },
-    },
-    { orderBy: { createdAt: 'asc', id: 'asc' }, limit: input.limit + 1 },
-  );
+  const rows = await store.listTrackedPayments(sqlOf(em), {
+    integrationId: input.integrationId || undefined,
+    status: input.status || undefined,
+    after: afterCursor(input.cursor),
+    limit: input.limit + 1,
+  });
   const page = pageOf(rows, input.limit);
   return { payments: page.items.map(paymentView), nextCursor: page.nextCursor };
 }
 
 /** A payment's projection and its whole observation history, oldest observed first. */
 export async function getPayment(em: EntityManager, input: { id: string }) {
-  const payment = await em.findOne(TrackedPayment, { id: input.id, observationCount: { $gt: 0 } });
+  const sql = sqlOf(em);
+  const payment = await store.trackedPaymentById(sql, input.id);
   if (!payment) throw new DomainError('not_found', `No payment ${input.id}`);
   // Observations of provisional payments merged into this one are its history too (docs/payment-reports.md, L6).
-  const merged = await em.find(TrackedPayment, { mergedIntoId: payment.id }, { fields: ['id'] });
-  const observations = await em.find(
-    PaymentObservation,
-    { trackedPayment: { $in: [payment.id, ...merged.map((m) => m.id)] } },
-    { orderBy: { occurredAt: 'asc', receivedAt: 'asc', id: 'asc' } },
-  );
+  const observations = await store.observationHistoryOf(sql, payment.id);
   return {
     payment: paymentView(payment),
     observations: observations.map((o) => ({
@@ -74,7 +68,7 @@ export async function getPayment(em: EntityManager, input: { id: string }) {
       receivedAt: o.receivedAt.toISOString(),
       current: o.id === payment.currentObservationId,
       /** `provider_verified` (a delivery whose signature the service verified) or `merchant_report`. */
-      evidence: o.evidence as ObservationEvidence,
+      evidence: o.evidence,
       payload: o.payload,
     })),
   };
@@ -82,25 +76,22 @@ export async function getPayment(em: EntityManager, input: { id: string }) {
 
 export async function listCorrelationExceptions(
   em: EntityManager,
-  input: { organizationId?: string; kind?: 'amount_mismatch' | 'currency_mismatch'; cursor?: string; limit: number },
+  input: { organizationId?: string; kind?: CorrelationKind; cursor?: string; limit: number },
 ) {
-  const rows = await em.find(
-    CorrelationException,
-    {
-      ...(input.organizationId ? { organization: input.organizationId } : {}),
-      ...(input.kind ? { kind: input.kind } : {}),
-      ...afterCursor(input.cursor),
-    },
-    { orderBy: { createdAt: 'asc', id: 'asc' }, limit: input.limit + 1 },
-  );
+  const rows = await store.listCorrelationExceptions(sqlOf(em), {
+    organizationId: input.organizationId || undefined,
+    kind: input.kind || undefined,
+    after: afterCursor(input.cursor),
+    limit: input.limit + 1,
+  });
   const page = pageOf(rows, input.limit);
   return {
     correlationExceptions: page.items.map((x) => ({
       id: x.id,
-      organizationId: x.organization.id,
-      integrationId: x.integration.id,
+      organizationId: x.organizationId,
+      integrationId: x.integrationId,
       environment: x.environment,
-      observationId: x.observation.id,
+      observationId: x.observationId,
       enrichmentRequestId: x.enrichmentRequestId,
       kind: x.kind,
       expected: x.expected,

@@ -14,7 +14,16 @@ import { requestFingerprint } from '../idempotency/fingerprint.js';
 import { normalizeReport, reportAliases } from './normalize-report.js';
 import { conflictIssues, establishedAliases, projectCurrent, type Fact } from './payment-rules.js';
 import { reportRuleIssues } from './report-rules.js';
-import type { ObservationEvidence } from '../../persistence/entities/payment-observation.entity.js';
+import type {
+  FirstOutcome,
+  FirstReport,
+  LockedPayment,
+  ObservationEvidence,
+  ObservationInsert,
+  PreviousObservation,
+  ProjectionUpdate,
+  StoredObservation,
+} from './types.js';
 
 export interface Acknowledgment {
   id: string;
@@ -45,16 +54,16 @@ export interface ReportOrigin {
 }
 
 /** A stored observation as a fact of the rules. */
-export function factOf(provider: PaymentProvider, o: store.ObservationRow): Fact {
+export function factOf(provider: PaymentProvider, o: StoredObservation): Fact {
   return {
     id: o.id,
     status: o.status as ReportStatus,
     currency: o.currency,
-    amountMinor: Number(o.amount_minor),
-    capturedAmountMinor: Number(o.captured_amount_minor),
-    refundedAmountMinor: Number(o.refunded_amount_minor),
-    occurredAt: new Date(o.occurred_at),
-    receivedAt: new Date(o.received_at),
+    amountMinor: o.amountMinor,
+    capturedAmountMinor: o.capturedAmountMinor,
+    refundedAmountMinor: o.refundedAmountMinor,
+    occurredAt: o.occurredAt,
+    receivedAt: o.receivedAt,
     evidence: o.evidence,
     ...reportAliases(provider, o.payload as unknown as PaymentReport),
   };
@@ -80,11 +89,11 @@ const IDENTITY_RACE: KeyConflict = {
 };
 
 /** An eventId seen before: the identical report is acknowledged again; any other payload is a 409. */
-const replay = (previous: { id: string; payload_hash: string }, hash: string): Acknowledgment =>
-  replayOrConflict({ fingerprint: previous.payload_hash }, hash, () => ({ id: previous.id, duplicate: true }), EVENT_ID_REUSED);
+const replay = (previous: PreviousObservation, hash: string): Acknowledgment =>
+  replayOrConflict({ fingerprint: previous.payloadHash }, hash, () => ({ id: previous.id, duplicate: true }), EVENT_ID_REUSED);
 
 /** How the first-report-or-retry statement is sent: alone on the caller's connection, or group-committed. */
-export type FirstWrite = (report: store.FirstReport) => Promise<store.FirstOutcome>;
+export type FirstWrite = (report: FirstReport) => Promise<FirstOutcome>;
 
 const singleFirstWrite =
   (sql: Sql): FirstWrite =>
@@ -177,7 +186,7 @@ function incomingFact(input: Prepared): Fact {
   };
 }
 
-function observationRow(input: Prepared, incoming: Fact, paymentId: string): store.ObservationInsert {
+function observationRow(input: Prepared, incoming: Fact, paymentId: string): ObservationInsert {
   const { report } = input;
   return {
     id: incoming.id,
@@ -200,7 +209,7 @@ function observationRow(input: Prepared, incoming: Fact, paymentId: string): sto
 }
 
 /** The payment's projection from all its facts (docs/payment-reports.md, "Projection"). */
-export function projectionOf(facts: Fact[], enrichmentRequestId: string | null, now: Date): store.ProjectionUpdate {
+export function projectionOf(facts: Fact[], enrichmentRequestId: string | null, now: Date): ProjectionUpdate {
   const current = projectCurrent(facts)!;
   return {
     ...establishedAliases(facts),
@@ -247,14 +256,14 @@ async function replayOrStoreFirst(write: FirstWrite, input: Prepared): Promise<A
  * already names a payment without a provider id, is merged into that one. Otherwise the attemptId decides, and a
  * provider id linked elsewhere is a 409. Locks are taken provider payment first, then attempt, on every path.
  */
-async function lockPaymentOf(sql: Sql, scope: TenantScope, input: Prepared): Promise<store.PaymentRow> {
+async function lockPaymentOf(sql: Sql, scope: TenantScope, input: Prepared): Promise<LockedPayment> {
   const { provider, report, now } = input;
   const providerPaymentId = reportAliases(provider, report).providerPaymentId;
   const linked = providerPaymentId === null ? undefined : await store.lockPaymentByProviderId(sql, scope, providerPaymentId);
   if (linked) {
-    if (linked.attempt_id === report.attemptId || input.attemptProvisional) return linked;
-    if (linked.attempt_provisional && (await store.adoptAttemptId(sql, scope, linked.id, report.attemptId))) {
-      return { ...linked, attempt_id: report.attemptId, attempt_provisional: false };
+    if (linked.attemptId === report.attemptId || input.attemptProvisional) return linked;
+    if (linked.attemptProvisional && (await store.adoptAttemptId(sql, scope, linked.id, report.attemptId))) {
+      return { ...linked, attemptId: report.attemptId, attemptProvisional: false };
     }
   }
   const own = await store.lockPayment(sql, scope, {
@@ -263,7 +272,7 @@ async function lockPaymentOf(sql: Sql, scope: TenantScope, input: Prepared): Pro
     attemptProvisional: input.attemptProvisional,
     now,
   });
-  if (linked?.attempt_provisional && own.id !== linked.id && own.provider_payment_id === null) {
+  if (linked?.attemptProvisional && own.id !== linked.id && own.providerPaymentId === null) {
     await store.mergeProvisional(sql, linked.id, own.id);
   }
   return own;
@@ -280,7 +289,7 @@ async function storeReport(sql: Sql, input: Prepared): Promise<Acknowledgment> {
   const history = (await store.observationsOf(sql, payment.id)).map((o) => factOf(provider, o));
   const incoming = incomingFact(input);
   const conflicts = conflictIssues(provider, incoming, history);
-  if (incoming.providerPaymentId !== null && payment.provider_payment_id === null) {
+  if (incoming.providerPaymentId !== null && payment.providerPaymentId === null) {
     if (await store.isPaymentIdClaimed(sql, scope, incoming.providerPaymentId, payment.id)) {
       conflicts.push({
         code: 'identity_conflict',
@@ -296,7 +305,7 @@ async function storeReport(sql: Sql, input: Prepared): Promise<Acknowledgment> {
   await store.updateProjection(
     sql,
     payment.id,
-    projectionOf(facts, payment.enrichment_request_id ?? report.enrichmentRequestId ?? null, now),
+    projectionOf(facts, payment.enrichmentRequestId ?? report.enrichmentRequestId ?? null, now),
   );
 
   if (input.correlation) {

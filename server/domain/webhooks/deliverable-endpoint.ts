@@ -40,11 +40,11 @@ export async function deliverableSecrets(
   const { endpointId, provider } = input;
   const row = UUID.test(endpointId) ? await store.findEndpointForDelivery(sqlOf(em), endpointId.toLowerCase()) : undefined;
   // A malformed id, or one of another provider's endpoints, answers exactly like an unknown one.
-  if (!row || row.integration_provider !== provider) {
+  if (!row || row.integrationProvider !== provider) {
     throw deliveryFailure('not_found', 'endpoint_not_found', 'endpointId', 'No such webhook endpoint');
   }
   if (row.status === 'disabled') throw deliveryFailure('gone', 'endpoint_disabled', 'endpointId', 'This webhook endpoint is disabled');
-  if (!row.private_key_enc || (provider === 'gwa' && !row.public_key)) {
+  if (!row.privateKeyEnc || (provider === 'gwa' && !row.publicKey)) {
     throw deliveryFailure(
       'conflict',
       'credentials_required',
@@ -52,20 +52,20 @@ export async function deliverableSecrets(
       'This webhook endpoint has no secret to verify deliveries with',
     );
   }
-  if (row.organization_status !== 'active' || row.integration_environment !== runtime.environment) {
+  if (row.organizationStatus !== 'active' || row.integrationEnvironment !== runtime.environment) {
     throw deliveryFailure('conflict', 'connection_unavailable', 'endpointId', "This webhook endpoint's integration cannot take events");
   }
   const secrets: EndpointSecret[] = [
-    { publicKey: row.public_key, secret: runtime.cipher.decrypt(row.private_key_enc, currentKeySlot(row.id)) },
+    { publicKey: row.publicKey, secret: runtime.cipher.decrypt(row.privateKeyEnc, currentKeySlot(row.id)) },
   ];
-  if (row.previous_private_key_enc && row.previous_valid_until && row.previous_valid_until > input.now) {
+  if (row.previousPrivateKeyEnc && row.previousValidUntil && row.previousValidUntil > input.now) {
     secrets.push({
-      publicKey: row.previous_public_key,
-      secret: runtime.cipher.decrypt(row.previous_private_key_enc, previousKeySlot(row.id)),
+      publicKey: row.previousPublicKey,
+      secret: runtime.cipher.decrypt(row.previousPrivateKeyEnc, previousKeySlot(row.id)),
     });
   }
   return {
-    scope: { organizationId: row.organization_id, integrationId: row.integration_id, environment: row.environment },
+    scope: { organizationId: row.organizationId, integrationId: row.integrationId, environment: row.environment },
     endpointId: row.id,
     secrets,
   };

@@ -96,11 +96,11 @@ export async function recordDelivery(
     const tracked = input.providerPaymentId ? await store.findPaymentByProviderId(sql, scope, input.providerPaymentId) : undefined;
     const effect = input.effectOf(
       tracked && {
-        attemptId: tracked.attempt_id,
+        attemptId: tracked.attemptId,
         currency: tracked.currency,
-        capturedAmountMinor: Number(tracked.captured_amount_minor ?? 0),
-        refundedAmountMinor: Number(tracked.refunded_amount_minor ?? 0),
-        enrichmentRequestId: tracked.enrichment_request_id,
+        capturedAmountMinor: tracked.capturedAmountMinor ?? 0,
+        refundedAmountMinor: tracked.refundedAmountMinor ?? 0,
+        enrichmentRequestId: tracked.enrichmentRequestId,
       },
     );
     if (effect.kind === 'invalid') throw input.invalid(effect.reason);

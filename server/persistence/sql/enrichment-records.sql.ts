@@ -1,21 +1,11 @@
+import type { EnrichmentRecordInsert } from '../../domain/inline-enrichment/types.js';
 import type { Sql } from './sql.js';
-
-export interface EnrichmentRecordInsert {
-  requestId: string;
-  organizationId: string;
-  integrationId: string;
-  environment: string;
-  provider: string;
-  amountMinor: number;
-  currency: string;
-  invoiceNumber: string;
-  createdAt: Date;
-}
 
 /**
  * Store the correlation records of successful inline enrichments: one
  * statement for any number of rows (group commit), no ORM unit of work; named, so each
- * connection parses and plans it once.
+ * connection parses and plans it once. Raw: a `jsonb_to_recordset` batch insert, whose text is its prepared plan's
+ * identity; the record's columns are those of `EnrichmentRecordInsert`, cast to the table's types.
  */
 export async function insertEnrichmentRecords(sql: Sql, rows: EnrichmentRecordInsert[]): Promise<void> {
   await sql(

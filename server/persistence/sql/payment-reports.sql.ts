@@ -1,42 +1,51 @@
-import type { ObservationEvidence } from '../entities/payment-observation.entity.js';
+import { sql as expr, type Selectable } from 'kysely';
+import type {
+  CorrelationException,
+  CorrelationKind,
+  FirstOutcome,
+  FirstReport,
+  LockedPayment,
+  ObservationInsert,
+  PaymentObservation,
+  PreviousObservation,
+  ProjectionUpdate,
+  StoredObservation,
+  TrackedPayment,
+} from '../../domain/payment-reports/types.js';
+import type { Position } from '../../domain/pagination.js';
+import { db, first, run, type Database } from '../db/query.js';
 import type { Sql, TenantScope } from './sql.js';
 
-export interface PaymentRow {
-  id: string;
-  attempt_id: string;
-  attempt_provisional: boolean;
-  provider_payment_id: string | null;
-  enrichment_request_id: string | null;
-}
+type Observations = Selectable<Database['payment_observations']>;
+type Payments = Selectable<Database['tracked_payments']>;
 
-export interface ObservationRow {
-  id: string;
-  status: string;
-  currency: string;
-  amount_minor: string;
-  captured_amount_minor: string;
-  refunded_amount_minor: string;
-  /** Timestamps arrive as text from this driver configuration. */
-  occurred_at: string;
-  received_at: string;
-  payload: Record<string, unknown>;
-  evidence: ObservationEvidence;
-}
+/** Amounts are bigint, read as text; they are minor units well within safe integers (the report schema bounds them). */
+const amount = (value: string): number => Number(value);
+const amountOrNull = (value: string | null): number | null => (value === null ? null : Number(value));
 
-export async function findObservationByEvent(
-  sql: Sql,
-  scope: TenantScope,
-  eventId: string,
-): Promise<{ id: string; payload_hash: string } | undefined> {
-  const rows = await sql<{ id: string; payload_hash: string }>(
-    `select id, payload_hash from payment_observations
-      where organization_id = ? and integration_id = ? and environment = ? and event_id = ?`,
-    [scope.organizationId, scope.integrationId, scope.environment, eventId],
+export async function findObservationByEvent(sql: Sql, scope: TenantScope, eventId: string): Promise<PreviousObservation | undefined> {
+  const row = await first(
+    sql,
+    db
+      .selectFrom('payment_observations')
+      .select(['id', 'payload_hash'])
+      .where('organization_id', '=', scope.organizationId)
+      .where('integration_id', '=', scope.integrationId)
+      .where('environment', '=', scope.environment)
+      .where('event_id', '=', eventId),
   );
-  return rows[0];
+  return row && { id: row.id, payloadHash: row.payload_hash };
 }
 
-const PAYMENT_ROW = 'id, attempt_id, attempt_provisional, provider_payment_id, enrichment_request_id';
+const paymentColumns = ['id', 'attempt_id', 'attempt_provisional', 'provider_payment_id', 'enrichment_request_id'] as const;
+
+const lockedPaymentOf = (row: Pick<Payments, (typeof paymentColumns)[number]>): LockedPayment => ({
+  id: row.id,
+  attemptId: row.attempt_id,
+  attemptProvisional: row.attempt_provisional,
+  providerPaymentId: row.provider_payment_id,
+  enrichmentRequestId: row.enrichment_request_id,
+});
 
 /**
  * The attempt's payment row, created on first sight, and locked for the rest
@@ -46,34 +55,45 @@ const PAYMENT_ROW = 'id, attempt_id, attempt_provisional, provider_payment_id, e
 export async function lockPayment(
   sql: Sql,
   scope: TenantScope,
-  input: { provider: string; attemptId: string; attemptProvisional: boolean; now: Date },
-): Promise<PaymentRow> {
-  const rows = await sql<PaymentRow>(
-    `insert into tracked_payments (id, organization_id, integration_id, environment, provider, attempt_id, attempt_provisional, observation_count, created_at, updated_at)
-     values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, 0, ?, ?)
-     on conflict (integration_id, environment, attempt_id) do update set attempt_id = excluded.attempt_id
-     returning ${PAYMENT_ROW}`,
-    [
-      scope.organizationId,
-      scope.integrationId,
-      scope.environment,
-      input.provider,
-      input.attemptId,
-      input.attemptProvisional,
-      input.now,
-      input.now,
-    ],
+  input: { provider: TrackedPayment['provider']; attemptId: string; attemptProvisional: boolean; now: Date },
+): Promise<LockedPayment> {
+  const row = await first(
+    sql,
+    db
+      .insertInto('tracked_payments')
+      .values({
+        id: expr<string>`gen_random_uuid()`,
+        organization_id: scope.organizationId,
+        integration_id: scope.integrationId,
+        environment: scope.environment,
+        provider: input.provider,
+        attempt_id: input.attemptId,
+        attempt_provisional: input.attemptProvisional,
+        observation_count: 0,
+        created_at: input.now,
+        updated_at: input.now,
+      })
+      .onConflict((oc) =>
+        oc.columns(['integration_id', 'environment', 'attempt_id']).doUpdateSet((eb) => ({ attempt_id: eb.ref('excluded.attempt_id') })),
+      )
+      .returning(paymentColumns),
   );
-  return rows[0]!;
+  return lockedPaymentOf(row!);
 }
 
 /** The payment a provider payment id is linked to (unique per integration and environment), locked for the transaction. */
-export async function lockPaymentByProviderId(sql: Sql, scope: TenantScope, providerPaymentId: string): Promise<PaymentRow | undefined> {
-  const rows = await sql<PaymentRow>(
-    `select ${PAYMENT_ROW} from tracked_payments where integration_id = ? and environment = ? and provider_payment_id = ? for update`,
-    [scope.integrationId, scope.environment, providerPaymentId],
+export async function lockPaymentByProviderId(sql: Sql, scope: TenantScope, providerPaymentId: string): Promise<LockedPayment | undefined> {
+  const row = await first(
+    sql,
+    db
+      .selectFrom('tracked_payments')
+      .select(paymentColumns)
+      .where('integration_id', '=', scope.integrationId)
+      .where('environment', '=', scope.environment)
+      .where('provider_payment_id', '=', providerPaymentId)
+      .forUpdate(),
   );
-  return rows[0];
+  return row && lockedPaymentOf(row);
 }
 
 /**
@@ -81,24 +101,83 @@ export async function lockPaymentByProviderId(sql: Sql, scope: TenantScope, prov
  * holds it. The unique (integration, environment, attempt_id) refuses a concurrent claimer of the same attemptId.
  */
 export async function adoptAttemptId(sql: Sql, scope: TenantScope, paymentId: string, attemptId: string): Promise<boolean> {
-  const rows = await sql<{ id: string }>(
-    `update tracked_payments set attempt_id = ?, attempt_provisional = false
-      where id = ? and attempt_provisional
-        and not exists (select 1 from tracked_payments t where t.integration_id = ? and t.environment = ? and t.attempt_id = ?)
-      returning id`,
-    [attemptId, paymentId, scope.integrationId, scope.environment, attemptId],
+  const rows = await run(
+    sql,
+    db
+      .updateTable('tracked_payments')
+      .set({ attempt_id: attemptId, attempt_provisional: false })
+      .where('id', '=', paymentId)
+      .where('attempt_provisional', '=', true)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('tracked_payments as t')
+              .select(expr<number>`1`.as('one'))
+              .where('t.integration_id', '=', scope.integrationId)
+              .where('t.environment', '=', scope.environment)
+              .where('t.attempt_id', '=', attemptId),
+          ),
+        ),
+      )
+      .returning('id'),
   );
   return rows.length > 0;
 }
 
+const observationColumns = [
+  'id',
+  'status',
+  'currency',
+  'amount_minor',
+  'captured_amount_minor',
+  'refunded_amount_minor',
+  'occurred_at',
+  'received_at',
+  'payload',
+  'evidence',
+] as const;
+
+const storedObservationOf = (row: Pick<Observations, (typeof observationColumns)[number]>): StoredObservation => ({
+  id: row.id,
+  status: row.status,
+  currency: row.currency,
+  amountMinor: amount(row.amount_minor),
+  capturedAmountMinor: amount(row.captured_amount_minor),
+  refundedAmountMinor: amount(row.refunded_amount_minor),
+  occurredAt: new Date(row.occurred_at),
+  receivedAt: new Date(row.received_at),
+  payload: row.payload as Record<string, unknown>,
+  evidence: row.evidence,
+});
+
+/** Observations of a payment and of the provisional payments merged into it. */
+const observationsOfQuery = (paymentId: string) =>
+  db
+    .selectFrom('payment_observations')
+    .where((eb) =>
+      eb.or([
+        eb('tracked_payment_id', '=', paymentId),
+        eb('tracked_payment_id', 'in', eb.selectFrom('tracked_payments').select('id').where('merged_into_id', '=', paymentId)),
+      ]),
+    );
+
 /** Every observation of a payment, those of the provisional payments merged into it included. */
-export function observationsOf(sql: Sql, paymentId: string): Promise<ObservationRow[]> {
-  return sql<ObservationRow>(
-    `select id, status, currency, amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, received_at, payload, evidence
-       from payment_observations
-      where tracked_payment_id = ? or tracked_payment_id in (select id from tracked_payments where merged_into_id = ?)`,
-    [paymentId, paymentId],
+export async function observationsOf(sql: Sql, paymentId: string): Promise<StoredObservation[]> {
+  const rows = await run(sql, observationsOfQuery(paymentId).select(observationColumns));
+  return rows.map(storedObservationOf);
+}
+
+/** A payment's whole observation history, oldest observed first (the admin view of one payment). */
+export async function observationHistoryOf(sql: Sql, paymentId: string): Promise<PaymentObservation[]> {
+  const rows = await run(
+    sql,
+    observationsOfQuery(paymentId)
+      .select([...observationColumns, 'event_id'])
+      .orderBy('occurred_at')
+      .orderBy('received_at')
+      .orderBy('id'),
   );
+  return rows.map((row) => ({ ...storedObservationOf(row), eventId: row.event_id }));
 }
 
 /**
@@ -106,10 +185,14 @@ export function observationsOf(sql: Sql, paymentId: string): Promise<Observation
  * merchant's payment takes it with its next projection) and no longer counts as a payment of its own.
  */
 export async function mergeProvisional(sql: Sql, provisionalId: string, intoId: string): Promise<void> {
-  await sql(
-    `update tracked_payments set provider_payment_id = null, merged_into_id = ?, observation_count = 0
-      where id = ? and attempt_provisional and merged_into_id is null`,
-    [intoId, provisionalId],
+  await run(
+    sql,
+    db
+      .updateTable('tracked_payments')
+      .set({ provider_payment_id: null, merged_into_id: intoId, observation_count: 0 })
+      .where('id', '=', provisionalId)
+      .where('attempt_provisional', '=', true)
+      .where('merged_into_id', 'is', null),
   );
 }
 
@@ -119,38 +202,21 @@ export async function isPaymentIdClaimed(
   providerPaymentId: string,
   exceptPaymentId: string,
 ): Promise<boolean> {
-  const rows = await sql<{ claimed: boolean }>(
-    `select exists (select 1 from tracked_payments
-                     where integration_id = ? and environment = ? and provider_payment_id = ? and id <> ?) as claimed`,
-    [scope.integrationId, scope.environment, providerPaymentId, exceptPaymentId],
+  const row = await first(
+    sql,
+    db.selectNoFrom(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('tracked_payments')
+          .select(expr<number>`1`.as('one'))
+          .where('integration_id', '=', scope.integrationId)
+          .where('environment', '=', scope.environment)
+          .where('provider_payment_id', '=', providerPaymentId)
+          .where('id', '<>', exceptPaymentId),
+      ).as('claimed'),
+    ),
   );
-  return rows[0]?.claimed === true;
+  return row?.claimed === true;
 }
-
-export interface ObservationInsert {
-  id: string;
-  provider: string;
-  eventId: string;
-  payloadHash: string;
-  payload: Record<string, unknown>;
-  paymentId: string;
-  attemptId: string;
-  status: string;
-  currency: string;
-  amountMinor: number;
-  capturedAmountMinor: number;
-  refundedAmountMinor: number;
-  occurredAt: Date;
-  requestId: string;
-  receivedAt: Date;
-  evidence: ObservationEvidence;
-}
-
-/** Columns of an observation row but its payment, in the order of `observationValues`. */
-const OBSERVATION_COLUMNS = `id, organization_id, integration_id, environment, provider, event_id, payload_hash, payload, attempt_id, status, currency,
-  amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, request_id, received_at, evidence`;
-const OBSERVATION_PLACEHOLDERS =
-  '?::uuid, ?::uuid, ?::uuid, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?::bigint, ?::bigint, ?::bigint, ?::timestamptz, ?, ?::timestamptz, ?';
 
 function observationValues(scope: TenantScope, o: ObservationInsert): unknown[] {
   return [
@@ -175,32 +241,86 @@ function observationValues(scope: TenantScope, o: ObservationInsert): unknown[] 
   ];
 }
 
+/** Raw and unchanged: a statement of every report taking the locking path (its text is its prepared plan's identity). */
 export async function insertObservation(sql: Sql, scope: TenantScope, row: ObservationInsert): Promise<void> {
-  await sql(`insert into payment_observations (${OBSERVATION_COLUMNS}, tracked_payment_id) values (${OBSERVATION_PLACEHOLDERS}, ?::uuid)`, [
-    ...observationValues(scope, row),
-    row.paymentId,
-  ]);
+  await sql(
+    `insert into payment_observations (id, organization_id, integration_id, environment, provider, event_id, payload_hash, payload, attempt_id, status, currency,
+  amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, request_id, received_at, evidence, tracked_payment_id) values (?::uuid, ?::uuid, ?::uuid, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?::bigint, ?::bigint, ?::bigint, ?::timestamptz, ?, ?::timestamptz, ?, ?::uuid)`,
+    [...observationValues(scope, row), row.paymentId],
+  );
 }
 
-export interface ProjectionUpdate {
-  providerPaymentId: string | null;
-  accountId: string | null;
-  chargeId: string | null;
-  orderId: string | null;
-  status: string;
-  currency: string;
-  amountMinor: number;
-  capturedAmountMinor: number;
-  refundedAmountMinor: number;
-  occurredAt: Date;
-  currentObservationId: string;
-  enrichmentRequestId: string | null;
-  observationCount: number;
-  updatedAt: Date;
+/** Raw and unchanged, like `insertObservation`: the projection of every report taking the locking path. */
+export async function updateProjection(sql: Sql, paymentId: string, p: ProjectionUpdate): Promise<void> {
+  await sql(
+    'update tracked_payments set provider_payment_id = ?, account_id = ?, charge_id = ?, order_id = ?, status = ?, currency = ?, amount_minor = ?, captured_amount_minor = ?, refunded_amount_minor = ?, occurred_at = ?, current_observation_id = ?, enrichment_request_id = ?, observation_count = ?, updated_at = ? where id = ?',
+    [
+      p.providerPaymentId,
+      p.accountId,
+      p.chargeId,
+      p.orderId,
+      p.status,
+      p.currency,
+      p.amountMinor,
+      p.capturedAmountMinor,
+      p.refundedAmountMinor,
+      p.occurredAt,
+      p.currentObservationId,
+      p.enrichmentRequestId,
+      p.observationCount,
+      p.updatedAt,
+      paymentId,
+    ],
+  );
 }
 
-/** Projection columns of a tracked payment, in the order of `projectionValues`. */
-const PROJECTION_COLUMNS = [
+export async function insertCorrelationException(
+  sql: Sql,
+  scope: TenantScope,
+  row: { observationId: string; enrichmentRequestId: string; kind: CorrelationKind; expected: string; observed: string; createdAt: Date },
+): Promise<void> {
+  await run(
+    sql,
+    db.insertInto('correlation_exceptions').values({
+      id: expr<string>`gen_random_uuid()`,
+      organization_id: scope.organizationId,
+      integration_id: scope.integrationId,
+      environment: scope.environment,
+      observation_id: row.observationId,
+      enrichment_request_id: row.enrichmentRequestId,
+      kind: row.kind,
+      expected: row.expected,
+      observed: row.observed,
+      created_at: row.createdAt,
+    }),
+  );
+}
+
+/** The amount and currency an inline enrichment (`req_…`) of this integration and environment was for. */
+export async function findEnrichmentRecord(
+  sql: Sql,
+  input: { requestId: string; integrationId: string; environment: TenantScope['environment'] },
+): Promise<{ amountMinor: number; currency: string } | undefined> {
+  const row = await first(
+    sql,
+    db
+      .selectFrom('enrichment_records')
+      .select(['amount_minor', 'currency'])
+      .where('request_id', '=', input.requestId)
+      .where('integration_id', '=', input.integrationId)
+      .where('environment', '=', input.environment),
+  );
+  return row && { amountMinor: amount(row.amount_minor), currency: row.currency };
+}
+
+const trackedPaymentColumns = [
+  'id',
+  'organization_id',
+  'integration_id',
+  'environment',
+  'provider',
+  'attempt_id',
+  'attempt_provisional',
   'provider_payment_id',
   'account_id',
   'charge_id',
@@ -214,93 +334,109 @@ const PROJECTION_COLUMNS = [
   'current_observation_id',
   'enrichment_request_id',
   'observation_count',
+  'created_at',
   'updated_at',
 ] as const;
 
-function projectionValues(p: ProjectionUpdate): unknown[] {
-  return [
-    p.providerPaymentId,
-    p.accountId,
-    p.chargeId,
-    p.orderId,
-    p.status,
-    p.currency,
-    p.amountMinor,
-    p.capturedAmountMinor,
-    p.refundedAmountMinor,
-    p.occurredAt,
-    p.currentObservationId,
-    p.enrichmentRequestId,
-    p.observationCount,
-    p.updatedAt,
-  ];
-}
+const trackedPaymentOf = (row: Pick<Payments, (typeof trackedPaymentColumns)[number]>): TrackedPayment => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  integrationId: row.integration_id,
+  environment: row.environment,
+  provider: row.provider,
+  attemptId: row.attempt_id,
+  attemptProvisional: row.attempt_provisional,
+  providerPaymentId: row.provider_payment_id,
+  accountId: row.account_id,
+  chargeId: row.charge_id,
+  orderId: row.order_id,
+  status: row.status,
+  currency: row.currency,
+  amountMinor: amountOrNull(row.amount_minor),
+  capturedAmountMinor: amountOrNull(row.captured_amount_minor),
+  refundedAmountMinor: amountOrNull(row.refunded_amount_minor),
+  occurredAt: row.occurred_at === null ? null : new Date(row.occurred_at),
+  currentObservationId: row.current_observation_id,
+  enrichmentRequestId: row.enrichment_request_id,
+  observationCount: row.observation_count,
+  createdAt: new Date(row.created_at),
+  updatedAt: new Date(row.updated_at),
+});
 
-export async function updateProjection(sql: Sql, paymentId: string, p: ProjectionUpdate): Promise<void> {
-  await sql(`update tracked_payments set ${PROJECTION_COLUMNS.map((c) => `${c} = ?`).join(', ')} where id = ?`, [
-    ...projectionValues(p),
-    paymentId,
-  ]);
-}
-
-export async function insertCorrelationException(
+/**
+ * Payments in (createdAt, id) order after `after`, at most `limit`. A payment row exists from its first accepted
+ * observation on; a provisional one merged into another counts no more (observation_count 0).
+ */
+export async function listTrackedPayments(
   sql: Sql,
-  scope: TenantScope,
-  row: { observationId: string; enrichmentRequestId: string; kind: string; expected: string; observed: string; createdAt: Date },
-): Promise<void> {
-  await sql(
-    `insert into correlation_exceptions (id, organization_id, integration_id, environment, observation_id, enrichment_request_id, kind, expected, observed, created_at)
-     values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      scope.organizationId,
-      scope.integrationId,
-      scope.environment,
-      row.observationId,
-      row.enrichmentRequestId,
-      row.kind,
-      row.expected,
-      row.observed,
-      row.createdAt,
-    ],
+  input: { integrationId?: string | undefined; status?: string | undefined; after?: Position | undefined; limit: number },
+): Promise<TrackedPayment[]> {
+  const { integrationId, status, after } = input;
+  const rows = await run(
+    sql,
+    db
+      .selectFrom('tracked_payments')
+      .select(trackedPaymentColumns)
+      .where('observation_count', '>', 0)
+      .$if(integrationId !== undefined, (qb) => qb.where('integration_id', '=', integrationId!))
+      .$if(status !== undefined, (qb) => qb.where('status', '=', status!))
+      .$if(after !== undefined, (qb) =>
+        qb.where((eb) => {
+          const at = after!.createdAt.toISOString();
+          return eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', after!.id)])]);
+        }),
+      )
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(input.limit),
   );
+  return rows.map(trackedPaymentOf);
 }
 
-export async function findEnrichmentRecord(
+/** A payment that has at least one observation of its own. */
+export async function trackedPaymentById(sql: Sql, id: string): Promise<TrackedPayment | undefined> {
+  const row = await first(
+    sql,
+    db.selectFrom('tracked_payments').select(trackedPaymentColumns).where('id', '=', id).where('observation_count', '>', 0),
+  );
+  return row && trackedPaymentOf(row);
+}
+
+export async function listCorrelationExceptions(
   sql: Sql,
-  input: { requestId: string; integrationId: string; environment: string },
-): Promise<{ amount_minor: string; currency: string } | undefined> {
-  const rows = await sql<{ amount_minor: string; currency: string }>(
-    'select amount_minor, currency from enrichment_records where request_id = ? and integration_id = ? and environment = ?',
-    [input.requestId, input.integrationId, input.environment],
+  input: { organizationId?: string | undefined; kind?: CorrelationKind | undefined; after?: Position | undefined; limit: number },
+): Promise<CorrelationException[]> {
+  const { organizationId, kind, after } = input;
+  const rows = await run(
+    sql,
+    db
+      .selectFrom('correlation_exceptions')
+      .selectAll()
+      .$if(organizationId !== undefined, (qb) => qb.where('organization_id', '=', organizationId!))
+      .$if(kind !== undefined, (qb) => qb.where('kind', '=', kind!))
+      .$if(after !== undefined, (qb) =>
+        qb.where((eb) => {
+          const at = after!.createdAt.toISOString();
+          return eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', after!.id)])]);
+        }),
+      )
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(input.limit),
   );
-  return rows[0];
+  return rows.map((row) => ({
+    id: row.id,
+    organizationId: row.organization_id,
+    integrationId: row.integration_id,
+    environment: row.environment,
+    observationId: row.observation_id,
+    enrichmentRequestId: row.enrichment_request_id,
+    kind: row.kind,
+    expected: row.expected,
+    observed: row.observed,
+    createdAt: new Date(row.created_at),
+  }));
 }
-
-/** The first report of an attempt, or a retry of a stored eventId: the input of `recordFirstOrFindPrevious`. */
-export interface FirstReport {
-  scope: TenantScope;
-  insert: boolean;
-  paymentId: string;
-  provider: string;
-  attemptId: string;
-  attemptProvisional: boolean;
-  createdAt: Date;
-  projection: ProjectionUpdate;
-  observation: ObservationInsert;
-}
-
-export interface FirstOutcome {
-  previous?: { id: string; payload_hash: string };
-  inserted: boolean;
-}
-
-/** Record columns of the JSON rows `recordFirstOrFindPrevious` sends, with their SQL types. */
-const FIRST_REPORT_RECORD = `ord int, do_insert boolean, payment_id uuid, organization_id uuid, integration_id uuid, environment text,
-  provider text, attempt_id text, attempt_provisional boolean, created_at timestamptz, provider_payment_id text, account_id text, charge_id text, order_id text,
-  status text, currency text, amount_minor bigint, captured_amount_minor bigint, refunded_amount_minor bigint, occurred_at timestamptz,
-  current_observation_id uuid, enrichment_request_id text, observation_count int, updated_at timestamptz,
-  observation_id uuid, event_id text, payload_hash text, payload jsonb, request_id text, received_at timestamptz, evidence text,
-  o_status text, o_currency text, o_amount_minor bigint, o_captured_amount_minor bigint, o_refunded_amount_minor bigint, o_occurred_at timestamptz`;
 
 function firstReportRecord(r: FirstReport, ord: number): Record<string, unknown> {
   const { scope, projection: p, observation: o } = r;
@@ -345,6 +481,14 @@ function firstReportRecord(r: FirstReport, ord: number): Record<string, unknown>
   };
 }
 
+/** A row of `payment_reports_first_or_previous`: the report's position in the batch, and the observation stored or found. */
+interface FirstOrPreviousRow {
+  ord: number;
+  inserted_id: Observations['id'] | null;
+  previous_id: Observations['id'] | null;
+  previous_hash: Observations['payload_hash'] | null;
+}
+
 /**
  * One round trip for the two common cases, for any number of reports at once
  * (group commit): a retry of a stored eventId (returns the earlier
@@ -358,11 +502,16 @@ function firstReportRecord(r: FirstReport, ord: number): Record<string, unknown>
  * Named, so each connection plans it once: planning this statement cost PostgreSQL more than running it, once per
  * batch. The earlier observation is looked up through a lateral subquery with a limit, so the cached generic plan
  * reads `payment_observations` through its eventId key for each report whatever batch size it assumes (a plain join
- * may be planned as a scan of the table).
+ * may be planned as a scan of the table). Raw: its text is its prepared plan's identity.
  */
 export async function recordFirstOrFindPrevious(sql: Sql, reports: FirstReport[]): Promise<FirstOutcome[]> {
-  const rows = await sql<{ ord: number; inserted_id: string | null; previous_id: string | null; previous_hash: string | null }>(
-    `with input as (select * from jsonb_to_recordset(?::jsonb) as x(${FIRST_REPORT_RECORD})),
+  const rows = await sql<FirstOrPreviousRow>(
+    `with input as (select * from jsonb_to_recordset(?::jsonb) as x(ord int, do_insert boolean, payment_id uuid, organization_id uuid, integration_id uuid, environment text,
+  provider text, attempt_id text, attempt_provisional boolean, created_at timestamptz, provider_payment_id text, account_id text, charge_id text, order_id text,
+  status text, currency text, amount_minor bigint, captured_amount_minor bigint, refunded_amount_minor bigint, occurred_at timestamptz,
+  current_observation_id uuid, enrichment_request_id text, observation_count int, updated_at timestamptz,
+  observation_id uuid, event_id text, payload_hash text, payload jsonb, request_id text, received_at timestamptz, evidence text,
+  o_status text, o_currency text, o_amount_minor bigint, o_captured_amount_minor bigint, o_refunded_amount_minor bigint, o_occurred_at timestamptz)),
      previous as (
        select i.ord, o.id, o.payload_hash from input i
          join lateral (
@@ -371,15 +520,16 @@ export async function recordFirstOrFindPrevious(sql: Sql, reports: FirstReport[]
               and o.environment = i.environment and o.event_id = i.event_id
             limit 1) o on true),
      payment as (
-       insert into tracked_payments (id, organization_id, integration_id, environment, provider, attempt_id, attempt_provisional, created_at, ${PROJECTION_COLUMNS.join(', ')})
+       insert into tracked_payments (id, organization_id, integration_id, environment, provider, attempt_id, attempt_provisional, created_at, provider_payment_id, account_id, charge_id, order_id, status, currency, amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, current_observation_id, enrichment_request_id, observation_count, updated_at)
        select i.payment_id, i.organization_id, i.integration_id, i.environment, i.provider, i.attempt_id, i.attempt_provisional, i.created_at,
-              ${PROJECTION_COLUMNS.map((c) => `i.${c}`).join(', ')}
+              i.provider_payment_id, i.account_id, i.charge_id, i.order_id, i.status, i.currency, i.amount_minor, i.captured_amount_minor, i.refunded_amount_minor, i.occurred_at, i.current_observation_id, i.enrichment_request_id, i.observation_count, i.updated_at
          from input i
         where i.do_insert and not exists (select 1 from previous p where p.ord = i.ord)
        on conflict (integration_id, environment, attempt_id) do nothing
        returning id),
      observation as (
-       insert into payment_observations (${OBSERVATION_COLUMNS}, tracked_payment_id)
+       insert into payment_observations (id, organization_id, integration_id, environment, provider, event_id, payload_hash, payload, attempt_id, status, currency,
+  amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, request_id, received_at, evidence, tracked_payment_id)
        select i.observation_id, i.organization_id, i.integration_id, i.environment, i.provider, i.event_id, i.payload_hash, i.payload,
               i.attempt_id, i.o_status, i.o_currency, i.o_amount_minor, i.o_captured_amount_minor, i.o_refunded_amount_minor,
               i.o_occurred_at, i.request_id, i.received_at, i.evidence, payment.id
@@ -394,7 +544,7 @@ export async function recordFirstOrFindPrevious(sql: Sql, reports: FirstReport[]
   return reports.map((_, ord) => {
     const row = byOrd.get(ord)!;
     return {
-      ...(row.previous_id ? { previous: { id: row.previous_id, payload_hash: row.previous_hash! } } : {}),
+      ...(row.previous_id ? { previous: { id: row.previous_id, payloadHash: row.previous_hash! } } : {}),
       inserted: row.inserted_id !== null,
     };
   });

@@ -1,50 +1,63 @@
-import type { Environment } from '../../../contract/common/index.js';
-import { withDates, type Sql, type TenantScope } from './sql.js';
+import { sql as expr, type Selectable } from 'kysely';
+import type {
+  DeliveryEndpoint,
+  DeliveryStatus,
+  EndpointIntegration,
+  EndpointStatus,
+  EventInsert,
+  LinkedPayment,
+  UnconfirmedPreparation,
+  WebhookEndpoint,
+  WebhookEvent,
+} from '../../domain/webhooks/types.js';
+import type { Position } from '../../domain/pagination.js';
+import { db, first, run, type Database } from '../db/query.js';
+import type { Sql, TenantScope } from './sql.js';
 
-/** An endpoint with what a delivery needs to decide: its tenant, state, key material and its integration's state. */
-export interface EndpointRow {
-  id: string;
-  organization_id: string;
-  integration_id: string;
-  environment: Environment;
-  status: 'active' | 'disabled';
-  public_key: string | null;
-  private_key_enc: string | null;
-  previous_public_key: string | null;
-  previous_private_key_enc: string | null;
-  previous_valid_until: Date | null;
-  organization_status: string;
-  integration_provider: string;
-  integration_environment: Environment;
-}
+const dateOrNull = (value: string | null): Date | null => (value === null ? null : new Date(value));
+const amountOrNull = (value: string | null): number | null => (value === null ? null : Number(value));
 
-const endpoints = withDates<EndpointRow>(['previous_valid_until']);
-
-export async function findEndpointForDelivery(sql: Sql, id: string): Promise<EndpointRow | undefined> {
-  const rows = await sql(
-    `select e.id, e.organization_id, e.integration_id, e.environment, e.status, e.public_key, e.private_key_enc,
-            e.previous_public_key, e.previous_private_key_enc, e.previous_valid_until,
-            o.status as organization_status, i.provider as integration_provider, i.environment as integration_environment
-       from webhook_endpoints e
-       join integrations i on i.id = e.integration_id
-       join organizations o on o.id = e.organization_id
-      where e.id = ?`,
-    [id],
+export async function findEndpointForDelivery(sql: Sql, id: string): Promise<DeliveryEndpoint | undefined> {
+  const row = await first(
+    sql,
+    db
+      .selectFrom('webhook_endpoints as e')
+      .innerJoin('integrations as i', 'i.id', 'e.integration_id')
+      .innerJoin('organizations as o', 'o.id', 'e.organization_id')
+      .select([
+        'e.id',
+        'e.organization_id',
+        'e.integration_id',
+        'e.environment',
+        'e.status',
+        'e.public_key',
+        'e.private_key_enc',
+        'e.previous_public_key',
+        'e.previous_private_key_enc',
+        'e.previous_valid_until',
+        'o.status as organization_status',
+        'i.provider as integration_provider',
+        'i.environment as integration_environment',
+      ])
+      .where('e.id', '=', id),
   );
-  return endpoints(rows)[0];
-}
-
-export interface EventInsert {
-  id: string;
-  endpointId: string;
-  kind: string;
-  notificationAt: Date;
-  subjectType: string;
-  subjectId: string;
-  providerEventId: string | null;
-  subject: Record<string, unknown>;
-  requestId: string;
-  createdAt: Date;
+  return (
+    row && {
+      id: row.id,
+      organizationId: row.organization_id,
+      integrationId: row.integration_id,
+      environment: row.environment,
+      status: row.status,
+      publicKey: row.public_key,
+      privateKeyEnc: row.private_key_enc,
+      previousPublicKey: row.previous_public_key,
+      previousPrivateKeyEnc: row.previous_private_key_enc,
+      previousValidUntil: dateOrNull(row.previous_valid_until),
+      organizationStatus: row.organization_status,
+      integrationProvider: row.integration_provider,
+      integrationEnvironment: row.integration_environment,
+    }
+  );
 }
 
 /**
@@ -55,27 +68,29 @@ export interface EventInsert {
  * this call inserted.
  */
 export async function claimEvent(sql: Sql, scope: TenantScope, row: EventInsert): Promise<boolean> {
-  const rows = await sql<{ id: string }>(
-    `insert into webhook_events (id, organization_id, integration_id, environment, endpoint_id, kind, notification_at, subject_type, subject_id,
-                                 provider_event_id, status, subject, request_id, created_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'no_payment_effect', ?::jsonb, ?, ?)
-     on conflict do nothing
-     returning id`,
-    [
-      row.id,
-      scope.organizationId,
-      scope.integrationId,
-      scope.environment,
-      row.endpointId,
-      row.kind,
-      row.notificationAt,
-      row.subjectType,
-      row.subjectId,
-      row.providerEventId,
-      JSON.stringify(row.subject),
-      row.requestId,
-      row.createdAt,
-    ],
+  const rows = await run(
+    sql,
+    db
+      .insertInto('webhook_events')
+      .values({
+        id: row.id,
+        organization_id: scope.organizationId,
+        integration_id: scope.integrationId,
+        environment: scope.environment,
+        endpoint_id: row.endpointId,
+        kind: row.kind,
+        notification_at: row.notificationAt,
+        subject_type: row.subjectType,
+        subject_id: row.subjectId,
+        provider_event_id: row.providerEventId,
+        status: 'no_payment_effect',
+        // As JSON text: the driver would send an array as a PostgreSQL array.
+        subject: JSON.stringify(row.subject),
+        request_id: row.requestId,
+        created_at: row.createdAt,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returning('id'),
   );
   return rows.length > 0;
 }
@@ -85,13 +100,25 @@ export async function findEventStatus(
   sql: Sql,
   identity: { endpointId: string; kind: string; notificationAt: Date; subjectId: string; providerEventId: string | null },
 ): Promise<string | undefined> {
-  const rows = await sql<{ status: string }>(
-    `select status from webhook_events
-      where endpoint_id = ? and ((kind = ? and notification_at = ? and subject_id = ?) or provider_event_id = ?)
-      limit 1`,
-    [identity.endpointId, identity.kind, identity.notificationAt, identity.subjectId, identity.providerEventId],
+  const { providerEventId } = identity;
+  const row = await first(
+    sql,
+    db
+      .selectFrom('webhook_events')
+      .select('status')
+      .where('endpoint_id', '=', identity.endpointId)
+      .where((eb) => {
+        const sameIdentity = eb.and([
+          eb('kind', '=', identity.kind),
+          eb('notification_at', '=', identity.notificationAt.toISOString()),
+          eb('subject_id', '=', identity.subjectId),
+        ]);
+        // Without a provider event id only the first key can be held (`= null` matches nothing).
+        return providerEventId === null ? sameIdentity : eb.or([sameIdentity, eb('provider_event_id', '=', providerEventId)]);
+      })
+      .limit(1),
   );
-  return rows[0]?.status;
+  return row?.status;
 }
 
 export async function setEventOutcome(
@@ -99,78 +126,76 @@ export async function setEventOutcome(
   id: string,
   outcome: { status: string; observationId: string | null; trackedPaymentId: string | null; issues: unknown[] | null },
 ): Promise<void> {
-  await sql('update webhook_events set status = ?, observation_id = ?, tracked_payment_id = ?, issues = ?::jsonb where id = ?', [
-    outcome.status,
-    outcome.observationId,
-    outcome.trackedPaymentId,
-    outcome.issues === null ? null : JSON.stringify(outcome.issues),
-    id,
-  ]);
-}
-
-export interface TrackedByProviderId {
-  id: string;
-  attempt_id: string;
-  currency: string | null;
-  captured_amount_minor: string | null;
-  refunded_amount_minor: string | null;
-  enrichment_request_id: string | null;
+  await run(
+    sql,
+    db
+      .updateTable('webhook_events')
+      .set({
+        status: outcome.status,
+        observation_id: outcome.observationId,
+        tracked_payment_id: outcome.trackedPaymentId,
+        // As JSON text: the driver would send an array as a PostgreSQL array.
+        issues: outcome.issues === null ? null : JSON.stringify(outcome.issues),
+      })
+      .where('id', '=', id),
+  );
 }
 
 /** The tracked payment a provider payment id (gwa transaction, gwc PaymentIntent) is linked to in this integration and environment. */
-export async function findPaymentByProviderId(
-  sql: Sql,
-  scope: TenantScope,
-  providerPaymentId: string,
-): Promise<TrackedByProviderId | undefined> {
-  const rows = await sql<TrackedByProviderId>(
-    `select id, attempt_id, currency, captured_amount_minor, refunded_amount_minor, enrichment_request_id from tracked_payments
-      where integration_id = ? and environment = ? and provider_payment_id = ?`,
-    [scope.integrationId, scope.environment, providerPaymentId],
+export async function findPaymentByProviderId(sql: Sql, scope: TenantScope, providerPaymentId: string): Promise<LinkedPayment | undefined> {
+  const row = await first(
+    sql,
+    db
+      .selectFrom('tracked_payments')
+      .select(['id', 'attempt_id', 'currency', 'captured_amount_minor', 'refunded_amount_minor', 'enrichment_request_id'])
+      .where('integration_id', '=', scope.integrationId)
+      .where('environment', '=', scope.environment)
+      .where('provider_payment_id', '=', providerPaymentId),
   );
-  return rows[0];
+  return (
+    row && {
+      id: row.id,
+      attemptId: row.attempt_id,
+      currency: row.currency,
+      capturedAmountMinor: amountOrNull(row.captured_amount_minor),
+      refundedAmountMinor: amountOrNull(row.refunded_amount_minor),
+      enrichmentRequestId: row.enrichment_request_id,
+    }
+  );
 }
 
 /** Keep the endpoint's last refused delivery and why (a safe message, never signature or secret material). */
 export async function noteRefusal(sql: Sql, endpointId: string, refusal: { code: string; message: string; at: Date }): Promise<void> {
-  await sql('update webhook_endpoints set last_refusal_at = ?, last_refusal_code = ?, last_refusal_message = ? where id = ?', [
-    refusal.at,
-    refusal.code.slice(0, 40),
-    refusal.message.slice(0, 200),
-    endpointId,
-  ]);
+  await run(
+    sql,
+    db
+      .updateTable('webhook_endpoints')
+      .set({
+        last_refusal_at: refusal.at,
+        last_refusal_code: refusal.code.slice(0, 40),
+        last_refusal_message: refusal.message.slice(0, 200),
+      })
+      .where('id', '=', endpointId),
+  );
 }
 
 export async function findObservationPayment(sql: Sql, observationId: string): Promise<string | undefined> {
-  const rows = await sql<{ tracked_payment_id: string }>('select tracked_payment_id from payment_observations where id = ?', [
-    observationId,
-  ]);
-  return rows[0]?.tracked_payment_id;
-}
-
-/** What an operator reviews when a confirmation is missing: what the endpoint received, and its last refusal. */
-export interface DeliveryStatus {
-  /** The last recorded delivery and its outcome (the acknowledgment status). */
-  lastDelivery: { at: string; kind: string; status: string } | null;
-  /** Recorded deliveries by acknowledgment status. */
-  counts: Record<string, number>;
-  /** Every kind (event type) the endpoint has recorded at least once. */
-  kinds: string[];
-  lastRefusal: { at: string; code: string; message: string } | null;
+  const row = await first(sql, db.selectFrom('payment_observations').select('tracked_payment_id').where('id', '=', observationId));
+  return row?.tracked_payment_id;
 }
 
 /** The delivery status of each endpoint, in three statements whatever the number of endpoints. */
 export async function deliveryStatusOf(sql: Sql, endpointIds: readonly string[]): Promise<Map<string, DeliveryStatus>> {
   const out = new Map<string, DeliveryStatus>();
   if (endpointIds.length === 0) return out;
-  // Ids are UUIDs read from the database, so the array literal needs no escaping.
-  const ids = `{${endpointIds.join(',')}}`;
-  const endpointRows = await sql<{
-    id: string;
-    last_refusal_at: string | null;
-    last_refusal_code: string | null;
-    last_refusal_message: string | null;
-  }>('select id, last_refusal_at, last_refusal_code, last_refusal_message from webhook_endpoints where id = any(?::uuid[])', [ids]);
+  const ids = [...endpointIds];
+  const endpointRows = await run(
+    sql,
+    db
+      .selectFrom('webhook_endpoints')
+      .select(['id', 'last_refusal_at', 'last_refusal_code', 'last_refusal_message'])
+      .where('id', 'in', ids),
+  );
   for (const r of endpointRows) {
     out.set(r.id, {
       lastDelivery: null,
@@ -181,10 +206,14 @@ export async function deliveryStatusOf(sql: Sql, endpointIds: readonly string[])
         : null,
     });
   }
-  const eventRows = await sql<{ endpoint_id: string; status: string; kind: string; n: number }>(
-    `select endpoint_id, status, kind, count(*)::int as n from webhook_events
-      where endpoint_id = any(?::uuid[]) group by endpoint_id, status, kind order by kind`,
-    [ids],
+  const eventRows = await run(
+    sql,
+    db
+      .selectFrom('webhook_events')
+      .select(['endpoint_id', 'status', 'kind', expr<number>`count(*)::int`.as('n')])
+      .where('endpoint_id', 'in', ids)
+      .groupBy(['endpoint_id', 'status', 'kind'])
+      .orderBy('kind'),
   );
   for (const r of eventRows) {
     const status = out.get(r.endpoint_id);
@@ -192,10 +221,16 @@ export async function deliveryStatusOf(sql: Sql, endpointIds: readonly string[])
     status.counts[r.status] = (status.counts[r.status] ?? 0) + r.n;
     if (!status.kinds.includes(r.kind)) status.kinds.push(r.kind);
   }
-  const lastRows = await sql<{ endpoint_id: string; created_at: string; kind: string; status: string }>(
-    `select distinct on (endpoint_id) endpoint_id, created_at, kind, status from webhook_events
-      where endpoint_id = any(?::uuid[]) order by endpoint_id, created_at desc, id desc`,
-    [ids],
+  const lastRows = await run(
+    sql,
+    db
+      .selectFrom('webhook_events')
+      .distinctOn('endpoint_id')
+      .select(['endpoint_id', 'created_at', 'kind', 'status'])
+      .where('endpoint_id', 'in', ids)
+      .orderBy('endpoint_id')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc'),
   );
   for (const r of lastRows) {
     const status = out.get(r.endpoint_id);
@@ -204,36 +239,271 @@ export async function deliveryStatusOf(sql: Sql, endpointIds: readonly string[])
   return out;
 }
 
-export interface UnconfirmedRow {
-  id: string;
-  organization_id: string;
-  integration_id: string;
-  environment: Environment;
-  amount_minor: string;
-  currency: string;
-  created_at: string;
-  payment_id: string | null;
-  payment_status: string | null;
-  captured_amount_minor: string | null;
-}
-
 /**
  * gwc preparations created before `createdBefore` whose payment has no provider-verified capture: no observation
  * with `provider_verified` evidence and a captured amount on a payment correlated with the preparation.
  */
-export function unconfirmedGwcPreparations(sql: Sql, input: { integrationId?: string | undefined; createdBefore: Date; limit: number }) {
-  return sql<UnconfirmedRow>(
-    `select p.id, p.organization_id, p.integration_id, p.environment, p.amount_minor, p.currency, p.created_at,
-            t.id as payment_id, t.status as payment_status, t.captured_amount_minor
-       from preparations p
-       left join tracked_payments t
-         on t.integration_id = p.integration_id and t.environment = p.environment and lower(t.enrichment_request_id) = p.id::text
-      where p.provider = 'gwc' and p.created_at < ? and (?::uuid is null or p.integration_id = ?::uuid)
-        and not exists (select 1 from payment_observations o
-                         where (o.tracked_payment_id = t.id or o.tracked_payment_id in (select m.id from tracked_payments m where m.merged_into_id = t.id))
-                           and o.evidence = 'provider_verified' and o.captured_amount_minor > 0)
-      order by p.created_at, p.id
-      limit ?`,
-    [input.createdBefore, input.integrationId ?? null, input.integrationId ?? null, input.limit],
+export async function unconfirmedGwcPreparations(
+  sql: Sql,
+  input: { integrationId?: string | undefined; createdBefore: Date; limit: number },
+): Promise<UnconfirmedPreparation[]> {
+  const { integrationId } = input;
+  const rows = await run(
+    sql,
+    db
+      .selectFrom('preparations as p')
+      .leftJoin('tracked_payments as t', (join) =>
+        join
+          .onRef('t.integration_id', '=', 'p.integration_id')
+          .onRef('t.environment', '=', 'p.environment')
+          // The index on lower(enrichment_request_id) finds a preparation's payment by the id it names in either case.
+          .on(expr<string>`lower(t.enrichment_request_id)`, '=', expr<string>`p.id::text`),
+      )
+      .select([
+        'p.id',
+        'p.organization_id',
+        'p.integration_id',
+        'p.environment',
+        'p.amount_minor',
+        'p.currency',
+        'p.created_at',
+        't.id as payment_id',
+        't.status as payment_status',
+        't.captured_amount_minor',
+      ])
+      .where('p.provider', '=', 'gwc')
+      .where('p.created_at', '<', input.createdBefore.toISOString())
+      .$if(integrationId !== undefined, (qb) => qb.where('p.integration_id', '=', integrationId!))
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('payment_observations as o')
+              .select(expr<number>`1`.as('one'))
+              // Its own observations, or those of the provisional payments merged into it.
+              .where((o) =>
+                o.or([
+                  o('o.tracked_payment_id', '=', o.ref('t.id')),
+                  o(
+                    'o.tracked_payment_id',
+                    'in',
+                    o.selectFrom('tracked_payments as m').select('m.id').whereRef('m.merged_into_id', '=', 't.id'),
+                  ),
+                ]),
+              )
+              .where('o.evidence', '=', 'provider_verified')
+              .where('o.captured_amount_minor', '>', '0'),
+          ),
+        ),
+      )
+      .orderBy('p.created_at')
+      .orderBy('p.id')
+      .limit(input.limit),
   );
+  return rows.map((r) => ({
+    id: r.id,
+    organizationId: r.organization_id,
+    integrationId: r.integration_id,
+    environment: r.environment,
+    amountMinor: Number(r.amount_minor),
+    currency: r.currency,
+    createdAt: new Date(r.created_at),
+    payment:
+      r.payment_id === null
+        ? null
+        : { id: r.payment_id, status: r.payment_status, capturedAmountMinor: amountOrNull(r.captured_amount_minor) },
+  }));
+}
+
+/** The integration an endpoint is to be registered for. */
+export async function integrationForEndpoint(sql: Sql, id: string): Promise<EndpointIntegration | undefined> {
+  const row = await first(
+    sql,
+    db.selectFrom('integrations').select(['id', 'organization_id', 'provider', 'environment']).where('id', '=', id),
+  );
+  return row && { id: row.id, organizationId: row.organization_id, provider: row.provider, environment: row.environment };
+}
+
+const endpointColumns = [
+  'e.id',
+  'e.organization_id',
+  'e.integration_id',
+  'e.environment',
+  'i.provider',
+  'e.status',
+  'e.public_key',
+  'e.private_key_enc',
+  'e.previous_public_key',
+  'e.previous_private_key_enc',
+  'e.previous_valid_until',
+  'e.credentials_updated_at',
+  'e.disabled_at',
+  'e.created_at',
+] as const;
+
+type EndpointRow = Omit<Selectable<Database['webhook_endpoints']>, 'last_refusal_at' | 'last_refusal_code' | 'last_refusal_message'> &
+  Pick<Selectable<Database['integrations']>, 'provider'>;
+
+const endpointOf = (row: EndpointRow): WebhookEndpoint => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  integrationId: row.integration_id,
+  environment: row.environment,
+  provider: row.provider,
+  status: row.status,
+  publicKey: row.public_key,
+  privateKeyEnc: row.private_key_enc,
+  previousPublicKey: row.previous_public_key,
+  previousPrivateKeyEnc: row.previous_private_key_enc,
+  previousValidUntil: dateOrNull(row.previous_valid_until),
+  credentialsUpdatedAt: dateOrNull(row.credentials_updated_at),
+  disabledAt: dateOrNull(row.disabled_at),
+  createdAt: new Date(row.created_at),
+});
+
+const endpoints = () =>
+  db.selectFrom('webhook_endpoints as e').innerJoin('integrations as i', 'i.id', 'e.integration_id').select(endpointColumns);
+
+export async function insertEndpoint(sql: Sql, endpoint: Omit<WebhookEndpoint, 'provider'>): Promise<void> {
+  await run(
+    sql,
+    db.insertInto('webhook_endpoints').values({
+      id: endpoint.id,
+      organization_id: endpoint.organizationId,
+      integration_id: endpoint.integrationId,
+      environment: endpoint.environment,
+      status: endpoint.status,
+      public_key: endpoint.publicKey,
+      private_key_enc: endpoint.privateKeyEnc,
+      previous_public_key: endpoint.previousPublicKey,
+      previous_private_key_enc: endpoint.previousPrivateKeyEnc,
+      previous_valid_until: endpoint.previousValidUntil,
+      credentials_updated_at: endpoint.credentialsUpdatedAt,
+      disabled_at: endpoint.disabledAt,
+      created_at: endpoint.createdAt,
+    }),
+  );
+}
+
+export async function endpointById(sql: Sql, id: string): Promise<WebhookEndpoint | undefined> {
+  const row = await first(sql, endpoints().where('e.id', '=', id));
+  return row && endpointOf(row);
+}
+
+/** Endpoints oldest first, of one integration or of all, at most `limit`. */
+export async function listEndpoints(sql: Sql, input: { integrationId?: string | undefined; limit: number }): Promise<WebhookEndpoint[]> {
+  const { integrationId } = input;
+  const rows = await run(
+    sql,
+    endpoints()
+      .$if(integrationId !== undefined, (qb) => qb.where('e.integration_id', '=', integrationId!))
+      .orderBy('e.created_at')
+      .orderBy('e.id')
+      .limit(input.limit),
+  );
+  return rows.map(endpointOf);
+}
+
+/** Every endpoint of these integrations, oldest first. */
+export async function endpointsOfIntegrations(sql: Sql, integrationIds: readonly string[]): Promise<WebhookEndpoint[]> {
+  if (integrationIds.length === 0) return [];
+  const rows = await run(
+    sql,
+    endpoints()
+      .where('e.integration_id', 'in', [...integrationIds])
+      .orderBy('e.created_at'),
+  );
+  return rows.map(endpointOf);
+}
+
+export async function setEndpointStatus(sql: Sql, id: string, change: { status: EndpointStatus; disabledAt: Date | null }): Promise<void> {
+  await run(sql, db.updateTable('webhook_endpoints').set({ status: change.status, disabled_at: change.disabledAt }).where('id', '=', id));
+}
+
+/** The endpoint's current secret, and the previous one when a rotation keeps it for its grace period. */
+export async function setEndpointCredentials(
+  sql: Sql,
+  id: string,
+  credentials: {
+    publicKey: string | null;
+    privateKeyEnc: string;
+    credentialsUpdatedAt: Date;
+    previous?: { publicKey: string | null; privateKeyEnc: string; validUntil: Date };
+  },
+): Promise<void> {
+  const { previous } = credentials;
+  await run(
+    sql,
+    db
+      .updateTable('webhook_endpoints')
+      .set({
+        public_key: credentials.publicKey,
+        private_key_enc: credentials.privateKeyEnc,
+        credentials_updated_at: credentials.credentialsUpdatedAt,
+        ...(previous && {
+          previous_public_key: previous.publicKey,
+          previous_private_key_enc: previous.privateKeyEnc,
+          previous_valid_until: previous.validUntil,
+        }),
+      })
+      .where('id', '=', id),
+  );
+}
+
+/** Recorded deliveries in (createdAt, id) order after `after`, at most `limit`. */
+export async function listWebhookEvents(
+  sql: Sql,
+  input: { endpointId?: string | undefined; kind?: string | undefined; after?: Position | undefined; limit: number },
+): Promise<WebhookEvent[]> {
+  const { endpointId, kind, after } = input;
+  const rows = await run(
+    sql,
+    db
+      .selectFrom('webhook_events')
+      .select([
+        'id',
+        'endpoint_id',
+        'organization_id',
+        'integration_id',
+        'environment',
+        'kind',
+        'notification_at',
+        'subject_type',
+        'subject_id',
+        'status',
+        'subject',
+        'issues',
+        'observation_id',
+        'tracked_payment_id',
+        'created_at',
+      ])
+      .$if(endpointId !== undefined, (qb) => qb.where('endpoint_id', '=', endpointId!))
+      .$if(kind !== undefined, (qb) => qb.where('kind', '=', kind!))
+      .$if(after !== undefined, (qb) =>
+        qb.where((eb) => {
+          const at = after!.createdAt.toISOString();
+          return eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', after!.id)])]);
+        }),
+      )
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(input.limit),
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    endpointId: r.endpoint_id,
+    organizationId: r.organization_id,
+    integrationId: r.integration_id,
+    environment: r.environment,
+    kind: r.kind,
+    notificationAt: new Date(r.notification_at),
+    subjectType: r.subject_type,
+    subjectId: r.subject_id,
+    status: r.status,
+    subject: r.subject,
+    issues: r.issues,
+    observationId: r.observation_id,
+    trackedPaymentId: r.tracked_payment_id,
+    createdAt: new Date(r.created_at),
+  }));
 }

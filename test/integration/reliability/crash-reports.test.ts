@@ -3,11 +3,40 @@ import pg from 'pg';
 import { createClient } from '../../../sdk/src/index.js';
 import type { GwbPaymentReport } from '../../../sdk/src/index.js';
 import { factOf, projectionOf } from '../../../server/domain/payment-reports/record-payment-report.js';
-import type { ObservationRow } from '../../../server/persistence/sql/payment-reports.sql.js';
+import type { StoredObservation } from '../../../server/domain/payment-reports/types.js';
 import { createTestDatabase } from '../../support/database.js';
 import { spawnService, type ServiceProcess } from '../../support/service-process.js';
 import { createTenant, type Tenant } from '../../support/tenants.js';
 import { CRASH_RETRY_POLICY, untilAcknowledged } from './crash-support.js';
+
+/** An observation as this test reads it with its own client (amounts and timestamps as text). */
+interface ObservationRow {
+  id: string;
+  event_id: string;
+  tracked_payment_id: string;
+  status: string;
+  currency: string;
+  amount_minor: string;
+  captured_amount_minor: string;
+  refunded_amount_minor: string;
+  occurred_at: string;
+  received_at: string;
+  payload: Record<string, unknown>;
+  evidence: StoredObservation['evidence'];
+}
+
+const storedObservation = (o: ObservationRow): StoredObservation => ({
+  id: o.id,
+  status: o.status,
+  currency: o.currency,
+  amountMinor: Number(o.amount_minor),
+  capturedAmountMinor: Number(o.captured_amount_minor),
+  refundedAmountMinor: Number(o.refunded_amount_minor),
+  occurredAt: new Date(o.occurred_at),
+  receivedAt: new Date(o.received_at),
+  payload: o.payload,
+  evidence: o.evidence,
+});
 
 /**
  * Crash without loss (docs/reliability.md): clients report payment outcomes
@@ -118,9 +147,9 @@ describe('payment reports across SIGKILL of the service', () => {
     const client2 = new pg.Client({ connectionString: db.url });
     await client2.connect();
     try {
-      const observations = await client2.query<ObservationRow & { event_id: string; tracked_payment_id: string }>(
+      const observations = await client2.query<ObservationRow>(
         `select id, event_id, tracked_payment_id, status, currency, amount_minor, captured_amount_minor, refunded_amount_minor,
-                occurred_at, received_at, payload
+                occurred_at, received_at, payload, evidence
            from payment_observations where integration_id = $1`,
         [tenant.integrationId],
       );
@@ -137,7 +166,7 @@ describe('payment reports across SIGKILL of the service', () => {
       );
       expect(payments.rowCount).toBe(ATTEMPTS);
       for (const p of payments.rows) {
-        const facts = observations.rows.filter((o) => o.tracked_payment_id === p.id).map((o) => factOf('gwb', o));
+        const facts = observations.rows.filter((o) => o.tracked_payment_id === p.id).map((o) => factOf('gwb', storedObservation(o)));
         const expected = projectionOf(facts, null, new Date());
         expect({
           providerPaymentId: p.provider_payment_id,
