@@ -4,12 +4,13 @@ import { findEnrichmentRecord } from '../../persistence/sql/payment-reports.sql.
 import { preparationById } from '../../persistence/sql/preparations.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { enrichmentReferenceOf, type EnrichmentReference } from './enrichment-reference.js';
 
 /** What the enrichment a report names expected the payment to be. */
 export interface CorrelationTarget {
+  /** The report's `enrichmentRequestId` as given (stored with the payment and its exceptions). */
   enrichmentRequestId: string;
+  reference: EnrichmentReference;
   amountMinor: number;
   currency: string;
 }
@@ -21,20 +22,21 @@ export interface CorrelationTarget {
  * caller's context or does not exist (spec: endpoint 13).
  */
 export async function resolveCorrelation(em: EntityManager, ctx: AuthContext, enrichmentRequestId: string): Promise<CorrelationTarget> {
-  if (enrichmentRequestId.startsWith('req_')) {
+  const reference = enrichmentReferenceOf(enrichmentRequestId);
+  if (reference?.kind === 'inline_enrichment') {
     const record = await findEnrichmentRecord(sqlOf(em), {
-      requestId: enrichmentRequestId,
+      requestId: reference.requestId,
       integrationId: ctx.integrationId,
       environment: ctx.environment,
     });
-    if (record) return { enrichmentRequestId, ...record };
+    if (record) return { enrichmentRequestId, reference, ...record };
   }
-  if (UUID.test(enrichmentRequestId)) {
-    const preparation = await preparationById(sqlOf(em), enrichmentRequestId.toLowerCase(), {
+  if (reference?.kind === 'preparation') {
+    const preparation = await preparationById(sqlOf(em), reference.preparationId, {
       integrationId: ctx.integrationId,
       environment: ctx.environment,
     });
-    if (preparation) return { enrichmentRequestId, amountMinor: preparation.amountMinor, currency: preparation.currency };
+    if (preparation) return { enrichmentRequestId, reference, amountMinor: preparation.amountMinor, currency: preparation.currency };
   }
   throw new DomainError('validation_error', 'The report names an enrichment that does not exist in this integration and environment', [
     {
