@@ -5,20 +5,22 @@ import type { ApiKey } from '../../domain/tenancy/types.js';
 import { db, first, run, type Database } from '../db/query.js';
 import type { Sql } from './sql.js';
 
-type KeyRecordRow = Pick<Selectable<Database['api_keys']>, 'id' | 'secret_hash' | 'scopes' | 'revoked_at' | 'last_used_at'> & {
-  integration_id: Selectable<Database['integrations']>['id'];
-} & Pick<Selectable<Database['integrations']>, 'organization_id' | 'provider' | 'environment'> & {
+/** A key record's columns: the key's, its integration's and its organization's status, and one computed column. */
+type KeyRecordRow = Pick<Selectable<Database['api_keys']>, 'id' | 'secret_hash' | 'scopes' | 'revoked_at' | 'last_used_at'> &
+  Pick<Selectable<Database['integrations']>, 'organization_id' | 'provider' | 'environment'> & {
+    integration_id: Selectable<Database['integrations']>['id'];
     organization_status: Selectable<Database['organizations']>['status'];
     /** Computed: `exists` over `integration_links`. */
     linked: boolean;
   };
 
-/** The epoch row with no key joined: every key column null. */
-type NoKeyRow = { [Column in keyof KeyRecordRow]: null };
+/** The epoch row with no key joined: every key column null (`exists` over nothing is false). */
+type NoKeyRow = { [Column in Exclude<keyof KeyRecordRow, 'linked'>]: null } & { linked: false };
 
 const dateOf = (at: string | null): Date | null => (at === null ? null : new Date(at));
 
-// Scopes are a text[] column; only `issueApiKey` writes it, with scopes the contract validated.
+// Scopes are a text[] column; only `issueApiKey` writes it, with scopes the contract validated. Read once per
+// uncached key (the record is then cached per auth epoch), so this copy costs what the former row copy did.
 const keyRecordOf = (row: KeyRecordRow): KeyRecord => ({
   id: row.id,
   secretHash: row.secret_hash,
