@@ -1,10 +1,10 @@
-import type { Environment, RouteAccess, Scope } from '../../../contract/common/index.js';
+import type { Environment, RouteAccess } from '../../../contract/common/index.js';
 import { DomainError } from '../errors.js';
 import { hashSecret, secretMatchesHash } from '../../crypto/secrets.js';
 import { parseApiKey } from './api-key.js';
 import type { AuthContext } from './auth-context.js';
 import type { KeyDirectory } from './key-directory.js';
-import type { KeyRecord } from '../../persistence/sql/api-keys.sql.js';
+import type { KeyRecord } from './types.js';
 
 /** Last use is written at most this often per key, so reads do not turn into a write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -40,12 +40,12 @@ export async function authenticate(keys: KeyDirectory, options: AuthenticationOp
 }
 
 function touchDue(key: KeyRecord, now: Date): boolean {
-  return !key.last_used_at || now.getTime() - new Date(key.last_used_at).getTime() > LAST_USED_RESOLUTION_MS;
+  return !key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS;
 }
 
 /** The checks of `authenticate` on a key record: the request's context, or the refusal. */
 function verdict(key: KeyRecord | undefined, secret: string, options: AuthenticationOptions): AuthContext {
-  const valid = secretMatchesHash(secret, key?.secret_hash ?? UNKNOWN_KEY_HASH);
+  const valid = secretMatchesHash(secret, key?.secretHash ?? UNKNOWN_KEY_HASH);
   if (!key || !valid) throw unauthenticated('Unknown API key');
   return authorizeKey(key, options.access, options.environment);
 }
@@ -56,9 +56,9 @@ function verdict(key: KeyRecord | undefined, secret: string, options: Authentica
  * another environment, a missing scope or, for `invoices:read`, no link.
  */
 export function authorizeKey(key: KeyRecord, access: RouteAccess, environment: Environment): AuthContext {
-  if (key.revoked_at) throw unauthenticated('This API key has been revoked');
+  if (key.revokedAt) throw unauthenticated('This API key has been revoked');
   // The key is genuine but acts for nobody: the spec's 404 for a missing or inactive organization context (docs/errors.md).
-  if (key.organization_status !== 'active')
+  if (key.organizationStatus !== 'active')
     throw new DomainError('not_found', 'The organization of this API key does not exist or is inactive');
 
   const allowed: readonly string[] = typeof access.provider === 'string' ? [access.provider] : access.provider;
@@ -68,7 +68,7 @@ export function authorizeKey(key: KeyRecord, access: RouteAccess, environment: E
   if (key.environment !== environment) {
     throw forbidden(`A ${key.environment} key cannot be used on this ${environment} deployment`);
   }
-  const held = new Set(key.scopes as Scope[]);
+  const held = new Set(key.scopes);
   const missing = access.scopes.filter((scope) => !held.has(scope));
   if (missing.length > 0) throw forbidden(`The API key lacks the scope(s): ${missing.join(', ')}`);
   // invoices:read also needs the explicit link to still exist (spec: Authentication, scopes).
@@ -77,8 +77,8 @@ export function authorizeKey(key: KeyRecord, access: RouteAccess, environment: E
   }
   return {
     apiKeyId: key.id,
-    organizationId: key.organization_id,
-    integrationId: key.integration_id,
+    organizationId: key.organizationId,
+    integrationId: key.integrationId,
     provider: key.provider,
     environment: key.environment,
     scopes: [...held],

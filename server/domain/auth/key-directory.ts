@@ -1,5 +1,6 @@
-import { findKeyRecord, touchKey, type KeyRecord } from '../../persistence/sql/api-keys.sql.js';
+import { findKeyRecord, touchKey } from '../../persistence/sql/api-keys.sql.js';
 import type { Sql } from '../../persistence/sql/sql.js';
+import type { KeyRecord } from './types.js';
 
 /** Where authentication reads key records and records their use. */
 export interface KeyDirectory {
@@ -74,7 +75,7 @@ export function cachedKeyDirectory(sql: Sql, currentEpoch: () => Promise<string>
     async touch(key, at, resolutionMs) {
       await touchKey(sql, key.id, at, resolutionMs);
       // The cached copy shares the object: later requests see the new last use and skip the write.
-      key.last_used_at = at.toISOString();
+      key.lastUsedAt = at;
     },
     holds(prefix) {
       return records.get(prefix)?.epoch === lastEpoch && lastEpoch !== undefined;

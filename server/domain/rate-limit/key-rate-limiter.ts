@@ -1,4 +1,4 @@
-import type { Lease } from '../../persistence/sql/rate-limit-buckets.sql.js';
+import type { Lease } from './types.js';
 
 export interface RateLimitSettings {
   /** Tokens added to a key's shared bucket per second. */

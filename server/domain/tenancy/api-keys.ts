@@ -1,9 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../../contract/common/index.js';
-import { ApiKey, Integration, IntegrationLink } from '../../persistence/entities/index.js';
+import * as store from '../../persistence/sql/api-keys.sql.js';
+import { isLinked } from '../../persistence/sql/integration-links.sql.js';
+import { integrationById } from '../../persistence/sql/integrations.sql.js';
+import { sqlOf } from '../../persistence/sql/sql.js';
 import { displayPrefix, generateApiKey } from '../auth/api-key.js';
 import { DomainError } from '../errors.js';
 import { scopeIssues } from './scope-rules.js';
+import type { ApiKey } from './types.js';
 
 export interface ApiKeyView {
   id: string;
@@ -17,9 +21,9 @@ export interface ApiKeyView {
 
 const toApiKeyView = (k: ApiKey): ApiKeyView => ({
   id: k.id,
-  integrationId: k.integration.id,
-  prefix: displayPrefix(k.integration.environment, k.prefix),
-  scopes: k.scopes as Scope[],
+  integrationId: k.integrationId,
+  prefix: displayPrefix(k.environment, k.prefix),
+  scopes: [...k.scopes],
   createdAt: k.createdAt.toISOString(),
   lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
   revokedAt: k.revokedAt?.toISOString() ?? null,
@@ -30,47 +34,45 @@ export async function issueApiKey(
   em: EntityManager,
   input: { integrationId: string; scopes: Scope[] },
 ): Promise<{ id: string; key: string; prefix: string; scopes: Scope[]; createdAt: string }> {
-  const integration = await em.findOne(Integration, { id: input.integrationId });
+  const sql = sqlOf(em);
+  const integration = await integrationById(sql, input.integrationId);
   if (!integration) throw new DomainError('not_found', `No integration ${input.integrationId}`);
-  const linked = (await em.count(IntegrationLink, { providerIntegration: integration.id })) > 0;
-  const issues = scopeIssues(integration.provider, input.scopes, linked);
+  const issues = scopeIssues(integration.provider, input.scopes, await isLinked(sql, integration.id));
   if (issues.length > 0) throw new DomainError('validation_error', 'These scopes cannot be granted to this key', issues);
 
   const issued = generateApiKey(integration.environment);
-  const key = em.create(ApiKey, {
-    integration,
+  const key = await store.insertApiKey(sql, {
+    id: crypto.randomUUID(),
+    integrationId: integration.id,
+    environment: integration.environment,
     prefix: issued.prefix,
     secretHash: issued.secretHash,
     scopes: [...input.scopes],
+    createdAt: new Date(),
     lastUsedAt: null,
     revokedAt: null,
   });
-  await em.flush();
   return {
     id: key.id,
     key: issued.key,
-    prefix: displayPrefix(integration.environment, issued.prefix),
-    scopes: key.scopes as Scope[],
+    prefix: displayPrefix(key.environment, key.prefix),
+    scopes: [...key.scopes],
     createdAt: key.createdAt.toISOString(),
   };
 }
 
 export async function listApiKeys(em: EntityManager, input: { integrationId: string }): Promise<ApiKeyView[]> {
-  const rows = await em.find(
-    ApiKey,
-    { integration: input.integrationId },
-    { populate: ['integration'], orderBy: { createdAt: 'asc', id: 'asc' } },
-  );
-  return rows.map(toApiKeyView);
+  return (await store.apiKeysOfIntegration(sqlOf(em), input.integrationId)).map(toApiKeyView);
 }
 
 /** Revoke a key; effective on the key's next request. Revoking twice keeps the first time. */
 export async function revokeApiKey(em: EntityManager, input: { id: string }): Promise<ApiKeyView> {
-  const key = await em.findOne(ApiKey, { id: input.id }, { populate: ['integration'] });
+  const sql = sqlOf(em);
+  const key = await store.apiKeyById(sql, input.id);
   if (!key) throw new DomainError('not_found', `No API key ${input.id}`);
-  if (!key.revokedAt) {
-    key.revokedAt = new Date();
-    await em.flush();
-  }
-  return toApiKeyView(key);
+  // Only an unrevoked key is written: a repeated revocation changes nothing, not even the auth epoch.
+  const revoked = key.revokedAt ? key : await store.revokeApiKey(sql, key, new Date());
+  // Undefined only when the key was deleted in between.
+  if (!revoked) throw new DomainError('not_found', `No API key ${input.id}`);
+  return toApiKeyView(revoked);
 }

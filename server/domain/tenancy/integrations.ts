@@ -1,7 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment, Provider } from '../../../contract/common/index.js';
-import { Integration, Organization } from '../../persistence/entities/index.js';
+import * as store from '../../persistence/sql/integrations.sql.js';
+import { organizationById } from '../../persistence/sql/organizations.sql.js';
+import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
+import type { Integration } from './types.js';
 
 export interface IntegrationView {
   id: string;
@@ -13,7 +16,7 @@ export interface IntegrationView {
 
 export const toIntegrationView = (i: Integration): IntegrationView => ({
   id: i.id,
-  organizationId: i.organization.id,
+  organizationId: i.organizationId,
   provider: i.provider,
   environment: i.environment,
   createdAt: i.createdAt.toISOString(),
@@ -23,14 +26,19 @@ export async function createIntegration(
   em: EntityManager,
   input: { organizationId: string; provider: Provider; environment: Environment },
 ): Promise<IntegrationView> {
-  const organization = await em.findOne(Organization, { id: input.organizationId });
+  const sql = sqlOf(em);
+  const organization = await organizationById(sql, input.organizationId);
   if (!organization) throw new DomainError('not_found', `No organization ${input.organizationId}`);
-  const integration = em.create(Integration, { organization, provider: input.provider, environment: input.environment });
-  await em.flush();
+  const integration = await store.insertIntegration(sql, {
+    id: crypto.randomUUID(),
+    organizationId: organization.id,
+    provider: input.provider,
+    environment: input.environment,
+    createdAt: new Date(),
+  });
   return toIntegrationView(integration);
 }
 
 export async function listIntegrations(em: EntityManager, input: { organizationId: string }): Promise<IntegrationView[]> {
-  const rows = await em.find(Integration, { organization: input.organizationId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-  return rows.map(toIntegrationView);
+  return (await store.integrationsOfOrganization(sqlOf(em), input.organizationId)).map(toIntegrationView);
 }

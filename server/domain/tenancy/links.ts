@@ -1,6 +1,9 @@
-import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
-import { Integration, IntegrationLink } from '../../persistence/entities/index.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import * as store from '../../persistence/sql/integration-links.sql.js';
+import { integrationById } from '../../persistence/sql/integrations.sql.js';
+import { isUniqueViolation, sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
+import type { IntegrationLink } from './types.js';
 
 export interface LinkView {
   id: string;
@@ -11,8 +14,8 @@ export interface LinkView {
 
 const toLinkView = (l: IntegrationLink): LinkView => ({
   id: l.id,
-  ledgerIntegrationId: l.ledgerIntegration.id,
-  providerIntegrationId: l.providerIntegration.id,
+  ledgerIntegrationId: l.ledgerIntegrationId,
+  providerIntegrationId: l.providerIntegrationId,
   createdAt: l.createdAt.toISOString(),
 });
 
@@ -24,9 +27,10 @@ export async function createLink(
   em: EntityManager,
   input: { ledgerIntegrationId: string; providerIntegrationId: string },
 ): Promise<LinkView> {
+  const sql = sqlOf(em);
   const [ledger, provider] = await Promise.all([
-    em.findOne(Integration, { id: input.ledgerIntegrationId }),
-    em.findOne(Integration, { id: input.providerIntegrationId }),
+    integrationById(sql, input.ledgerIntegrationId),
+    integrationById(sql, input.providerIntegrationId),
   ]);
   if (!ledger) throw new DomainError('not_found', `No integration ${input.ledgerIntegrationId}`);
   if (!provider) throw new DomainError('not_found', `No integration ${input.providerIntegrationId}`);
@@ -37,7 +41,7 @@ export async function createLink(
   if (provider.provider === 'ledger') {
     issues.push({ code: 'not_a_provider_integration', path: 'providerIntegrationId', message: 'Must name a gwa, gwb or gwc integration' });
   }
-  if (ledger.organization.id !== provider.organization.id) {
+  if (ledger.organizationId !== provider.organizationId) {
     issues.push({
       code: 'organization_mismatch',
       path: 'providerIntegrationId',
@@ -54,19 +58,22 @@ export async function createLink(
   if (issues.length > 0) throw new DomainError('validation_error', 'These integrations cannot be linked', issues);
 
   try {
-    const link = em.create(IntegrationLink, { ledgerIntegration: ledger, providerIntegration: provider });
-    await em.flush();
+    const link = await store.insertLink(sql, {
+      id: crypto.randomUUID(),
+      ledgerIntegrationId: ledger.id,
+      providerIntegrationId: provider.id,
+      createdAt: new Date(),
+    });
     return toLinkView(link);
   } catch (err) {
-    if (err instanceof UniqueConstraintViolationException) throw new DomainError('conflict', 'These integrations are already linked');
+    if (isUniqueViolation(err)) throw new DomainError('conflict', 'These integrations are already linked');
     throw err;
   }
 }
 
 /** Remove a link; keys holding invoices:read for that integration stop working for invoice routes at once. */
 export async function deleteLink(em: EntityManager, input: { id: string }): Promise<{ id: string; deleted: true }> {
-  const removed = await em.nativeDelete(IntegrationLink, { id: input.id });
-  if (removed === 0) throw new DomainError('not_found', `No link ${input.id}`);
+  if (!(await store.deleteLink(sqlOf(em), input.id))) throw new DomainError('not_found', `No link ${input.id}`);
   return { id: input.id, deleted: true };
 }
 
@@ -75,13 +82,5 @@ export async function listLinks(
   em: EntityManager,
   input: { organizationId?: string | undefined; integrationId?: string | undefined },
 ): Promise<LinkView[]> {
-  const rows = await em.find(
-    IntegrationLink,
-    {
-      ...(input.integrationId ? { $or: [{ ledgerIntegration: input.integrationId }, { providerIntegration: input.integrationId }] } : {}),
-      ...(input.organizationId ? { ledgerIntegration: { organization: input.organizationId } } : {}),
-    },
-    { orderBy: { createdAt: 'asc', id: 'asc' } },
-  );
-  return rows.map(toLinkView);
+  return (await store.listLinks(sqlOf(em), input)).map(toLinkView);
 }

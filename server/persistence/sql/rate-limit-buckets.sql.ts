@@ -1,18 +1,9 @@
+import { sql as expression, type Selectable } from 'kysely';
+import type { BucketSettings, Lease } from '../../domain/rate-limit/types.js';
+import { db, run, type Database } from '../db/query.js';
 import type { Sql } from './sql.js';
 
-export interface BucketSettings {
-  /** Tokens added per second. */
-  perSecond: number;
-  /** Most tokens the bucket holds. */
-  burst: number;
-}
-
-export interface Lease {
-  /** Tokens taken (0..want). */
-  granted: number;
-  /** Tokens left in the shared bucket right after this lease. */
-  remaining: number;
-}
+type LeaseRow = Pick<Selectable<Database['rate_limit_buckets']>, 'last_grant' | 'tokens'>;
 
 /**
  * Take up to `want` whole tokens from a key's shared bucket, refilled first for
@@ -31,16 +22,22 @@ const LEASE_SQL = `
 
 export async function leaseTokens(sql: Sql, apiKeyId: string, want: number, s: BucketSettings): Promise<Lease> {
   const params = [s.burst, s.perSecond, want, s.burst, s.perSecond, want, s.burst, s.perSecond, apiKeyId];
-  let rows = await sql<{ last_grant: number; tokens: number }>(LEASE_SQL, params, 'rate_limit_lease');
+  let rows = await sql<LeaseRow>(LEASE_SQL, params, 'rate_limit_lease');
   if (rows.length === 0) {
     // First lease of this key: a full bucket, created once (a concurrent creator wins, both then lease from it).
-    await sql(
-      `insert into rate_limit_buckets (api_key_id, tokens, last_grant, refilled_at) values (?::uuid, ?::float8, 0, now())
-       on conflict (api_key_id) do nothing`,
-      [apiKeyId, s.burst],
-    );
-    rows = await sql(LEASE_SQL, params, 'rate_limit_lease');
+    await createFullBucket(sql, apiKeyId, s.burst);
+    rows = await sql<LeaseRow>(LEASE_SQL, params, 'rate_limit_lease');
   }
   const row = rows[0]!;
   return { granted: Number(row.last_grant), remaining: Number(row.tokens) };
+}
+
+async function createFullBucket(sql: Sql, apiKeyId: string, burst: number): Promise<void> {
+  await run(
+    sql,
+    db
+      .insertInto('rate_limit_buckets')
+      .values({ api_key_id: apiKeyId, tokens: burst, last_grant: 0, refilled_at: expression<string>`now()` })
+      .onConflict((conflict) => conflict.column('api_key_id').doNothing()),
+  );
 }
