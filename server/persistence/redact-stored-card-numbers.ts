@@ -64,7 +64,13 @@ async function redactSourceRecords(pass: Pass): Promise<void> {
     for (const row of rows) {
       const { value, paths } = redactCardNumbers(row.payload, { isIdentifier: isProviderIdentifier });
       if (paths.length === 0) continue;
-      await run(sql, db.updateTable('ledger_source_records').set({ payload: JSON.stringify(value) }).where('id', '=', row.id));
+      await run(
+        sql,
+        db
+          .updateTable('ledger_source_records')
+          .set({ payload: JSON.stringify(value) })
+          .where('id', '=', row.id),
+      );
     }
   });
 }
@@ -119,17 +125,6 @@ const invoicesReadingMarker = (sql: Sql) => (after: string | undefined, batch: n
       .limit(batch),
   );
 
-interface CurrentRow {
-  id: string;
-  invoice_number: string | null;
-  revision: string | null;
-  deleted: boolean;
-  content: unknown;
-  issues: unknown;
-  dependencies: unknown;
-  mappings: unknown;
-}
-
 /**
  * Step 2: those invoices mapped again by the current mapper, as a sync would map
  * them, and stored where the result differs from what is stored. A new revision
@@ -146,14 +141,14 @@ async function remapInvoicesReadingRedactedRecords(pass: Pass, now: Date): Promi
       const connection = (await connectionById(sql, connectionId))!;
       const ids = rows.filter((r) => r.connection_id === connectionId).map((r) => r.ledger_invoice_id);
       const mapped = await mapStoredSourceInvoices(sql, { connection, ledgerInvoiceIds: ids });
-      const ids = JSON.stringify(mapped.flatMap((m) => (m.state ? [m.state.id] : [])));
+      const stateIds = JSON.stringify(mapped.flatMap((m) => (m.state ? [m.state.id] : [])));
       const current = await run(
         sql,
         db
           .selectFrom('stored_invoices as si')
           .leftJoin('invoice_snapshots as s', 's.id', 'si.current_snapshot_id')
           .select(['si.id', 'si.invoice_number', 'si.revision', 'si.deleted', 's.content', 's.issues', 's.dependencies', 's.mappings'])
-          .where('si.id', '=', raw<string>`any(array(select jsonb_array_elements_text(${ids}::jsonb)::uuid))`),
+          .where('si.id', '=', raw<string>`any(array(select jsonb_array_elements_text(${stateIds}::jsonb)::uuid))`),
       );
       const byId = new Map(current.map((c) => [c.id, c]));
       const changed = mapped
@@ -284,7 +279,13 @@ async function redactPreparations(pass: Pass): Promise<void> {
     for (const row of rows) {
       const { value, paths } = redactCardNumbers(JSON.parse(row.data));
       if (paths.length === 0) continue;
-      await run(sql, db.updateTable('preparations').set({ data: JSON.stringify(value) }).where('id', '=', row.id));
+      await run(
+        sql,
+        db
+          .updateTable('preparations')
+          .set({ data: JSON.stringify(value) })
+          .where('id', '=', row.id),
+      );
     }
   });
 }

@@ -134,11 +134,17 @@ export async function writeMappedInvoices(
   const snapshots = written?.snapshots ?? 0;
   if (snapshots < o.rows.length) {
     // A revision seen before (for example a mapping revoked and confirmed back): point at the snapshot already stored.
-    await sql(
-      `update stored_invoices si set current_snapshot_id = s.id from invoice_snapshots s
-        where si.connection_id = ? and si.ledger_invoice_id = any(array(select jsonb_array_elements_text(?::jsonb))) and s.stored_invoice_id = si.id and s.revision = si.revision
-          and si.current_snapshot_id is distinct from s.id`,
-      [o.connectionId, JSON.stringify(o.rows.map((r) => r.ledgerInvoiceId))],
+    await run(
+      sql,
+      db
+        .updateTable('stored_invoices as si')
+        .from('invoice_snapshots as s')
+        .set((eb) => ({ current_snapshot_id: eb.ref('s.id') }))
+        .where('si.connection_id', '=', o.connectionId)
+        .where('si.ledger_invoice_id', '=', anyOf(o.rows.map((r) => r.ledgerInvoiceId)))
+        .whereRef('s.stored_invoice_id', '=', 'si.id')
+        .whereRef('s.revision', '=', 'si.revision')
+        .where((eb) => eb('si.current_snapshot_id', 'is distinct from', eb.ref('s.id'))),
     );
   }
   return { snapshots };
