@@ -1,10 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
+import { sql as raw } from 'kysely';
 import type { CategorizedIssue } from '../../contract/common/index.js';
 import { containsCardNumber } from '../domain/guard/card-numbers.js';
 import { CARD_NUMBER_REDACTED, redactCardNumbers } from '../domain/guard/redact-card-numbers.js';
 import { invoiceIssue } from '../domain/invoices/issue-categories.js';
 import { isProviderIdentifier } from '../domain/invoices/source-record.js';
 import { mapStoredSourceInvoices } from '../domain/invoices/store-invoices.js';
+import { db, run } from './db/query.js';
 import { connectionById } from './sql/ledger-connections.sql.js';
 import { scopeOfRow, type Sql } from './sql/sql.js';
 import { writeMappedInvoices } from './sql/stored-invoices.sql.js';
@@ -24,19 +26,18 @@ interface Pass {
   batch: number;
 }
 
-/** Each page of `table` in id order (keyset: the next page starts after the last id seen). */
+/**
+ * Each page of a table in id order (keyset: the next page starts after the last id seen). `read` is the table's page
+ * statement: the rows after `after` (all when undefined) in id order, `batch` at most.
+ */
 async function eachPage<Row extends { id: string }>(
-  o: Pass & { table: string; columns: string; where?: string; params?: unknown[] },
+  o: Pass,
+  read: (after: string | undefined, batch: number) => Promise<Row[]>,
   handle: (rows: Row[]) => Promise<void>,
 ): Promise<void> {
   let after: string | undefined;
   for (;;) {
-    const conditions = [o.where ?? 'true', after === undefined ? 'true' : 't.id > ?'];
-    const rows = await o.sql<Row>(`select t.id, ${o.columns} from ${o.table} t where ${conditions.join(' and ')} order by t.id limit ?`, [
-      ...(o.params ?? []),
-      ...(after === undefined ? [] : [after]),
-      o.batch,
-    ]);
+    const rows = await read(after, o.batch);
     if (rows.length > 0) await handle(rows);
     if (rows.length < o.batch) return;
     after = rows.at(-1)!.id;
@@ -49,36 +50,80 @@ const asStored = (value: unknown): unknown => (value === undefined ? null : JSON
 /** Step 1: every stored source record, redacted exactly as the import redacts a record before storing it. */
 async function redactSourceRecords(pass: Pass): Promise<void> {
   const { sql } = pass;
-  await eachPage<{ id: string; payload: unknown }>({ ...pass, table: 'ledger_source_records', columns: 'payload' }, async (rows) => {
+  const page = (after: string | undefined, batch: number) =>
+    run(
+      sql,
+      db
+        .selectFrom('ledger_source_records as t')
+        .select(['t.id', 't.payload'])
+        .$if(after !== undefined, (q) => q.where('t.id', '>', after!))
+        .orderBy('t.id')
+        .limit(batch),
+    );
+  await eachPage(pass, page, async (rows) => {
     for (const row of rows) {
       const { value, paths } = redactCardNumbers(row.payload, { isIdentifier: isProviderIdentifier });
-      if (paths.length > 0) await sql(`update ledger_source_records set payload = ?::jsonb where id = ?`, [JSON.stringify(value), row.id]);
+      if (paths.length === 0) continue;
+      await run(
+        sql,
+        db
+          .updateTable('ledger_source_records')
+          .set({ payload: JSON.stringify(value) })
+          .where('id', '=', row.id),
+      );
     }
   });
 }
 
-/**
- * Stored invoices that read a record holding the marker: their own Invoice record,
- * an Item their current snapshot depends on, or their company's Preferences.
- */
-const READS_MARKER = `(
-  exists (select 1 from ledger_source_records r where r.id = t.source_record_id and strpos(r.payload::text, ?) > 0)
-  or exists (select 1 from ledger_source_records p where p.connection_id = t.connection_id and p.entity_type = 'Preferences'
-      and strpos(p.payload::text, ?) > 0)
-  or exists (select 1 from invoice_snapshots s cross join jsonb_array_elements(s.dependencies) d
-      join ledger_source_records i on i.connection_id = t.connection_id and i.entity_type = 'Item' and i.source_id = d->>'externalId'
-      where s.id = t.current_snapshot_id and d->>'objectType' = 'Item' and strpos(i.payload::text, ?) > 0))`;
+/** The text of a record's payload holds the marker (alias `r`). */
+const holdsMarker = (alias: 'r' | 'p' | 'i') => raw<number>`strpos(${raw.ref(`${alias}.payload`)}::text, ${CARD_NUMBER_REDACTED})`;
 
-interface CurrentRow {
-  id: string;
-  invoice_number: string | null;
-  revision: string | null;
-  deleted: boolean;
-  content: unknown;
-  issues: unknown;
-  dependencies: unknown;
-  mappings: unknown;
-}
+/**
+ * A page of the stored invoices that read a record holding the marker: their own
+ * Invoice record, an Item their current snapshot depends on, or their company's
+ * Preferences.
+ */
+const invoicesReadingMarker = (sql: Sql) => (after: string | undefined, batch: number) =>
+  run(
+    sql,
+    db
+      .selectFrom('stored_invoices as t')
+      .select(['t.id', 't.connection_id', 't.ledger_invoice_id'])
+      .where(({ or, exists, selectFrom }) =>
+        or([
+          exists(
+            selectFrom('ledger_source_records as r')
+              .select(raw.lit(1).as('one'))
+              .whereRef('r.id', '=', 't.source_record_id')
+              .where(holdsMarker('r'), '>', 0),
+          ),
+          exists(
+            selectFrom('ledger_source_records as p')
+              .select(raw.lit(1).as('one'))
+              .whereRef('p.connection_id', '=', 't.connection_id')
+              .where('p.entity_type', '=', 'Preferences')
+              .where(holdsMarker('p'), '>', 0),
+          ),
+          exists(
+            selectFrom('invoice_snapshots as s')
+              .crossJoin(raw`jsonb_array_elements(${raw.ref('s.dependencies')})`.as('d'))
+              .innerJoin('ledger_source_records as i', (join) =>
+                join
+                  .onRef('i.connection_id', '=', 't.connection_id')
+                  .on('i.entity_type', '=', 'Item')
+                  .on('i.source_id', '=', raw<string>`d->>'externalId'`),
+              )
+              .select(raw.lit(1).as('one'))
+              .whereRef('s.id', '=', 't.current_snapshot_id')
+              .where(raw<string>`d->>'objectType'`, '=', 'Item')
+              .where(holdsMarker('i'), '>', 0),
+          ),
+        ]),
+      )
+      .$if(after !== undefined, (q) => q.where('t.id', '>', after!))
+      .orderBy('t.id')
+      .limit(batch),
+  );
 
 /**
  * Step 2: those invoices mapped again by the current mapper, as a sync would map
@@ -91,18 +136,19 @@ interface CurrentRow {
  */
 async function remapInvoicesReadingRedactedRecords(pass: Pass, now: Date): Promise<void> {
   const { sql } = pass;
-  const marker = [CARD_NUMBER_REDACTED, CARD_NUMBER_REDACTED, CARD_NUMBER_REDACTED];
-  const page = { table: 'stored_invoices', columns: 't.connection_id, t.ledger_invoice_id', where: READS_MARKER, params: marker };
-  await eachPage<{ id: string; connection_id: string; ledger_invoice_id: string }>({ ...pass, ...page }, async (rows) => {
+  await eachPage(pass, invoicesReadingMarker(sql), async (rows) => {
     for (const connectionId of new Set(rows.map((r) => r.connection_id))) {
       const connection = (await connectionById(sql, connectionId))!;
       const ids = rows.filter((r) => r.connection_id === connectionId).map((r) => r.ledger_invoice_id);
       const mapped = await mapStoredSourceInvoices(sql, { connection, ledgerInvoiceIds: ids });
-      const current = await sql<CurrentRow>(
-        `select si.id, si.invoice_number, si.revision, si.deleted, s.content, s.issues, s.dependencies, s.mappings
-           from stored_invoices si left join invoice_snapshots s on s.id = si.current_snapshot_id
-          where si.id = any(array(select jsonb_array_elements_text(?::jsonb)::uuid))`,
-        [JSON.stringify(mapped.flatMap((m) => (m.state ? [m.state.id] : [])))],
+      const stateIds = JSON.stringify(mapped.flatMap((m) => (m.state ? [m.state.id] : [])));
+      const current = await run(
+        sql,
+        db
+          .selectFrom('stored_invoices as si')
+          .leftJoin('invoice_snapshots as s', 's.id', 'si.current_snapshot_id')
+          .select(['si.id', 'si.invoice_number', 'si.revision', 'si.deleted', 's.content', 's.issues', 's.dependencies', 's.mappings'])
+          .where('si.id', '=', raw<string>`any(array(select jsonb_array_elements_text(${stateIds}::jsonb)::uuid))`),
       );
       const byId = new Map(current.map((c) => [c.id, c]));
       const changed = mapped
@@ -122,16 +168,20 @@ async function remapInvoicesReadingRedactedRecords(pass: Pass, now: Date): Promi
           return !isDeepStrictEqual(asStored(mapping), asStored(s));
         });
       for (const w of changed) {
-        await sql(
-          `update invoice_snapshots set content = ?::jsonb, issues = ?::jsonb, dependencies = ?::jsonb, mappings = ?::jsonb,
-             mapper_version = ?, source_version = ? where stored_invoice_id = ? and revision = ?`,
-          [
-            ...[w.content, w.issues, w.dependencies, w.mappings].map((v) => JSON.stringify(v)),
-            w.mapperVersion,
-            w.sourceVersion,
-            w.id,
-            w.revision,
-          ],
+        await run(
+          sql,
+          db
+            .updateTable('invoice_snapshots')
+            .set({
+              content: JSON.stringify(w.content),
+              issues: JSON.stringify(w.issues),
+              dependencies: JSON.stringify(w.dependencies),
+              mappings: JSON.stringify(w.mappings),
+              mapper_version: w.mapperVersion,
+              source_version: w.sourceVersion,
+            })
+            .where('stored_invoice_id', '=', w.id)
+            .where('revision', '=', w.revision),
         );
       }
       await writeMappedInvoices(sql, { scope: scopeOfRow(connection), connectionId, rows: changed, now });
@@ -150,9 +200,17 @@ const SNAPSHOT_IDENTIFIERS = new Set(['externalId', 'sourceItemId', 'version']);
  */
 async function redactSnapshots(pass: Pass): Promise<void> {
   const { sql } = pass;
-  type Row = { id: string; content: unknown; issues: CategorizedIssue[]; dependencies: unknown; mappings: unknown };
-  const page = { table: 'invoice_snapshots', columns: 'content, issues, dependencies, mappings' };
-  await eachPage<Row>({ ...pass, ...page }, async (rows) => {
+  const page = (after: string | undefined, batch: number) =>
+    run(
+      sql,
+      db
+        .selectFrom('invoice_snapshots as t')
+        .select(['t.id', 't.content', 't.issues', 't.dependencies', 't.mappings'])
+        .$if(after !== undefined, (q) => q.where('t.id', '>', after!))
+        .orderBy('t.id')
+        .limit(batch),
+    );
+  await eachPage(pass, page, async (rows) => {
     for (const row of rows) {
       const isIdentifier = (key: string) => SNAPSHOT_IDENTIFIERS.has(key);
       const content = redactCardNumbers(row.content, { isIdentifier });
@@ -162,15 +220,17 @@ async function redactSnapshots(pass: Pass): Promise<void> {
       const paths = [...content.paths, ...dependencies.paths, ...mappings.paths, ...issues.paths];
       if (paths.length === 0) continue;
       const found = paths.map((path) => invoiceIssue('card_data_in_source', path));
-      await sql(
-        `update invoice_snapshots set content = ?::jsonb, issues = ?::jsonb, dependencies = ?::jsonb, mappings = ?::jsonb where id = ?`,
-        [
-          JSON.stringify(content.value),
-          JSON.stringify([...(issues.value as CategorizedIssue[]), ...found]),
-          JSON.stringify(dependencies.value),
-          JSON.stringify(mappings.value),
-          row.id,
-        ],
+      await run(
+        sql,
+        db
+          .updateTable('invoice_snapshots')
+          .set({
+            content: JSON.stringify(content.value),
+            issues: JSON.stringify([...(issues.value as CategorizedIssue[]), ...found]),
+            dependencies: JSON.stringify(dependencies.value),
+            mappings: JSON.stringify(mappings.value),
+          })
+          .where('id', '=', row.id),
       );
     }
   });
@@ -179,10 +239,20 @@ async function redactSnapshots(pass: Pass): Promise<void> {
 /** Step 4: an invoice number still holding a card number (an invoice not mapped again above) takes the marker, as its snapshot did. */
 async function redactInvoiceNumbers(pass: Pass): Promise<void> {
   const { sql } = pass;
-  const page = { table: 'stored_invoices', columns: 'invoice_number', where: 't.invoice_number is not null' };
-  await eachPage<{ id: string; invoice_number: string }>({ ...pass, ...page }, async (rows) => {
-    for (const row of rows.filter((r) => containsCardNumber(r.invoice_number))) {
-      await sql(`update stored_invoices set invoice_number = ? where id = ?`, [CARD_NUMBER_REDACTED, row.id]);
+  const page = (after: string | undefined, batch: number) =>
+    run(
+      sql,
+      db
+        .selectFrom('stored_invoices as t')
+        .select(['t.id', 't.invoice_number'])
+        .where('t.invoice_number', 'is not', null)
+        .$if(after !== undefined, (q) => q.where('t.id', '>', after!))
+        .orderBy('t.id')
+        .limit(batch),
+    );
+  await eachPage(pass, page, async (rows) => {
+    for (const row of rows.filter((r) => containsCardNumber(r.invoice_number!))) {
+      await run(sql, db.updateTable('stored_invoices').set({ invoice_number: CARD_NUMBER_REDACTED }).where('id', '=', row.id));
     }
   });
 }
@@ -194,10 +264,28 @@ async function redactInvoiceNumbers(pass: Pass): Promise<void> {
  */
 async function redactPreparations(pass: Pass): Promise<void> {
   const { sql } = pass;
-  await eachPage<{ id: string; data: string }>({ ...pass, table: 'preparations', columns: 'data::text as data' }, async (rows) => {
+  // `data` is `json`: read as its text, which the driver would otherwise parse.
+  const page = (after: string | undefined, batch: number) =>
+    run(
+      sql,
+      db
+        .selectFrom('preparations as t')
+        .select((eb) => ['t.id', eb.cast<string>('t.data', 'text').as('data')])
+        .$if(after !== undefined, (q) => q.where('t.id', '>', after!))
+        .orderBy('t.id')
+        .limit(batch),
+    );
+  await eachPage(pass, page, async (rows) => {
     for (const row of rows) {
       const { value, paths } = redactCardNumbers(JSON.parse(row.data));
-      if (paths.length > 0) await sql(`update preparations set data = ?::json where id = ?`, [JSON.stringify(value), row.id]);
+      if (paths.length === 0) continue;
+      await run(
+        sql,
+        db
+          .updateTable('preparations')
+          .set({ data: JSON.stringify(value) })
+          .where('id', '=', row.id),
+      );
     }
   });
 }

@@ -1,16 +1,11 @@
-import {
-  evidenceChains,
-  evidenceFilterTargetsExist,
-  evidenceGroups,
-  type EvidenceChain,
-  type EvidenceFilter,
-} from '../../persistence/sql/evidence.sql.js';
+import { evidenceChains, evidenceFilterTargetsExist, evidenceGroups } from '../../persistence/sql/evidence.sql.js';
 import { DomainError } from '../errors.js';
 import type { Sql } from '../../persistence/sql/sql.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
 import { csvRecord } from './csv.js';
 import { ageHours, evidenceState, factKeysOf, factsOfKey, monthOf, type EvidenceState } from './evidence-state.js';
 import { summarize } from './evidence-summary.js';
+import type { EvidenceChain, EvidenceFilter } from './types.js';
 
 /** The filters every evidence read takes (docs/evidence.md, "Procedures and download"). */
 export interface EvidenceInput {

@@ -1,60 +1,72 @@
+import { sql as raw, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { FactGroup } from '../../domain/evidence/evidence-summary.js';
-import type { Environment, PaymentProvider } from '../../../contract/common/index.js';
-import { withDates, type Sql } from './sql.js';
+import type { EvidenceChain, EvidenceException, EvidenceFilter } from '../../domain/evidence/types.js';
+import type { PaymentProvider } from '../../../contract/common/index.js';
+import { db, first, run, type Database } from '../db/query.js';
+import type { Sql } from './sql.js';
 
-/** Which preparations an evidence read covers: saved in `[from, to)`, optionally one organization or integration. */
-export interface EvidenceFilter {
-  organizationId?: string | undefined;
-  integrationId?: string | undefined;
-  from: Date;
-  to: Date;
-  /** Only preparations whose fact key is one of these (a state filter, docs/evidence.md). */
-  factKeys?: number[] | undefined;
+type Preparation = Selectable<Database['preparations']>;
+type TrackedPayment = Selectable<Database['tracked_payments']>;
+
+/**
+ * The columns of the `preparation_evidence_facts` view (Migration20261125191500_preparation_evidence), which the
+ * generated table types do not cover (views are not tables): a preparation, its chain's payment (null without one)
+ * and the facts whose sum is the fact key.
+ */
+interface PreparationEvidenceFactsView extends Pick<
+  Preparation,
+  | 'id'
+  | 'organization_id'
+  | 'integration_id'
+  | 'environment'
+  | 'provider'
+  | 'mode'
+  | 'amount_minor'
+  | 'currency'
+  | 'created_at'
+  | 'stored_invoice_id'
+  | 'snapshot_id'
+  | 'revision'
+> {
+  payment_id: TrackedPayment['id'] | null;
+  attempt_id: TrackedPayment['attempt_id'] | null;
+  provider_payment_id: TrackedPayment['provider_payment_id'];
+  payment_status: TrackedPayment['status'];
+  payment_amount_minor: TrackedPayment['amount_minor'];
+  payment_currency: TrackedPayment['currency'];
+  captured_minor: string;
+  refunded_minor: string;
+  enhanced: boolean;
+  exception: boolean;
+  payment: boolean;
+  captured: boolean;
+  verified_capture: boolean;
+  amount_matches: boolean;
+  currency_matches: boolean;
+  fact_key: number;
 }
 
-/** One correlation exception naming the preparation. */
-export interface EvidenceException {
-  kind: 'amount_mismatch' | 'currency_mismatch';
-  expected: string;
-  observed: string;
-  observationId: string;
-  at: string;
-}
-
-/** The chain of one preparation with its fact key (docs/evidence.md, "The chain of one preparation"). */
-export interface EvidenceChain {
-  id: string;
-  organizationId: string;
-  integrationId: string;
-  environment: Environment;
-  provider: PaymentProvider;
-  mode: 'enhanced' | 'ordinary';
-  amountMinor: number;
-  currency: string;
-  createdAt: Date;
-  storedInvoiceId: string;
-  ledgerInvoiceId: string;
-  invoiceNumber: string | null;
-  snapshotId: string;
-  revision: string;
-  factKey: number;
-  payment: {
-    id: string;
-    attemptId: string;
-    providerPaymentId: string | null;
-    status: string | null;
-    amountMinor: number | null;
-    currency: string | null;
-    capturedAmountMinor: number;
-    refundedAmountMinor: number;
-  } | null;
-  verifiedCapture: { observationId: string; eventId: string; occurredAt: Date } | null;
-  reportedCapture: { observationId: string; eventId: string; occurredAt: Date } | null;
-  exceptions: EvidenceException[];
-}
+/** The query builder with the view as a table. */
+const withFacts = db.withTables<{ preparation_evidence_facts: PreparationEvidenceFactsView }>();
+type FactsDatabase = Database & { preparation_evidence_facts: PreparationEvidenceFactsView };
 
 /** One group of the summary: preparations of one integration, UTC month, currency and fact key (the domain's `FactGroup`). */
 export type EvidenceGroup = FactGroup;
+
+/** The first capture of the chain's payment (`f`) with this evidence, in time order: one lateral lookup. */
+const firstCapture = (
+  { selectFrom }: ExpressionBuilder<FactsDatabase & { f: PreparationEvidenceFactsView }, 'f'>,
+  evidence: 'provider_verified' | 'merchant_report',
+) =>
+  selectFrom('payment_observations as o')
+    .select(['o.id', 'o.event_id', 'o.occurred_at'])
+    .whereRef('o.tracked_payment_id', '=', 'f.payment_id')
+    // Literals, as the view's own lookups: the evidence kind picks the index's rows.
+    .where('o.evidence', '=', raw.lit(evidence))
+    .where('o.captured_amount_minor', '>', raw<string>`0`)
+    .orderBy('o.occurred_at')
+    .orderBy('o.id')
+    .limit(raw.lit(1));
 
 /**
  * The chains of the preparations in the filter, one row each, with no per-row queries: the facts come from the
@@ -62,65 +74,38 @@ export type EvidenceGroup = FactGroup;
  * finds each chain's payment by index lookups; the first verified and first reported capture and the invoice are
  * joined here for what the list shows.
  */
-function chainsQuery(filter: EvidenceFilter): { text: string; params: unknown[] } {
-  const params: unknown[] = [filter.from, filter.to];
-  let where = `f.created_at >= ? and f.created_at < ?`;
-  if (filter.organizationId !== undefined) {
-    where += ` and f.organization_id = ?::uuid`;
-    params.push(filter.organizationId);
-  }
-  if (filter.integrationId !== undefined) {
-    where += ` and f.integration_id = ?::uuid`;
-    params.push(filter.integrationId);
-  }
-  const capture = (evidence: string, alias: string) =>
-    `left join lateral (select o.id, o.event_id, o.occurred_at from payment_observations o
-                         where o.tracked_payment_id = f.payment_id and o.evidence = '${evidence}' and o.captured_amount_minor > 0
-                         order by o.occurred_at, o.id limit 1) ${alias} on true`;
-  const text = `
-    select f.*, v.id as verified_id, v.event_id as verified_event_id, v.occurred_at as verified_at,
-           r.id as reported_id, r.event_id as reported_event_id, r.occurred_at as reported_at, si.ledger_invoice_id, si.invoice_number
-      from preparation_evidence_facts f
-      ${capture('provider_verified', 'v')} ${capture('merchant_report', 'r')}
-      join stored_invoices si on si.id = f.stored_invoice_id
-     where ${where}`;
-  return { text, params };
+function chainsQuery(filter: EvidenceFilter) {
+  const { organizationId, integrationId } = filter;
+  return withFacts
+    .selectFrom('preparation_evidence_facts as f')
+    .leftJoinLateral(
+      (eb) => firstCapture(eb, 'provider_verified').as('v'),
+      (join) => join.onTrue(),
+    )
+    .leftJoinLateral(
+      (eb) => firstCapture(eb, 'merchant_report').as('r'),
+      (join) => join.onTrue(),
+    )
+    .innerJoin('stored_invoices as si', 'si.id', 'f.stored_invoice_id')
+    .selectAll('f')
+    .select([
+      'v.id as verified_id',
+      'v.event_id as verified_event_id',
+      'v.occurred_at as verified_at',
+      'r.id as reported_id',
+      'r.event_id as reported_event_id',
+      'r.occurred_at as reported_at',
+      'si.ledger_invoice_id',
+      'si.invoice_number',
+    ])
+    .where('f.created_at', '>=', filter.from.toISOString())
+    .where('f.created_at', '<', filter.to.toISOString())
+    .$if(organizationId !== undefined, (q) => q.where('f.organization_id', '=', organizationId!))
+    .$if(integrationId !== undefined, (q) => q.where('f.integration_id', '=', integrationId!));
 }
 
-interface ChainRow {
-  id: string;
-  organization_id: string;
-  integration_id: string;
-  environment: Environment;
-  provider: PaymentProvider;
-  mode: 'enhanced' | 'ordinary';
-  amount_minor: string;
-  currency: string;
-  created_at: Date;
-  stored_invoice_id: string;
-  snapshot_id: string;
-  revision: string;
-  ledger_invoice_id: string;
-  invoice_number: string | null;
-  payment_id: string | null;
-  attempt_id: string | null;
-  provider_payment_id: string | null;
-  payment_status: string | null;
-  payment_amount_minor: string | null;
-  payment_currency: string | null;
-  captured_minor: string;
-  refunded_minor: string;
-  verified_id: string | null;
-  verified_event_id: string | null;
-  verified_at: Date | null;
-  reported_id: string | null;
-  reported_event_id: string | null;
-  reported_at: Date | null;
-  fact_key: number;
-  exceptions: EvidenceException[];
-}
-
-const chainRows = withDates<ChainRow>(['created_at', 'verified_at', 'reported_at']);
+/** A chain's row: the view's columns, the first captures, the invoice and the exceptions. */
+type ChainRow = Awaited<ReturnType<typeof chainsPage>>[number];
 
 function chainOf(r: ChainRow): EvidenceChain {
   return {
@@ -128,11 +113,11 @@ function chainOf(r: ChainRow): EvidenceChain {
     organizationId: r.organization_id,
     integrationId: r.integration_id,
     environment: r.environment,
-    provider: r.provider,
-    mode: r.mode,
+    provider: r.provider as PaymentProvider,
+    mode: r.mode as EvidenceChain['mode'],
     amountMinor: Number(r.amount_minor),
     currency: r.currency,
-    createdAt: r.created_at,
+    createdAt: new Date(r.created_at),
     storedInvoiceId: r.stored_invoice_id,
     ledgerInvoiceId: r.ledger_invoice_id,
     invoiceNumber: r.invoice_number,
@@ -153,11 +138,56 @@ function chainOf(r: ChainRow): EvidenceChain {
             refundedAmountMinor: Number(r.refunded_minor),
           },
     verifiedCapture:
-      r.verified_id === null ? null : { observationId: r.verified_id, eventId: r.verified_event_id!, occurredAt: r.verified_at! },
+      r.verified_id === null ? null : { observationId: r.verified_id, eventId: r.verified_event_id!, occurredAt: new Date(r.verified_at!) },
     reportedCapture:
-      r.reported_id === null ? null : { observationId: r.reported_id, eventId: r.reported_event_id!, occurredAt: r.reported_at! },
+      r.reported_id === null ? null : { observationId: r.reported_id, eventId: r.reported_event_id!, occurredAt: new Date(r.reported_at!) },
     exceptions: r.exceptions,
   };
+}
+
+/** The statement of one page of chains (`evidenceChains`). */
+function chainsPage(sql: Sql, filter: EvidenceFilter, page: { after?: { createdAt: Date; id: string } | undefined; limit: number }) {
+  const { factKeys } = filter;
+  const { after } = page;
+  return run(
+    sql,
+    withFacts
+      .with('f', () => chainsQuery(filter))
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('f')
+          .selectAll()
+          .$if(factKeys !== undefined, (q) => q.where('f.fact_key', '=', raw<number>`any(${factKeys}::int[])`))
+          .$if(after !== undefined, (q) =>
+            q.where((eb) => eb(eb.refTuple('f.created_at', 'f.id'), '>', eb.tuple(after!.createdAt.toISOString(), after!.id))),
+          )
+          .orderBy('f.created_at')
+          .orderBy('f.id')
+          .limit(page.limit)
+          .as('f'),
+      )
+      .leftJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('correlation_exceptions as c')
+            .select(
+              raw<EvidenceException[]>`json_agg(json_build_object('kind', c.kind, 'expected', c.expected, 'observed', c.observed,
+                                           'observationId', c.observation_id,
+                                           'at', to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+                         order by c.created_at, c.id)`.as('list'),
+            )
+            .whereRef('c.integration_id', '=', 'f.integration_id')
+            .whereRef('c.environment', '=', 'f.environment')
+            // The request id is the preparation's id as the merchant sent it (any case).
+            .where(raw<string>`lower(c.enrichment_request_id)`, '=', raw<string>`f.id::text`)
+            .as('x'),
+        (join) => join.onTrue(),
+      )
+      .selectAll('f')
+      .select(raw<EvidenceException[]>`coalesce(x.list, '[]'::json)`.as('exceptions'))
+      .orderBy('f.created_at')
+      .orderBy('f.id'),
+  );
 }
 
 /**
@@ -169,33 +199,7 @@ export async function evidenceChains(
   filter: EvidenceFilter,
   page: { after?: { createdAt: Date; id: string } | undefined; limit: number },
 ): Promise<EvidenceChain[]> {
-  const { text, params } = chainsQuery(filter);
-  const conditions: string[] = [];
-  if (filter.factKeys !== undefined) {
-    conditions.push(`f.fact_key = any(?::int[])`);
-    params.push(filter.factKeys);
-  }
-  if (page.after !== undefined) {
-    conditions.push(`(f.created_at, f.id) > (?::timestamptz, ?::uuid)`);
-    params.push(page.after.createdAt, page.after.id);
-  }
-  params.push(page.limit);
-  const rows = await sql(
-    `with f as (${text})
-     select f.*, coalesce(x.list, '[]'::json) as exceptions
-       from (select * from f ${conditions.length ? `where ${conditions.join(' and ')}` : ''} order by f.created_at, f.id limit ?) f
-       left join lateral (
-         select json_agg(json_build_object('kind', c.kind, 'expected', c.expected, 'observed', c.observed,
-                                           'observationId', c.observation_id,
-                                           'at', to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-                         order by c.created_at, c.id) as list
-           from correlation_exceptions c
-          where c.integration_id = f.integration_id and c.environment = f.environment
-            and lower(c.enrichment_request_id) = f.id::text) x on true
-      order by f.created_at, f.id`,
-    params,
-  );
-  return chainRows(rows).map(chainOf);
+  return (await chainsPage(sql, filter, page)).map(chainOf);
 }
 
 /**
@@ -205,35 +209,27 @@ export async function evidenceChains(
  * of each key is decided by the domain, never here.
  */
 export async function evidenceGroups(sql: Sql, filter: EvidenceFilter): Promise<EvidenceGroup[]> {
-  const params: unknown[] = [filter.from, filter.to];
-  let where = `e.created_at >= ? and e.created_at < ?`;
-  if (filter.organizationId !== undefined) {
-    where += ` and e.organization_id = ?::uuid`;
-    params.push(filter.organizationId);
-  }
-  if (filter.integrationId !== undefined) {
-    where += ` and e.integration_id = ?::uuid`;
-    params.push(filter.integrationId);
-  }
-  const rows = await sql<{
-    integration_id: string;
-    provider: PaymentProvider;
-    month: string;
-    currency: string;
-    fact_key: number;
-    count: string;
-    net_minor: string;
-  }>(
-    `select e.integration_id, e.provider, e.month, e.currency, e.fact_key, count(*) as count, sum(e.net_minor)::text as net_minor
-       from preparation_evidence e
-      where ${where}
-      group by 1, 2, 3, 4, 5
-      order by 1, 3, 4, 5`,
-    params,
+  const { organizationId, integrationId } = filter;
+  const groupColumns = ['e.integration_id', 'e.provider', 'e.month', 'e.currency', 'e.fact_key'] as const;
+  const rows = await run(
+    sql,
+    db
+      .selectFrom('preparation_evidence as e')
+      .select(groupColumns)
+      .select((eb) => [eb.fn.countAll<string>().as('count'), eb.cast<string>(eb.fn.sum('e.net_minor'), 'text').as('net_minor')])
+      .where('e.created_at', '>=', filter.from.toISOString())
+      .where('e.created_at', '<', filter.to.toISOString())
+      .$if(organizationId !== undefined, (q) => q.where('e.organization_id', '=', organizationId!))
+      .$if(integrationId !== undefined, (q) => q.where('e.integration_id', '=', integrationId!))
+      .groupBy(groupColumns)
+      .orderBy('e.integration_id')
+      .orderBy('e.month')
+      .orderBy('e.currency')
+      .orderBy('e.fact_key'),
   );
   return rows.map((r) => ({
     integrationId: r.integration_id,
-    provider: r.provider,
+    provider: r.provider as PaymentProvider,
     month: r.month,
     currency: r.currency,
     factKey: Number(r.fact_key),
@@ -246,18 +242,30 @@ export async function evidenceGroups(sql: Sql, filter: EvidenceFilter): Promise<
 export async function evidenceFilterTargetsExist(
   sql: Sql,
   filter: { organizationId?: string | undefined; integrationId?: string | undefined },
-) {
-  const [row] = await sql<{ ok: boolean }>(
-    `select (?::uuid is null or exists (select 1 from organizations o where o.id = ?::uuid))
-        and (?::uuid is null or exists (select 1 from integrations i where i.id = ?::uuid and (?::uuid is null or i.organization_id = ?::uuid))) as ok`,
-    [
-      filter.organizationId ?? null,
-      filter.organizationId ?? null,
-      filter.integrationId ?? null,
-      filter.integrationId ?? null,
-      filter.organizationId ?? null,
-      filter.organizationId ?? null,
-    ],
+): Promise<boolean> {
+  const { organizationId, integrationId } = filter;
+  if (organizationId === undefined && integrationId === undefined) return true;
+  const row = await first(
+    sql,
+    db.selectNoFrom(({ and, exists, selectFrom }) =>
+      and([
+        ...(organizationId === undefined
+          ? []
+          : [exists(selectFrom('organizations as o').select(raw.lit(1).as('one')).where('o.id', '=', organizationId))]),
+        ...(integrationId === undefined
+          ? []
+          : [
+              exists(
+                selectFrom('integrations as i')
+                  .select(raw.lit(1).as('one'))
+                  .where('i.id', '=', integrationId)
+                  .$if(organizationId !== undefined, (q) => q.where('i.organization_id', '=', organizationId!)),
+              ),
+            ]),
+      ])
+        .$castTo<boolean>()
+        .as('ok'),
+    ),
   );
   return row?.ok === true;
 }

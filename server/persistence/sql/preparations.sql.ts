@@ -1,33 +1,12 @@
-import type { Environment, PaymentProvider } from '../../../contract/common/index.js';
+import type { Insertable, Selectable } from 'kysely';
+import type { PaymentProvider } from '../../../contract/common/index.js';
 import type { PreparationContextRead, SavedPreparation } from '../../domain/preparations/ports.js';
-import { invoiceReadColumns, linkedLedgerIntegrationsOf, readRows, type InvoiceReadRow } from './stored-invoices.sql.js';
-import { withDates, type Sql } from './sql.js';
+import { db, first, run, type Database } from '../db/query.js';
+import type { InvoiceReadRow } from './stored-invoices.sql.js';
+import type { Sql } from './sql.js';
 
-/** A row of `preparations` (columns by name; `data` parsed JSON). */
-interface PreparationRow {
-  id: string;
-  organization_id: string;
-  integration_id: string;
-  environment: string;
-  provider: string;
-  kind: string;
-  stored_invoice_id: string;
-  snapshot_id: string;
-  revision: string;
-  source_integration_id: string;
-  connection_id: string;
-  source_connection_id: string;
-  checked_through: Date;
-  amount_minor: string;
-  currency: string;
-  idempotency_key: string;
-  fingerprint: string;
-  mode: string;
-  data: Record<string, unknown>;
-  created_at: Date;
-}
-
-const rows = withDates<PreparationRow>(['checked_through', 'created_at']);
+/** A row of `preparations`, as read (timestamps and the amount as text, `data` parsed JSON). */
+type PreparationRow = Selectable<Database['preparations']>;
 
 /** The domain's saved preparation of a row. */
 function savedOf(row: PreparationRow): SavedPreparation {
@@ -35,7 +14,7 @@ function savedOf(row: PreparationRow): SavedPreparation {
     id: row.id,
     organizationId: row.organization_id,
     integrationId: row.integration_id,
-    environment: row.environment as Environment,
+    environment: row.environment,
     provider: row.provider as PaymentProvider,
     kind: row.kind as SavedPreparation['kind'],
     storedInvoiceId: row.stored_invoice_id,
@@ -44,19 +23,19 @@ function savedOf(row: PreparationRow): SavedPreparation {
     sourceIntegrationId: row.source_integration_id,
     connectionRowId: row.connection_id,
     sourceConnectionId: row.source_connection_id,
-    checkedThrough: row.checked_through,
+    checkedThrough: new Date(row.checked_through),
     amountMinor: Number(row.amount_minor),
     currency: row.currency,
     idempotencyKey: row.idempotency_key,
     fingerprint: row.fingerprint,
     mode: row.mode as SavedPreparation['mode'],
-    data: row.data,
-    createdAt: row.created_at,
+    data: row.data as Record<string, unknown>,
+    createdAt: new Date(row.created_at),
   };
 }
 
 /** The row of a saved preparation, as `insertPreparations` sends it (JSON: dates as ISO text, the amount exact). */
-function rowOf(p: SavedPreparation): PreparationRow {
+function rowOf(p: SavedPreparation): Insertable<Database['preparations']> {
   return {
     id: p.id,
     organization_id: p.organizationId,
@@ -80,7 +59,8 @@ function rowOf(p: SavedPreparation): PreparationRow {
     created_at: p.createdAt,
   };
 }
-const COLUMN_NAMES = [
+
+const COLUMNS = [
   'id',
   'organization_id',
   'integration_id',
@@ -102,37 +82,37 @@ const COLUMN_NAMES = [
   'data',
   'created_at',
 ] as const satisfies readonly (keyof PreparationRow)[];
-const COLUMNS = COLUMN_NAMES.join(', ');
 
 /** A preparation of this integration and environment (payment-report correlation), or any when no scope is given (operators). */
 export async function preparationById(
   sql: Sql,
   id: string,
-  scope?: { integrationId: string; environment: string },
+  scope?: { integrationId: string; environment: Database['preparations']['environment'] },
 ): Promise<SavedPreparation | undefined> {
-  const where = scope === undefined ? 'id = ?' : 'id = ? and integration_id = ? and environment = ?';
-  const params = scope === undefined ? [id] : [id, scope.integrationId, scope.environment];
-  return rows(await sql(`select ${COLUMNS} from preparations where ${where}`, params)).map(savedOf)[0];
+  const row = await first(
+    sql,
+    db
+      .selectFrom('preparations')
+      .select(COLUMNS)
+      .where('id', '=', id)
+      .$if(scope !== undefined, (q) => q.where('integration_id', '=', scope!.integrationId).where('environment', '=', scope!.environment)),
+  );
+  return row && savedOf(row);
 }
-
-/** The column types of a preparation as `json_to_recordset` reads them (`data` as `json`: the text as sent, unparsed). */
-const RECORD_TYPES = `id uuid, organization_id uuid, integration_id uuid, environment text, provider text, kind text,
-  stored_invoice_id uuid, snapshot_id uuid, revision text, source_integration_id uuid, connection_id uuid,
-  source_connection_id text, checked_through timestamptz, amount_minor bigint, currency text, idempotency_key text,
-  fingerprint text, mode text, data json, created_at timestamptz`;
 
 /**
  * Insert preparations in one statement (group commit); the unique (integration, idempotency key) refuses a duplicate,
- * which aborts the whole statement. The rows travel as one JSON parameter, so the statement text is the same for any
- * number of rows and is prepared once per connection.
+ * which aborts the whole statement. The rows travel as one JSON parameter (`json_to_recordset` reads `data` as `json`:
+ * the text as sent, unparsed; each row's fields are the columns, by name), so the statement text is the same for any
+ * number of rows and is prepared once per connection. Named: its text must not change (docs/performance.md).
  */
+const INSERT_PREPARATIONS = `insert into preparations (id, organization_id, integration_id, environment, provider, kind, stored_invoice_id, snapshot_id, revision, source_integration_id, connection_id, source_connection_id, checked_through, amount_minor, currency, idempotency_key, fingerprint, mode, data, created_at) select id, organization_id, integration_id, environment, provider, kind, stored_invoice_id, snapshot_id, revision, source_integration_id, connection_id, source_connection_id, checked_through, amount_minor, currency, idempotency_key, fingerprint, mode, data, created_at from json_to_recordset(?::json) as r(id uuid, organization_id uuid, integration_id uuid, environment text, provider text, kind text,
+  stored_invoice_id uuid, snapshot_id uuid, revision text, source_integration_id uuid, connection_id uuid,
+  source_connection_id text, checked_through timestamptz, amount_minor bigint, currency text, idempotency_key text,
+  fingerprint text, mode text, data json, created_at timestamptz)`;
+
 export async function insertPreparations(sql: Sql, saved: readonly SavedPreparation[]): Promise<void> {
-  // A row's fields are the columns, by name (dates as ISO text, the amount as its decimal text).
-  await sql(
-    `insert into preparations (${COLUMNS}) select ${COLUMNS} from json_to_recordset(?::json) as r(${RECORD_TYPES})`,
-    [JSON.stringify(saved.map(rowOf))],
-    'preparations_insert',
-  );
+  await sql(INSERT_PREPARATIONS, [JSON.stringify(saved.map(rowOf))], 'preparations_insert');
 }
 
 /** A keyset page of preparations in (created_at, id) order, for operators. */
@@ -145,22 +125,23 @@ export async function listPreparations(
     limit: number;
   },
 ): Promise<SavedPreparation[]> {
-  const where: string[] = ['true'];
-  const params: unknown[] = [];
-  const filter = (condition: string, ...values: unknown[]) => {
-    where.push(condition);
-    params.push(...values);
-  };
-  if (o.invoiceId !== undefined) filter('stored_invoice_id = ?', o.invoiceId);
-  if (o.integrationId !== undefined) filter('integration_id = ?', o.integrationId);
-  if (o.after) filter('(created_at, id) > (?, ?)', o.after.createdAt, o.after.id);
-  return rows(
-    await sql(`select ${COLUMNS} from preparations where ${where.join(' and ')} order by created_at, id limit ?`, [...params, o.limit]),
-  ).map(savedOf);
+  const { invoiceId, integrationId, after } = o;
+  const rows = await run(
+    sql,
+    db
+      .selectFrom('preparations')
+      .select(COLUMNS)
+      .$if(invoiceId !== undefined, (q) => q.where('stored_invoice_id', '=', invoiceId!))
+      .$if(integrationId !== undefined, (q) => q.where('integration_id', '=', integrationId!))
+      .$if(after !== undefined, (q) =>
+        q.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after!.createdAt.toISOString(), after!.id))),
+      )
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(o.limit),
+  );
+  return rows.map(savedOf);
 }
-
-/** How a preparation request names its invoice, and the stored invoice column that holds it. */
-const SELECTOR_COLUMNS = { invoiceId: 'id', ledgerInvoiceId: 'ledger_invoice_id', invoiceNumber: 'invoice_number' } as const;
 
 /** What `preparationContexts` reads for one request: the domain's context with the invoices still as rows (the snapshot cache fills their JSON). */
 export interface ContextRows {
@@ -185,6 +166,80 @@ export interface ContextRowsRead extends PreparationContextRead {
   knownSnapshotId?: string | undefined;
 }
 
+/** A row of `preparationContexts`: the request's number, the epoch, the saved preparation's columns (`p_`) and an invoice's (all null when none). */
+type ContextRow = { n: number; auth_epoch: string } & { [C in (typeof COLUMNS)[number] as `p_${C}`]: PreparationRow[C] | null } & {
+  [C in keyof InvoiceReadRow]: InvoiceReadRow[C] | null;
+};
+
+/**
+ * The statement of `preparationContexts`, one per selector; each differs from the others only in the stored invoice
+ * column the selector compares (`f.id = r.value::uuid`, `f.ledger_invoice_id = r.value`, `f.invoice_number = r.value`).
+ * Spelled out whole, not composed: they are named prepared statements whose text must not change (a changed text is
+ * a new plan; docs/performance.md). The invoice columns are those of `InvoiceReadRow`, the saved preparation's are
+ * `COLUMNS` prefixed `p_`; the snapshot's content and issues only when the caller does not hold it, its dependencies
+ * and mappings never (preparation does not read them). The linked ledger integrations are those of
+ * `linkedLedgerIntegrations` (stored-invoices.sql.ts).
+ */
+const PREPARATION_CONTEXTS = {
+  invoiceId: `select r.n, (select value from auth_epoch where id) as auth_epoch, p.id as p_id, p.organization_id as p_organization_id, p.integration_id as p_integration_id, p.environment as p_environment, p.provider as p_provider, p.kind as p_kind, p.stored_invoice_id as p_stored_invoice_id, p.snapshot_id as p_snapshot_id, p.revision as p_revision, p.source_integration_id as p_source_integration_id, p.connection_id as p_connection_id, p.source_connection_id as p_source_connection_id, p.checked_through as p_checked_through, p.amount_minor as p_amount_minor, p.currency as p_currency, p.idempotency_key as p_idempotency_key, p.fingerprint as p_fingerprint, p.mode as p_mode, p.data as p_data, p.created_at as p_created_at, si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
+    exists (select 1 from ledger_sync_runs r where r.connection_id = c.id and r.state in ('queued', 'running')) as sync_active,
+    si.source_record_id, si.ledger_invoice_id, si.invoice_number, si.status, si.currency, si.total_amount_minor, si.source_version,
+    si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, case when s.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot then s.content end as content, case when s.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot then s.issues end as issues, null as dependencies, null as mappings
+       from jsonb_to_recordset(?::jsonb)
+            as r(n int, integration_id uuid, organization_id uuid, environment text, idempotency_key text, value text, known_snapshot uuid)
+       left join lateral (
+         select p.* from preparations p where p.integration_id = r.integration_id and p.idempotency_key = r.idempotency_key limit 1) p on true
+       left join lateral (
+         select f.id, f.created_at from stored_invoices f
+          where f.integration_id in (select l.ledger_integration_id as id from integration_links l
+       join integrations li on li.id = l.ledger_integration_id join integrations pi on pi.id = l.provider_integration_id
+      where l.provider_integration_id = r.integration_id and li.organization_id = pi.organization_id and li.environment = pi.environment)
+            and f.organization_id = r.organization_id and f.environment = r.environment and f.id = r.value::uuid
+          order by f.created_at, f.id limit 2) f on true
+       left join lateral (select si.* from stored_invoices si where si.id = f.id limit 1) si on true
+       left join lateral (select c.* from ledger_connections c where c.id = si.connection_id limit 1) c on true
+       left join lateral (select s.* from invoice_snapshots s where s.id = si.current_snapshot_id limit 1) s on true
+      order by r.n, f.created_at, f.id`,
+  ledgerInvoiceId: `select r.n, (select value from auth_epoch where id) as auth_epoch, p.id as p_id, p.organization_id as p_organization_id, p.integration_id as p_integration_id, p.environment as p_environment, p.provider as p_provider, p.kind as p_kind, p.stored_invoice_id as p_stored_invoice_id, p.snapshot_id as p_snapshot_id, p.revision as p_revision, p.source_integration_id as p_source_integration_id, p.connection_id as p_connection_id, p.source_connection_id as p_source_connection_id, p.checked_through as p_checked_through, p.amount_minor as p_amount_minor, p.currency as p_currency, p.idempotency_key as p_idempotency_key, p.fingerprint as p_fingerprint, p.mode as p_mode, p.data as p_data, p.created_at as p_created_at, si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
+    exists (select 1 from ledger_sync_runs r where r.connection_id = c.id and r.state in ('queued', 'running')) as sync_active,
+    si.source_record_id, si.ledger_invoice_id, si.invoice_number, si.status, si.currency, si.total_amount_minor, si.source_version,
+    si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, case when s.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot then s.content end as content, case when s.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot then s.issues end as issues, null as dependencies, null as mappings
+       from jsonb_to_recordset(?::jsonb)
+            as r(n int, integration_id uuid, organization_id uuid, environment text, idempotency_key text, value text, known_snapshot uuid)
+       left join lateral (
+         select p.* from preparations p where p.integration_id = r.integration_id and p.idempotency_key = r.idempotency_key limit 1) p on true
+       left join lateral (
+         select f.id, f.created_at from stored_invoices f
+          where f.integration_id in (select l.ledger_integration_id as id from integration_links l
+       join integrations li on li.id = l.ledger_integration_id join integrations pi on pi.id = l.provider_integration_id
+      where l.provider_integration_id = r.integration_id and li.organization_id = pi.organization_id and li.environment = pi.environment)
+            and f.organization_id = r.organization_id and f.environment = r.environment and f.ledger_invoice_id = r.value
+          order by f.created_at, f.id limit 2) f on true
+       left join lateral (select si.* from stored_invoices si where si.id = f.id limit 1) si on true
+       left join lateral (select c.* from ledger_connections c where c.id = si.connection_id limit 1) c on true
+       left join lateral (select s.* from invoice_snapshots s where s.id = si.current_snapshot_id limit 1) s on true
+      order by r.n, f.created_at, f.id`,
+  invoiceNumber: `select r.n, (select value from auth_epoch where id) as auth_epoch, p.id as p_id, p.organization_id as p_organization_id, p.integration_id as p_integration_id, p.environment as p_environment, p.provider as p_provider, p.kind as p_kind, p.stored_invoice_id as p_stored_invoice_id, p.snapshot_id as p_snapshot_id, p.revision as p_revision, p.source_integration_id as p_source_integration_id, p.connection_id as p_connection_id, p.source_connection_id as p_source_connection_id, p.checked_through as p_checked_through, p.amount_minor as p_amount_minor, p.currency as p_currency, p.idempotency_key as p_idempotency_key, p.fingerprint as p_fingerprint, p.mode as p_mode, p.data as p_data, p.created_at as p_created_at, si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
+    exists (select 1 from ledger_sync_runs r where r.connection_id = c.id and r.state in ('queued', 'running')) as sync_active,
+    si.source_record_id, si.ledger_invoice_id, si.invoice_number, si.status, si.currency, si.total_amount_minor, si.source_version,
+    si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, case when s.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot then s.content end as content, case when s.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot then s.issues end as issues, null as dependencies, null as mappings
+       from jsonb_to_recordset(?::jsonb)
+            as r(n int, integration_id uuid, organization_id uuid, environment text, idempotency_key text, value text, known_snapshot uuid)
+       left join lateral (
+         select p.* from preparations p where p.integration_id = r.integration_id and p.idempotency_key = r.idempotency_key limit 1) p on true
+       left join lateral (
+         select f.id, f.created_at from stored_invoices f
+          where f.integration_id in (select l.ledger_integration_id as id from integration_links l
+       join integrations li on li.id = l.ledger_integration_id join integrations pi on pi.id = l.provider_integration_id
+      where l.provider_integration_id = r.integration_id and li.organization_id = pi.organization_id and li.environment = pi.environment)
+            and f.organization_id = r.organization_id and f.environment = r.environment and f.invoice_number = r.value
+          order by f.created_at, f.id limit 2) f on true
+       left join lateral (select si.* from stored_invoices si where si.id = f.id limit 1) si on true
+       left join lateral (select c.* from ledger_connections c where c.id = si.connection_id limit 1) c on true
+       left join lateral (select s.* from invoice_snapshots s where s.id = si.current_snapshot_id limit 1) s on true
+      order by r.n, f.created_at, f.id`,
+} as const satisfies Record<PreparationContextRead['selector'], string>;
+
 /**
  * One statement for what preparation requests read before they answer or insert, for several requests at once (the
  * reads of concurrent requests share a round trip): each key's saved preparation and the invoices its selector names
@@ -202,7 +257,7 @@ export interface ContextRowsRead extends PreparationContextRead {
  */
 export async function preparationContexts(
   sql: Sql,
-  selector: keyof typeof SELECTOR_COLUMNS,
+  selector: PreparationContextRead['selector'],
   reads: readonly Omit<ContextRowsRead, 'selector'>[],
 ): Promise<{ contexts: ContextRows[]; authEpoch: string }> {
   const requests = reads.map((r, n) => ({
@@ -214,34 +269,17 @@ export async function preparationContexts(
     value: r.value,
     known_snapshot: r.knownSnapshotId ?? null,
   }));
-  const value = selector === 'invoiceId' ? 'r.value::uuid' : 'r.value';
-  const found = await sql<Record<string, unknown>>(
-    `select r.n, (select value from auth_epoch where id) as auth_epoch, ${COLUMN_NAMES.map((c) => `p.${c} as p_${c}`).join(', ')}, ${invoiceReadColumns({ only: ['content', 'issues'], when: 's.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot' })}
-       from jsonb_to_recordset(?::jsonb)
-            as r(n int, integration_id uuid, organization_id uuid, environment text, idempotency_key text, value text, known_snapshot uuid)
-       left join lateral (
-         select p.* from preparations p where p.integration_id = r.integration_id and p.idempotency_key = r.idempotency_key limit 1) p on true
-       left join lateral (
-         select f.id, f.created_at from stored_invoices f
-          where f.integration_id in (${linkedLedgerIntegrationsOf('r.integration_id')})
-            and f.organization_id = r.organization_id and f.environment = r.environment and f.${SELECTOR_COLUMNS[selector]} = ${value}
-          order by f.created_at, f.id limit 2) f on true
-       left join lateral (select si.* from stored_invoices si where si.id = f.id limit 1) si on true
-       left join lateral (select c.* from ledger_connections c where c.id = si.connection_id limit 1) c on true
-       left join lateral (select s.* from invoice_snapshots s where s.id = si.current_snapshot_id limit 1) s on true
-      order by r.n, f.created_at, f.id`,
-    [JSON.stringify(requests)],
-    `preparation_contexts_${selector}`,
-  );
-  const byRequest = reads.map(() => [] as Record<string, unknown>[]);
-  for (const row of found) byRequest[row.n as number]!.push(row);
+  const found = await sql<ContextRow>(PREPARATION_CONTEXTS[selector], [JSON.stringify(requests)], `preparation_contexts_${selector}`);
+  const byRequest = reads.map(() => [] as ContextRow[]);
+  for (const row of found) byRequest[row.n]!.push(row);
   // Every request yields at least one row (a left join from the requests).
   const authEpoch = String(found[0]!.auth_epoch);
   return { contexts: byRequest.map((rows) => contextOf(rows, authEpoch)), authEpoch };
 }
 
-function contextOf(found: Record<string, unknown>[], authEpoch: string): ContextRows {
+function contextOf(found: ContextRow[], authEpoch: string): ContextRows {
   const first = found[0];
-  const saved = first?.p_id == null ? undefined : rows([Object.fromEntries(COLUMN_NAMES.map((c) => [c, first[`p_${c}`]]))]).map(savedOf)[0];
-  return { saved, invoices: readRows(found.filter((r) => r.id !== null)), authEpoch };
+  // The `p_` columns are all set when `p_id` is (a left join of one preparation row).
+  const saved = first?.p_id == null ? undefined : savedOf(Object.fromEntries(COLUMNS.map((c) => [c, first[`p_${c}`]])) as PreparationRow);
+  return { saved, invoices: found.filter((r): r is ContextRow & InvoiceReadRow => r.id !== null), authEpoch };
 }

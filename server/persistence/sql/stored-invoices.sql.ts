@@ -1,48 +1,54 @@
+import { sql as raw, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { InvoiceStatus } from '../../../contract/canonical-invoice.js';
-import type { CategorizedIssue, ConnectionStatus } from '../../../contract/common/index.js';
+import type { CategorizedIssue } from '../../../contract/common/index.js';
 import type { StoredInvoice } from '../../../contract/invoices.js';
 import type { InvoiceState } from '../../domain/invoices/types.js';
-import { withDates, type Sql, type TenantScope } from './sql.js';
+import { db, first, run, type Database } from '../db/query.js';
+import type { Sql, TenantScope } from './sql.js';
 
-// Lists are bound as one JSON array (`any(array(select jsonb_array_elements_text(?::jsonb)))`): the query builder would
-// otherwise spread a bound array into separate values, and an empty list would not be valid SQL.
+/**
+ * `= any(…)` of a list bound as one JSON array (`any(array(select jsonb_array_elements_text(?::jsonb)))`): a list bound
+ * as separate values would make a statement text per length, and an empty list would not be valid SQL.
+ */
+const anyOf = (values: readonly string[]) => raw<string>`any(array(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb)))`;
 
 /** A source record as the mapper reads it. */
-export interface SourceRecordRow {
-  id: string;
-  source_id: string;
-  sync_token: string | null;
-  deleted: boolean;
+export type SourceRecordRow = Pick<Selectable<Database['ledger_source_records']>, 'id' | 'source_id' | 'sync_token' | 'deleted'> & {
   payload: Record<string, unknown>;
-}
+};
 
 /** Source records of one entity type of a connection: all of them, or those with the given source ids. */
-export function sourceRecordsOf(
+export async function sourceRecordsOf(
   sql: Sql,
   connectionId: string,
   entityType: string,
   sourceIds?: readonly string[],
 ): Promise<SourceRecordRow[]> {
-  const only = sourceIds === undefined ? '' : ' and source_id = any(array(select jsonb_array_elements_text(?::jsonb)))';
-  const params = sourceIds === undefined ? [connectionId, entityType] : [connectionId, entityType, JSON.stringify(sourceIds)];
-  return sql<SourceRecordRow>(
-    `select id, source_id, sync_token, deleted, payload from ledger_source_records where connection_id = ? and entity_type = ?${only} order by source_id`,
-    params,
+  const rows = await run(
+    sql,
+    db
+      .selectFrom('ledger_source_records')
+      .select(['id', 'source_id', 'sync_token', 'deleted', 'payload'])
+      .where('connection_id', '=', connectionId)
+      .where('entity_type', '=', entityType)
+      .$if(sourceIds !== undefined, (q) => q.where('source_id', '=', anyOf(sourceIds!)))
+      .orderBy('source_id'),
   );
+  // A source record's payload is the JSON object the source returned.
+  return rows as SourceRecordRow[];
 }
 
 /** What a stored invoice's row needs to know before a mapping is written. */
-export interface StoredState {
-  id: string;
-  ledger_invoice_id: string;
-  revision: string | null;
-  deleted: boolean;
-}
+export type StoredState = Pick<Selectable<Database['stored_invoices']>, 'id' | 'ledger_invoice_id' | 'revision' | 'deleted'>;
 
 export function storedStates(sql: Sql, connectionId: string, ledgerInvoiceIds: readonly string[]): Promise<StoredState[]> {
-  return sql<StoredState>(
-    `select id, ledger_invoice_id, revision, deleted from stored_invoices where connection_id = ? and ledger_invoice_id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-    [connectionId, JSON.stringify(ledgerInvoiceIds)],
+  return run(
+    sql,
+    db
+      .selectFrom('stored_invoices')
+      .select(['id', 'ledger_invoice_id', 'revision', 'deleted'])
+      .where('connection_id', '=', connectionId)
+      .where('ledger_invoice_id', '=', anyOf(ledgerInvoiceIds)),
   );
 }
 
@@ -128,11 +134,17 @@ export async function writeMappedInvoices(
   const snapshots = written?.snapshots ?? 0;
   if (snapshots < o.rows.length) {
     // A revision seen before (for example a mapping revoked and confirmed back): point at the snapshot already stored.
-    await sql(
-      `update stored_invoices si set current_snapshot_id = s.id from invoice_snapshots s
-        where si.connection_id = ? and si.ledger_invoice_id = any(array(select jsonb_array_elements_text(?::jsonb))) and s.stored_invoice_id = si.id and s.revision = si.revision
-          and si.current_snapshot_id is distinct from s.id`,
-      [o.connectionId, JSON.stringify(o.rows.map((r) => r.ledgerInvoiceId))],
+    await run(
+      sql,
+      db
+        .updateTable('stored_invoices as si')
+        .from('invoice_snapshots as s')
+        .set((eb) => ({ current_snapshot_id: eb.ref('s.id') }))
+        .where('si.connection_id', '=', o.connectionId)
+        .where('si.ledger_invoice_id', '=', anyOf(o.rows.map((r) => r.ledgerInvoiceId)))
+        .whereRef('s.stored_invoice_id', '=', 'si.id')
+        .whereRef('s.revision', '=', 'si.revision')
+        .where((eb) => eb('si.current_snapshot_id', 'is distinct from', eb.ref('s.id'))),
     );
   }
   return { snapshots };
@@ -147,90 +159,127 @@ export async function invoicesDependingOnItems(
   o: { connectionId: string; itemIds: readonly string[]; exceptWrittenByRun?: string },
 ): Promise<string[]> {
   if (o.itemIds.length === 0) return [];
-  // Invoices a run wrote were mapped after that run's items were stored: no need to map them again.
-  const except =
-    o.exceptWrittenByRun === undefined
-      ? ''
-      : ` and not exists (select 1 from ledger_source_records r where r.connection_id = si.connection_id and r.entity_type = 'Invoice'
-            and r.source_id = si.ledger_invoice_id and r.sync_run_id = ?)`;
-  const rows = await sql<{ ledger_invoice_id: string }>(
-    `select si.ledger_invoice_id from stored_invoices si join invoice_snapshots s on s.id = si.current_snapshot_id
-      where si.connection_id = ? and exists (
-        select 1 from jsonb_array_elements(s.dependencies) d where d->>'objectType' = 'Item' and d->>'externalId' = any(array(select jsonb_array_elements_text(?::jsonb))))${except}`,
-    [o.connectionId, JSON.stringify(o.itemIds), ...(o.exceptWrittenByRun === undefined ? [] : [o.exceptWrittenByRun])],
+  const { exceptWrittenByRun } = o;
+  const rows = await run(
+    sql,
+    db
+      .selectFrom('stored_invoices as si')
+      .innerJoin('invoice_snapshots as s', 's.id', 'si.current_snapshot_id')
+      .select('si.ledger_invoice_id')
+      .where('si.connection_id', '=', o.connectionId)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom(raw`jsonb_array_elements(${raw.ref('s.dependencies')})`.as('d'))
+            .select(raw.lit(1).as('one'))
+            .where(raw`d->>'objectType'`, '=', 'Item')
+            .where(raw`d->>'externalId'`, '=', anyOf(o.itemIds)),
+        ),
+      )
+      // Invoices a run wrote were mapped after that run's items were stored: no need to map them again.
+      .$if(exceptWrittenByRun !== undefined, (q) =>
+        q.where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('ledger_source_records as r')
+                .select(raw.lit(1).as('one'))
+                .whereRef('r.connection_id', '=', 'si.connection_id')
+                .where('r.entity_type', '=', 'Invoice')
+                .whereRef('r.source_id', '=', 'si.ledger_invoice_id')
+                .where('r.sync_run_id', '=', exceptWrittenByRun!),
+            ),
+          ),
+        ),
+      ),
   );
   return rows.map((r) => r.ledger_invoice_id);
 }
 
 /** Source invoices whose stored invoice is missing or disagrees on deletion: to map (deletions, records imported before mapping). */
 export async function invoicesOutOfStep(sql: Sql, connectionId: string): Promise<string[]> {
-  const rows = await sql<{ source_id: string }>(
-    `select r.source_id from ledger_source_records r
-       left join stored_invoices si on si.connection_id = r.connection_id and si.ledger_invoice_id = r.source_id
-      where r.connection_id = ? and r.entity_type = 'Invoice' and (si.id is null or si.deleted <> r.deleted)`,
-    [connectionId],
+  const rows = await run(
+    sql,
+    db
+      .selectFrom('ledger_source_records as r')
+      .leftJoin('stored_invoices as si', (join) =>
+        join.onRef('si.connection_id', '=', 'r.connection_id').onRef('si.ledger_invoice_id', '=', 'r.source_id'),
+      )
+      .select('r.source_id')
+      .where('r.connection_id', '=', connectionId)
+      .where('r.entity_type', '=', 'Invoice')
+      .where((eb) => eb.or([eb('si.id', 'is', null), eb('si.deleted', '<>', eb.ref('r.deleted'))])),
   );
   return rows.map((r) => r.source_id);
 }
 
 /** Source invoices of a connection that a sync run did not write (unchanged at the source, or not in the run's period). */
 export async function invoicesNotWrittenBy(sql: Sql, o: { connection: { id: string }; syncRunId: string }): Promise<string[]> {
-  const rows = await sql<{ source_id: string }>(
-    `select source_id from ledger_source_records where connection_id = ? and entity_type = 'Invoice' and sync_run_id is distinct from ?`,
-    [o.connection.id, o.syncRunId],
+  const rows = await run(
+    sql,
+    db
+      .selectFrom('ledger_source_records')
+      .select('source_id')
+      .where('connection_id', '=', o.connection.id)
+      .where('entity_type', '=', 'Invoice')
+      .where('sync_run_id', 'is distinct from', o.syncRunId),
   );
   return rows.map((r) => r.source_id);
 }
 
 /** Source ids of the records of one entity type that a sync run wrote (created, changed or marked deleted). */
 export async function sourceIdsWrittenBy(sql: Sql, o: { connectionId: string; entityType: string; syncRunId: string }): Promise<string[]> {
-  const rows = await sql<{ source_id: string }>(
-    `select source_id from ledger_source_records where connection_id = ? and entity_type = ? and sync_run_id = ?`,
-    [o.connectionId, o.entityType, o.syncRunId],
+  const rows = await run(
+    sql,
+    db
+      .selectFrom('ledger_source_records')
+      .select('source_id')
+      .where('connection_id', '=', o.connectionId)
+      .where('entity_type', '=', o.entityType)
+      .where('sync_run_id', '=', o.syncRunId),
   );
   return rows.map((r) => r.source_id);
 }
 
-/** A stored invoice with its current snapshot and what readiness needs of its connection. */
-export interface InvoiceReadRow {
-  id: string;
-  integration_id: string;
-  connection_id: string;
-  realm_id: string;
-  connection_status: string;
-  checked_through: Date | null;
-  sync_active: boolean;
-  source_record_id: string;
-  ledger_invoice_id: string;
-  invoice_number: string | null;
-  status: string;
-  currency: string | null;
-  total_amount_minor: string | null;
-  source_version: string | null;
-  revision: string | null;
-  deleted: boolean;
-  created_at: Date;
-  snapshot_id: string | null;
-  mapper_version: string | null;
-  content: { invoice: unknown } | null;
-  issues: unknown[] | null;
-  dependencies: unknown[] | null;
-  mappings: unknown[] | null;
-}
+type Connection = Selectable<Database['ledger_connections']>;
+type Snapshot = Selectable<Database['invoice_snapshots']>;
 
-export const readRows = withDates<InvoiceReadRow>(['checked_through', 'created_at']);
+/**
+ * A stored invoice with its current snapshot (columns null without one) and what readiness needs of its connection;
+ * as `preparationContexts` reads it too (preparations.sql.ts), where the snapshot's JSON may be left out (null).
+ */
+export type InvoiceReadRow = Pick<
+  Selectable<Database['stored_invoices']>,
+  | 'id'
+  | 'integration_id'
+  | 'connection_id'
+  | 'source_record_id'
+  | 'ledger_invoice_id'
+  | 'invoice_number'
+  | 'status'
+  | 'currency'
+  | 'total_amount_minor'
+  | 'source_version'
+  | 'revision'
+  | 'deleted'
+  | 'created_at'
+> &
+  Pick<Connection, 'realm_id' | 'checked_through'> & {
+    connection_status: Connection['status'];
+    /** A sync of the connection is queued or running. */
+    sync_active: boolean;
+    snapshot_id: string | null;
+  } & { [C in 'mapper_version' | 'content' | 'issues' | 'dependencies' | 'mappings']: Snapshot[C] | null };
 
 const NO_ISSUES: readonly CategorizedIssue[] = Object.freeze([]);
 
-/** The domain's view of a read row (`InvoiceState`): camelCase, the contract's enums, amounts as numbers. */
+/** The domain's view of a read row (`InvoiceState`): camelCase, Dates, the contract's enums, amounts as numbers. */
 export function invoiceStateOf(row: InvoiceReadRow): InvoiceState {
   return {
     id: row.id,
     integrationId: row.integration_id,
     connectionRowId: row.connection_id,
     sourceConnectionId: row.realm_id,
-    connectionStatus: row.connection_status as ConnectionStatus,
-    checkedThrough: row.checked_through,
+    connectionStatus: row.connection_status,
+    checkedThrough: row.checked_through === null ? null : new Date(row.checked_through),
     syncActive: row.sync_active,
     sourceRecordId: row.source_record_id,
     ledgerInvoiceId: row.ledger_invoice_id,
@@ -241,56 +290,79 @@ export function invoiceStateOf(row: InvoiceReadRow): InvoiceState {
     sourceVersion: row.source_version,
     revision: row.revision,
     deleted: row.deleted,
-    createdAt: row.created_at,
+    createdAt: new Date(row.created_at),
     snapshotId: row.snapshot_id,
     mapperVersion: row.mapper_version,
-    invoice: (row.content?.invoice ?? null) as StoredInvoice | null,
+    invoice: ((row.content as { invoice?: unknown } | null)?.invoice ?? null) as StoredInvoice | null,
     issues: (row.issues ?? NO_ISSUES) as readonly CategorizedIssue[],
     dependencies: (row.dependencies ?? []) as InvoiceState['dependencies'],
     mappings: (row.mappings ?? []) as InvoiceState['mappings'],
   };
 }
 
-const readStates = (rows: Record<string, unknown>[]) => readRows(rows).map(invoiceStateOf);
+/** The columns of an `InvoiceReadRow` but `sync_active` (aliases `si`: the stored invoice, `c`: its connection, `s`: its current snapshot). */
+const READ_COLUMNS = [
+  'si.id',
+  'si.integration_id',
+  'si.connection_id',
+  'c.realm_id',
+  'c.status as connection_status',
+  'c.checked_through',
+  'si.source_record_id',
+  'si.ledger_invoice_id',
+  'si.invoice_number',
+  'si.status',
+  'si.currency',
+  'si.total_amount_minor',
+  'si.source_version',
+  'si.revision',
+  'si.deleted',
+  'si.created_at',
+  's.id as snapshot_id',
+  's.mapper_version',
+  's.content',
+  's.issues',
+  's.dependencies',
+  's.mappings',
+] as const;
 
-const SNAPSHOT_JSON = ['content', 'issues', 'dependencies', 'mappings'] as const;
-
-/**
- * The columns of an `InvoiceReadRow` (aliases `si`, `c`, `s`). The snapshot's JSON columns are the bulk of the row:
- * `json.only` reads just those (the others are null), `json.when` (an SQL condition) reads them only when it holds.
- */
-export function invoiceReadColumns(json: { only?: readonly (typeof SNAPSHOT_JSON)[number][]; when?: string } = {}): string {
-  const only: readonly string[] = json.only ?? SNAPSHOT_JSON;
-  const snapshot = SNAPSHOT_JSON.map((c) =>
-    !only.includes(c) ? `null as ${c}` : json.when ? `case when ${json.when} then s.${c} end as ${c}` : `s.${c}`,
-  );
-  return `si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
-    exists (select 1 from ledger_sync_runs r where r.connection_id = c.id and r.state in ('queued', 'running')) as sync_active,
-    si.source_record_id, si.ledger_invoice_id, si.invoice_number, si.status, si.currency, si.total_amount_minor, si.source_version,
-    si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, ${snapshot.join(', ')}`;
-}
-
-const COLUMNS = invoiceReadColumns();
-
-const READ = `select ${COLUMNS}
-  from stored_invoices si join ledger_connections c on c.id = si.connection_id left join invoice_snapshots s on s.id = si.current_snapshot_id`;
+/** `sync_active` of an `InvoiceReadRow`: a sync of the connection `c` is queued or running. */
+const syncActive = ({ exists, selectFrom }: ExpressionBuilder<Database & { c: Database['ledger_connections'] }, 'c'>) =>
+  exists(
+    selectFrom('ledger_sync_runs as r')
+      .select(raw.lit(1).as('one'))
+      .whereRef('r.connection_id', '=', 'c.id')
+      .where('r.state', 'in', ['queued', 'running']),
+  )
+    .$castTo<boolean>()
+    .as('sync_active');
 
 /** Which stored invoices a reader may see: those of these ledger integrations, in this organization and environment. */
 export interface InvoiceVisibility {
   organizationId: string;
-  environment: string;
+  environment: Database['stored_invoices']['environment'];
   ledgerIntegrationIds: readonly string[];
 }
 
-/** The tenant filter of a reader; operators (no visibility) see every invoice. */
-const visible = (v: InvoiceVisibility | undefined) =>
-  v === undefined
-    ? { where: 'true', params: [] as unknown[] }
-    : {
-        where:
-          'si.integration_id = any(array(select jsonb_array_elements_text(?::jsonb)::uuid)) and si.organization_id = ? and si.environment = ?',
-        params: [JSON.stringify(v.ledgerIntegrationIds), v.organizationId, v.environment] as unknown[],
-      };
+/** The filters of a list page (alias `si`), all optional. */
+interface ListFilters {
+  connectionId?: string | undefined;
+  ledgerInvoiceId?: string | undefined;
+  invoiceNumber?: string | undefined;
+  after?: { createdAt: Date; id: string } | undefined;
+}
+
+const filtered = (o: ListFilters) =>
+  o.connectionId !== undefined || o.ledgerInvoiceId !== undefined || o.invoiceNumber !== undefined || o.after !== undefined;
+
+const filtersOf = (eb: ExpressionBuilder<{ si: Database['stored_invoices'] }, 'si'>, o: ListFilters) => {
+  const conditions = [];
+  if (o.connectionId !== undefined) conditions.push(eb('si.connection_id', '=', o.connectionId));
+  if (o.ledgerInvoiceId !== undefined) conditions.push(eb('si.ledger_invoice_id', '=', o.ledgerInvoiceId));
+  if (o.invoiceNumber !== undefined) conditions.push(eb('si.invoice_number', '=', o.invoiceNumber));
+  if (o.after) conditions.push(eb(eb.refTuple('si.created_at', 'si.id'), '>', eb.tuple(o.after.createdAt.toISOString(), o.after.id)));
+  return conditions;
+};
 
 /**
  * A keyset page in (created_at, id) order, optionally filtered; `limit` rows at most.
@@ -302,42 +374,55 @@ const visible = (v: InvoiceVisibility | undefined) =>
  */
 export async function listStoredInvoices(
   sql: Sql,
-  o: {
-    visibility: InvoiceVisibility | undefined;
-    connectionId?: string | undefined;
-    ledgerInvoiceId?: string | undefined;
-    invoiceNumber?: string | undefined;
-    after?: { createdAt: Date; id: string } | undefined;
-    limit: number;
-  },
+  o: ListFilters & { visibility: InvoiceVisibility | undefined; limit: number },
 ): Promise<InvoiceState[]> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const filter = (condition: string, ...values: unknown[]) => {
-    where.push(condition);
-    params.push(...values);
-  };
-  if (o.connectionId !== undefined) filter('si.connection_id = ?', o.connectionId);
-  if (o.ledgerInvoiceId !== undefined) filter('si.ledger_invoice_id = ?', o.ledgerInvoiceId);
-  if (o.invoiceNumber !== undefined) filter('si.invoice_number = ?', o.invoiceNumber);
-  if (o.after) filter('(si.created_at, si.id) > (?, ?)', o.after.createdAt, o.after.id);
   const v = o.visibility;
   if (v === undefined) {
-    const conditions = where.length === 0 ? 'true' : where.join(' and ');
-    return readStates(await sql(`${READ} where ${conditions} order by si.created_at, si.id limit ?`, [...params, o.limit]));
+    const rows = await run(
+      sql,
+      db
+        .selectFrom('stored_invoices as si')
+        .innerJoin('ledger_connections as c', 'c.id', 'si.connection_id')
+        .leftJoin('invoice_snapshots as s', 's.id', 'si.current_snapshot_id')
+        .select(READ_COLUMNS)
+        .select(syncActive)
+        .$if(filtered(o), (q) => q.where((eb) => eb.and(filtersOf(eb, o))))
+        .orderBy('si.created_at')
+        .orderBy('si.id')
+        .limit(o.limit),
+    );
+    return rows.map(invoiceStateOf);
   }
-  const page = `select si.* from stored_invoices si
-      where si.integration_id = vi.id and si.organization_id = ? and si.environment = ?${where.map((w) => ` and ${w}`).join('')}
-      order by si.created_at, si.id limit ?`;
-  return readStates(
-    await sql(
-      `select ${COLUMNS}
-         from (select distinct jsonb_array_elements_text(?::jsonb)::uuid as id) vi cross join lateral (${page}) si
-         join ledger_connections c on c.id = si.connection_id left join invoice_snapshots s on s.id = si.current_snapshot_id
-        order by si.created_at, si.id limit ?`,
-      [JSON.stringify(v.ledgerIntegrationIds), v.organizationId, v.environment, ...params, o.limit, o.limit],
-    ),
+  const visibleIntegrations = db
+    .selectNoFrom(raw<string>`jsonb_array_elements_text(${JSON.stringify(v.ledgerIntegrationIds)}::jsonb)::uuid`.as('id'))
+    .distinct()
+    .as('vi');
+  const rows = await run(
+    sql,
+    db
+      .selectFrom(visibleIntegrations)
+      .crossJoinLateral((eb) =>
+        eb
+          .selectFrom('stored_invoices as si')
+          .selectAll('si')
+          .whereRef('si.integration_id', '=', 'vi.id')
+          .where('si.organization_id', '=', v.organizationId)
+          .where('si.environment', '=', v.environment)
+          .$if(filtered(o), (q) => q.where((eb) => eb.and(filtersOf(eb, o))))
+          .orderBy('si.created_at')
+          .orderBy('si.id')
+          .limit(o.limit)
+          .as('si'),
+      )
+      .innerJoin('ledger_connections as c', 'c.id', 'si.connection_id')
+      .leftJoin('invoice_snapshots as s', 's.id', 'si.current_snapshot_id')
+      .select(READ_COLUMNS)
+      .select(syncActive)
+      .orderBy('si.created_at')
+      .orderBy('si.id')
+      .limit(o.limit),
   );
+  return rows.map(invoiceStateOf);
 }
 
 export async function storedInvoiceById(
@@ -345,28 +430,63 @@ export async function storedInvoiceById(
   visibility: InvoiceVisibility | undefined,
   id: string,
 ): Promise<InvoiceState | undefined> {
-  const v = visible(visibility);
-  return readStates(await sql(`${READ} where ${v.where} and si.id = ?`, [...v.params, id]))[0];
+  const v = visibility;
+  const row = await first(
+    sql,
+    db
+      .selectFrom('stored_invoices as si')
+      .innerJoin('ledger_connections as c', 'c.id', 'si.connection_id')
+      .leftJoin('invoice_snapshots as s', 's.id', 'si.current_snapshot_id')
+      .select(READ_COLUMNS)
+      .select(syncActive)
+      .$if(v !== undefined, (q) =>
+        q
+          .where(
+            'si.integration_id',
+            '=',
+            raw<string>`any(array(select jsonb_array_elements_text(${JSON.stringify(v!.ledgerIntegrationIds)}::jsonb)::uuid))`,
+          )
+          .where('si.organization_id', '=', v!.organizationId)
+          .where('si.environment', '=', v!.environment),
+      )
+      .where('si.id', '=', id),
+  );
+  return row && invoiceStateOf(row);
 }
 
 /** Source record ids of a connection's records, by type and external id (provenance references). */
 export async function sourceRecordIds(sql: Sql, connectionId: string, refs: readonly { objectType: string; externalId: string }[]) {
   if (refs.length === 0) return new Map<string, string>();
-  const rows = await sql<{ id: string; entity_type: string; source_id: string }>(
-    `select id, entity_type, source_id from ledger_source_records where connection_id = ? and (entity_type || ':' || source_id) = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-    [connectionId, JSON.stringify(refs.map((r) => `${r.objectType}:${r.externalId}`))],
+  const rows = await run(
+    sql,
+    db
+      .selectFrom('ledger_source_records')
+      .select(['id', 'entity_type', 'source_id'])
+      .where('connection_id', '=', connectionId)
+      .where(
+        raw<string>`(${raw.ref('entity_type')} || ':' || ${raw.ref('source_id')})`,
+        '=',
+        anyOf(refs.map((r) => `${r.objectType}:${r.externalId}`)),
+      ),
   );
   return new Map(rows.map((r) => [`${r.entity_type}:${r.source_id}`, r.id]));
 }
 
-/** The ledger integrations linked to a payment provider integration (bound parameter) of the same organization and environment. */
-export const linkedLedgerIntegrationsOf = (providerIntegrationId: string) => `select l.ledger_integration_id as id from integration_links l
-       join integrations li on li.id = l.ledger_integration_id join integrations pi on pi.id = l.provider_integration_id
-      where l.provider_integration_id = ${providerIntegrationId} and li.organization_id = pi.organization_id and li.environment = pi.environment`;
-
-export const LINKED_LEDGER_INTEGRATIONS = linkedLedgerIntegrationsOf('?');
-
+/**
+ * The ledger integrations linked to a payment provider integration, of the same organization and environment
+ * (`preparationContexts` reads them the same way, in its own statement).
+ */
 export async function linkedLedgerIntegrations(sql: Sql, providerIntegrationId: string): Promise<string[]> {
-  const rows = await sql<{ id: string }>(LINKED_LEDGER_INTEGRATIONS, [providerIntegrationId]);
+  const rows = await run(
+    sql,
+    db
+      .selectFrom('integration_links as l')
+      .innerJoin('integrations as li', 'li.id', 'l.ledger_integration_id')
+      .innerJoin('integrations as pi', 'pi.id', 'l.provider_integration_id')
+      .select('l.ledger_integration_id as id')
+      .where('l.provider_integration_id', '=', providerIntegrationId)
+      .whereRef('li.organization_id', '=', 'pi.organization_id')
+      .whereRef('li.environment', '=', 'pi.environment'),
+  );
   return rows.map((r) => r.id);
 }

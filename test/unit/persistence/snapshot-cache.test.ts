@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import type { PreparationContextRead } from '../../../server/domain/preparations/ports.js';
 import { snapshotCache } from '../../../server/persistence/snapshot-cache.js';
 import type { ContextRows } from '../../../server/persistence/sql/preparations.sql.js';
-import type { InvoiceReadRow } from '../../../server/persistence/sql/stored-invoices.sql.js';
 
 const read = (value = 'INV-1'): PreparationContextRead => ({
   scope: { organizationId: 'org', integrationId: 'int', environment: 'sandbox' },
@@ -11,6 +10,7 @@ const read = (value = 'INV-1'): PreparationContextRead => ({
   selector: 'invoiceNumber',
   value,
 });
+type InvoiceReadRow = ContextRows['invoices'][number];
 const row = (snapshotId: string | null, content: InvoiceReadRow['content']): InvoiceReadRow =>
   ({ snapshot_id: snapshotId, content, issues: content === null ? null : [] }) as unknown as InvoiceReadRow;
 const context = (...invoices: InvoiceReadRow[]): ContextRows => ({ saved: undefined, invoices, authEpoch: '1' });
@@ -28,7 +28,7 @@ describe('snapshot cache', () => {
     const filled = cache.fill(read(), context(row('s1', null)), known);
     expect(filled.invoices[0]!.content).toEqual({ invoice: { total: 1 } });
     expect(() => {
-      (filled.invoices[0]!.content!.invoice as { total: number }).total = 2;
+      (filled.invoices[0]!.content as { invoice: { total: number } }).invoice.total = 2;
     }).toThrow(TypeError);
   });
 
