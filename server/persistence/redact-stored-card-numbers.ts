@@ -6,7 +6,8 @@ import { invoiceIssue } from '../domain/invoices/issue-categories.js';
 import { isProviderIdentifier } from '../domain/invoices/source-record.js';
 import { mapStoredSourceInvoices } from '../domain/invoices/store-invoices.js';
 import { connectionById } from './sql/ledger-connections.sql.js';
-import { scopeOfRow, type Sql } from './sql/sql.js';
+import { scopeOfConnection } from '../domain/ledger/types.js';
+import type { Sql } from './sql/sql.js';
 import { writeMappedInvoices } from './sql/stored-invoices.sql.js';
 
 /**
@@ -134,7 +135,7 @@ async function remapInvoicesReadingRedactedRecords(pass: Pass, now: Date): Promi
           ],
         );
       }
-      await writeMappedInvoices(sql, { scope: scopeOfRow(connection), connectionId, rows: changed, now });
+      await writeMappedInvoices(sql, { scope: scopeOfConnection(connection), connectionId, rows: changed, now });
     }
   });
 }
