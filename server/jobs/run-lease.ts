@@ -25,7 +25,9 @@ export async function takeRunLease(databaseUrl: string, runId: string): Promise<
   });
   await client.connect();
   try {
-    const { rows } = await client.query<{ ok: boolean }>(`select pg_try_advisory_lock(hashtextextended($1, 0)) as ok`, [runLeaseKey(runId)]);
+    const { rows } = await client.query<{ ok: boolean }>(`select pg_try_advisory_lock(hashtextextended($1, 0)) as ok`, [
+      runLeaseKey(runId),
+    ]);
     if (!rows[0]?.ok) {
       await client.end();
       return undefined;

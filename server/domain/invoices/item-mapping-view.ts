@@ -34,4 +34,7 @@ export const toItemMappingView = (m: ItemMappingVersion): ItemMappingView => ({
   approvedAt: isoTimestamp(m.approvedAt),
 });
 
-export const toListView = (m: ItemMappingVersion): ItemMappingListView => ({ ...toItemMappingView(m), revokedAt: isoTimestamp(m.revokedAt) });
+export const toListView = (m: ItemMappingVersion): ItemMappingListView => ({
+  ...toItemMappingView(m),
+  revokedAt: isoTimestamp(m.revokedAt),
+});

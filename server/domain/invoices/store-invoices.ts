@@ -121,7 +121,12 @@ async function writeChanged(
     writes.push(toWrite(sourceRecordId, result, state?.id));
   }
   const { connection } = context;
-  const { snapshots } = await writeMappedInvoices(sql, { scope: scopeOfConnection(connection), connectionId: connection.id, rows: writes, now });
+  const { snapshots } = await writeMappedInvoices(sql, {
+    scope: scopeOfConnection(connection),
+    connectionId: connection.id,
+    rows: writes,
+    now,
+  });
   return { mapped: writes.length, snapshots };
 }
 

@@ -31,8 +31,7 @@ async function assertContext(em: EntityManager, ctx: AuthContext, body: CreateIn
   const mismatch = (path: string) => issues.push({ code: 'context_mismatch', path, message: `Does not match the API key's ${path}` });
   if (body.organizationId !== undefined && body.organizationId !== ctx.organizationId) mismatch('organizationId');
   if (body.environment !== undefined && body.environment !== ctx.environment) mismatch('environment');
-  if (body.connectionId !== undefined && !(await findConnection(sqlOf(em), ctx.integrationId, body.connectionId)))
-    mismatch('connectionId');
+  if (body.connectionId !== undefined && !(await findConnection(sqlOf(em), ctx.integrationId, body.connectionId))) mismatch('connectionId');
   if (issues.length) throw new DomainError('validation_error', 'A context assertion does not match the authenticated context', issues);
 }
 

@@ -5,13 +5,7 @@ import { remapAfterRun, storeAndMapInvoicePage, type ItemCache } from '../invoic
 import type { Logger } from '../../logger.js';
 import { advanceCheckpoint, connectionById } from '../../persistence/sql/ledger-connections.sql.js';
 import { markDeleted, markSeen, markUnseenDeleted, upsertSourceRecords } from '../../persistence/sql/ledger-source-records.sql.js';
-import {
-  finishRun,
-  recordRunError,
-  runById,
-  saveRunEntities,
-  startRunAttempt,
-} from '../../persistence/sql/ledger-sync-runs.sql.js';
+import { finishRun, recordRunError, runById, saveRunEntities, startRunAttempt } from '../../persistence/sql/ledger-sync-runs.sql.js';
 import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
 import { scopeOfConnection } from './types.js';
 import { LedgerHttpError, queryPage } from '../../integrations/ledger/ledger-api.js';

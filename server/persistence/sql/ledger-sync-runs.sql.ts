@@ -64,10 +64,7 @@ export async function runById(sql: Sql, id: string, lock = false): Promise<SyncR
 
 /** Ids of the queued and running runs, oldest first: what the reaper checks. */
 export async function openRunIds(sql: Sql, limit: number): Promise<string[]> {
-  const rows = await run(
-    sql,
-    db.selectFrom('ledger_sync_runs').select('id').where('state', 'in', OPEN).orderBy('created_at').limit(limit),
-  );
+  const rows = await run(sql, db.selectFrom('ledger_sync_runs').select('id').where('state', 'in', OPEN).orderBy('created_at').limit(limit));
   return rows.map((r) => r.id);
 }
 
@@ -142,7 +139,13 @@ export async function saveRunEntities(sql: Sql, id: string, entities: unknown): 
 }
 
 export async function recordRunError(sql: Sql, id: string, error: SyncRunError): Promise<void> {
-  await run(sql, db.updateTable('ledger_sync_runs').set({ error: JSON.stringify(error) }).where('id', '=', id));
+  await run(
+    sql,
+    db
+      .updateTable('ledger_sync_runs')
+      .set({ error: JSON.stringify(error) })
+      .where('id', '=', id),
+  );
 }
 
 /**
@@ -150,13 +153,7 @@ export async function recordRunError(sql: Sql, id: string, error: SyncRunError):
  * this is where a run's end is counted (svc_sync_runs_total and its duration):
  * only when this statement made it final, never twice when two parties race to end it.
  */
-export async function finishRun(
-  sql: Sql,
-  id: string,
-  state: 'succeeded' | 'failed',
-  error: SyncRunError | null,
-  now: Date,
-): Promise<void> {
+export async function finishRun(sql: Sql, id: string, state: 'succeeded' | 'failed', error: SyncRunError | null, now: Date): Promise<void> {
   const ended = await first(
     sql,
     db
