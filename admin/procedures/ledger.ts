@@ -8,7 +8,7 @@ import {
   listSyncRunViews,
 } from '../../server/domain/ledger/admin-views.js';
 import { operatorProcedure, router } from '../trpc.js';
-import { createInvitationForKey, queueSyncForConnection } from './ledger-actions.js';
+import { createInvitationForKey, queueSyncForConnection } from '../../server/domain/ledger/operator-actions.js';
 import {
   ConnectionIdInput,
   ConnectionSyncInput,

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { RUN_LEASE_KEY_SQL } from '../persistence/sql/ledger-sync-runs.sql.js';
+import { runLeaseKey } from '../persistence/sql/ledger-sync-runs.sql.js';
 
 export interface RunLease {
   /** True once the lease connection broke: the lock may be gone, so the attempt must stop. */
@@ -25,8 +25,8 @@ export async function takeRunLease(databaseUrl: string, runId: string): Promise<
   });
   await client.connect();
   try {
-    const { rows } = await client.query<{ ok: boolean }>(`select pg_try_advisory_lock(${RUN_LEASE_KEY_SQL.replace('?', '$1')}) as ok`, [
-      runId,
+    const { rows } = await client.query<{ ok: boolean }>(`select pg_try_advisory_lock(hashtextextended($1, 0)) as ok`, [
+      runLeaseKey(runId),
     ]);
     if (!rows[0]?.ok) {
       await client.end();

@@ -8,7 +8,8 @@ import { isProviderIdentifier } from '../domain/invoices/source-record.js';
 import { mapStoredSourceInvoices } from '../domain/invoices/store-invoices.js';
 import { db, run } from './db/query.js';
 import { connectionById } from './sql/ledger-connections.sql.js';
-import { scopeOfRow, type Sql } from './sql/sql.js';
+import { scopeOfConnection } from '../domain/ledger/types.js';
+import type { Sql } from './sql/sql.js';
 import { writeMappedInvoices } from './sql/stored-invoices.sql.js';
 
 /**
@@ -184,7 +185,7 @@ async function remapInvoicesReadingRedactedRecords(pass: Pass, now: Date): Promi
             .where('revision', '=', w.revision),
         );
       }
-      await writeMappedInvoices(sql, { scope: scopeOfRow(connection), connectionId, rows: changed, now });
+      await writeMappedInvoices(sql, { scope: scopeOfConnection(connection), connectionId, rows: changed, now });
     }
   });
 }

@@ -1,4 +1,4 @@
-import type { ItemMappingRow } from '../../persistence/sql/item-mappings.sql.js';
+import type { ItemMappingVersion } from '../ledger/types.js';
 import { isoTimestamp } from '../timestamps.js';
 
 export interface ItemMappingView {
@@ -20,18 +20,21 @@ export interface ItemMappingView {
 /** Listed and revoked mappings also say whether (and when) they were revoked. */
 export type ItemMappingListView = ItemMappingView & { revokedAt: string | null };
 
-export const toItemMappingView = (m: ItemMappingRow): ItemMappingView => ({
+export const toItemMappingView = (m: ItemMappingVersion): ItemMappingView => ({
   id: m.id,
-  connectionRowId: m.connection_id,
-  connectionId: m.connection_id,
-  sourceItemId: m.source_item_id,
-  productCode: m.product_code,
-  unitOfMeasure: m.unit_of_measure,
-  commodityCode: m.commodity_code,
+  connectionRowId: m.connectionId,
+  connectionId: m.connectionId,
+  sourceItemId: m.sourceItemId,
+  productCode: m.productCode,
+  unitOfMeasure: m.unitOfMeasure,
+  commodityCode: m.commodityCode,
   version: m.version,
   evidence: m.evidence,
-  approvedBy: m.approved_by,
-  approvedAt: isoTimestamp(m.approved_at),
+  approvedBy: m.approvedBy,
+  approvedAt: isoTimestamp(m.approvedAt),
 });
 
-export const toListView = (m: ItemMappingRow): ItemMappingListView => ({ ...toItemMappingView(m), revokedAt: isoTimestamp(m.revoked_at) });
+export const toListView = (m: ItemMappingVersion): ItemMappingListView => ({
+  ...toItemMappingView(m),
+  revokedAt: isoTimestamp(m.revokedAt),
+});

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
 import { insertNextMappingVersion, listMappings, mappingById, revokeMapping } from '../../persistence/sql/item-mappings.sql.js';
-import { scopeOfRow, sqlOf } from '../../persistence/sql/sql.js';
+import { sqlOf } from '../../persistence/sql/sql.js';
+import { scopeOfConnection } from '../ledger/types.js';
 import { GWA_MAX_IDENTIFIER } from '../enrichment/gwa/limits.js';
 import { GWC_MAX_IDENTIFIER } from '../enrichment/gwc/limits.js';
 import { DomainError } from '../errors.js';
@@ -40,7 +41,7 @@ export async function confirmItemMapping(
     const connection = await connectionById(sql, input.connectionRowId, true);
     if (!connection) throw noConnection();
     const row = await insertNextMappingVersion(sql, {
-      scope: scopeOfRow(connection),
+      scope: scopeOfConnection(connection),
       connectionId: connection.id,
       sourceItemId: input.sourceItemId,
       productCode: input.productCode,
@@ -73,9 +74,9 @@ export async function revokeItemMapping(em: EntityManager, input: { id: string }
     const sql = sqlOf(tem);
     const mapping = await mappingById(sql, input.id);
     if (!mapping) throw new DomainError('not_found', 'No such item mapping');
-    const connection = (await connectionById(sql, mapping.connection_id, true))!;
+    const connection = (await connectionById(sql, mapping.connectionId, true))!;
     if (!(await revokeMapping(sql, input.id, now))) throw new DomainError('conflict', 'This item mapping is already revoked');
-    await remapInvoicesOfItems(sql, { connection, itemIds: [mapping.source_item_id], now });
+    await remapInvoicesOfItems(sql, { connection, itemIds: [mapping.sourceItemId], now });
     return toListView((await mappingById(sql, input.id))!);
   });
 }

@@ -1,6 +1,6 @@
-import type { ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
 import { listMappings } from '../../persistence/sql/item-mappings.sql.js';
-import { scopeOfRow, type Sql } from '../../persistence/sql/sql.js';
+import type { Sql } from '../../persistence/sql/sql.js';
+import { scopeOfConnection, type LedgerConnection } from '../ledger/types.js';
 import {
   invoicesDependingOnItems,
   invoicesNotWrittenBy,
@@ -37,21 +37,21 @@ export function referencedItemIds(invoice: Record<string, unknown>): string[] {
 
 /** Every version of the connection's item mappings, as the mapper takes them (provenance copies only the confirmed fields). */
 async function mappingsOf(sql: Sql, connectionId: string): Promise<ItemMapping[]> {
-  return (await listMappings(sql, { connectionId })).map((m) => ({ ...toItemMappingView(m), revoked: m.revoked_at !== null }));
+  return (await listMappings(sql, { connectionId })).map((m) => ({ ...toItemMappingView(m), revoked: m.revokedAt !== null }));
 }
 
 /** What every invoice of a connection is mapped with, read once per call. */
 interface MappingContext {
-  connection: ConnectionRow;
+  connection: LedgerConnection;
   preferences: Record<string, unknown> | null;
   mappings: ItemMapping[];
   settings: { purchaseOrderField: string | null; version: number };
 }
 
-async function mappingContext(sql: Sql, connection: ConnectionRow): Promise<MappingContext> {
+async function mappingContext(sql: Sql, connection: LedgerConnection): Promise<MappingContext> {
   const preferences = (await sourceRecordsOf(sql, connection.id, 'Preferences')).find((p) => !p.deleted)?.payload ?? null;
   const mappings = await mappingsOf(sql, connection.id);
-  const settings = { purchaseOrderField: connection.purchase_order_field, version: connection.settings_version };
+  const settings = { purchaseOrderField: connection.purchaseOrderField, version: connection.settingsVersion };
   return { connection, preferences, mappings, settings };
 }
 
@@ -121,7 +121,12 @@ async function writeChanged(
     writes.push(toWrite(sourceRecordId, result, state?.id));
   }
   const { connection } = context;
-  const { snapshots } = await writeMappedInvoices(sql, { scope: scopeOfRow(connection), connectionId: connection.id, rows: writes, now });
+  const { snapshots } = await writeMappedInvoices(sql, {
+    scope: scopeOfConnection(connection),
+    connectionId: connection.id,
+    rows: writes,
+    now,
+  });
   return { mapped: writes.length, snapshots };
 }
 
@@ -133,7 +138,7 @@ async function writeChanged(
  */
 export async function mapAndStoreInvoices(
   sql: Sql,
-  o: { connection: ConnectionRow; ledgerInvoiceIds?: readonly string[]; now: Date },
+  o: { connection: LedgerConnection; ledgerInvoiceIds?: readonly string[]; now: Date },
 ): Promise<{ mapped: number; snapshots: number }> {
   const { connection } = o;
   if (o.ledgerInvoiceIds !== undefined && o.ledgerInvoiceIds.length === 0) return { mapped: 0, snapshots: 0 };
@@ -166,7 +171,7 @@ export async function mapAndStoreInvoices(
 export async function storeAndMapInvoicePage<Stored extends { written: ReadonlyMap<string, string> }>(
   sql: Sql,
   o: {
-    connection: ConnectionRow;
+    connection: LedgerConnection;
     records: readonly { sourceId: string; deleted: boolean; payload: Record<string, unknown> }[];
     store: () => Promise<Stored>;
     /** The run's Items read by earlier pages. */
@@ -216,7 +221,7 @@ export async function storeAndMapInvoicePage<Stored extends { written: ReadonlyM
  */
 export async function mapStoredSourceInvoices(
   sql: Sql,
-  o: { connection: ConnectionRow; ledgerInvoiceIds: readonly string[] },
+  o: { connection: LedgerConnection; ledgerInvoiceIds: readonly string[] },
 ): Promise<{ write: MappedWrite; state: StoredState | undefined }[]> {
   if (o.ledgerInvoiceIds.length === 0) return [];
   const invoices = await sourceRecordsOf(sql, o.connection.id, 'Invoice', o.ledgerInvoiceIds);
@@ -251,7 +256,7 @@ function toWrite(sourceRecordId: string, result: MappedInvoice, existingId: stri
 }
 
 /** Map again the invoices that read these items (an item changed at the source, or its mapping changed). */
-export async function remapInvoicesOfItems(sql: Sql, o: { connection: ConnectionRow; itemIds: readonly string[]; now: Date }) {
+export async function remapInvoicesOfItems(sql: Sql, o: { connection: LedgerConnection; itemIds: readonly string[]; now: Date }) {
   const ids = await invoicesDependingOnItems(sql, { connectionId: o.connection.id, itemIds: o.itemIds });
   return mapAndStoreInvoices(sql, { connection: o.connection, ledgerInvoiceIds: ids, now: o.now });
 }
@@ -263,7 +268,7 @@ export async function remapInvoicesOfItems(sql: Sql, o: { connection: Connection
  * wrote were mapped in their page, after the run stored its Preferences and Items
  * (SYNC_ENTITIES order), so they are not mapped twice.
  */
-export async function remapAfterRun(sql: Sql, o: { connection: ConnectionRow; syncRunId: string; now: Date }) {
+export async function remapAfterRun(sql: Sql, o: { connection: LedgerConnection; syncRunId: string; now: Date }) {
   const { connection } = o;
   const written = (entityType: string) => sourceIdsWrittenBy(sql, { connectionId: connection.id, entityType, syncRunId: o.syncRunId });
   if ((await written('Preferences')).length > 0) {

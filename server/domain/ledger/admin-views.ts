@@ -5,7 +5,6 @@ import {
   disconnectConnection,
   listConnections,
   setConnectionStatus,
-  type ConnectionRow,
 } from '../../persistence/sql/ledger-connections.sql.js';
 import { listInvitations } from '../../persistence/sql/ledger-invitations.sql.js';
 import { finishRun, listRuns, runById } from '../../persistence/sql/ledger-sync-runs.sql.js';
@@ -18,20 +17,22 @@ import { mapAndStoreInvoices } from '../invoices/store-invoices.js';
 import { toSyncRunView } from './sync-run-view.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
 import { isoTimestamp } from '../timestamps.js';
+import type { LedgerConnection } from './types.js';
+import type { SyncState } from '../../../contract/common/index.js';
 
 /** Operator view of a connection: never tokens. */
-export const toConnectionView = (c: ConnectionRow) => ({
+export const toConnectionView = (c: LedgerConnection) => ({
   id: c.id,
-  connectionId: c.realm_id,
-  organizationId: c.organization_id,
-  integrationId: c.integration_id,
+  connectionId: c.realmId,
+  organizationId: c.organizationId,
+  integrationId: c.integrationId,
   environment: c.environment,
   status: c.status,
-  checkedThrough: isoTimestamp(c.checked_through),
-  purchaseOrderField: c.purchase_order_field,
-  settingsVersion: c.settings_version,
-  createdAt: isoTimestamp(c.created_at),
-  updatedAt: isoTimestamp(c.updated_at),
+  checkedThrough: isoTimestamp(c.checkedThrough),
+  purchaseOrderField: c.purchaseOrderField,
+  settingsVersion: c.settingsVersion,
+  createdAt: isoTimestamp(c.createdAt),
+  updatedAt: isoTimestamp(c.updatedAt),
 });
 
 /** Default page of `connections.list`: an operator list is bounded even when no limit is given. */
@@ -67,13 +68,13 @@ export async function changeConnection(
       await setConnectionStatus(sql, c.id, 'paused');
     } else if (input.action === 'resume') {
       // A disconnected connection has no tokens until a new consent stores some (that consent leaves it disconnected).
-      const reconnected = c.status === 'disconnected' && c.refresh_token_enc !== '';
+      const reconnected = c.status === 'disconnected' && c.refreshTokenEnc !== '';
       if (c.status !== 'paused' && c.status !== 'active' && !reconnected) {
         throw new DomainError('conflict', `A ${c.status} connection must be reconnected through a new invitation, not resumed`);
       }
       await setConnectionStatus(sql, c.id, 'active');
     } else {
-      if (c.refresh_token_enc) revoke = { refreshEnc: c.refresh_token_enc };
+      if (c.refreshTokenEnc) revoke = { refreshEnc: c.refreshTokenEnc };
       await disconnectConnection(sql, c.id);
     }
     return toConnectionView((await connectionById(sql, c.id))!);
@@ -106,14 +107,14 @@ export async function listSyncRunViews(
   const limit = input.limit ?? 25;
   const rows = await listRuns(sqlOf(em), {
     ...(input.connectionId ? { connectionId: input.connectionId } : {}),
-    ...(input.state ? { state: input.state } : {}),
+    ...(input.state ? { state: input.state as SyncState } : {}),
     ...(input.cursor ? { before: decodeCursor(input.cursor) } : {}),
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);
   return {
     data: page.map(toSyncRunView),
-    nextCursor: rows.length > limit ? encodeCursor({ createdAt: page.at(-1)!.created_at, id: page.at(-1)!.id }) : null,
+    nextCursor: rows.length > limit ? encodeCursor({ createdAt: page.at(-1)!.createdAt, id: page.at(-1)!.id }) : null,
   };
 }
 
@@ -149,16 +150,16 @@ export async function listInvitationViews(em: EntityManager, input: { integratio
   });
   return rows.map((r) => ({
     id: r.id,
-    organizationId: r.organization_id,
-    integrationId: r.integration_id,
+    organizationId: r.organizationId,
+    integrationId: r.integrationId,
     environment: r.environment,
-    recipientEmail: r.recipient_email,
+    recipientEmail: r.recipientEmail,
     status: r.status,
-    connectionId: r.realm_id,
-    expiresAt: isoTimestamp(r.expires_at),
-    createdAt: isoTimestamp(r.created_at),
-    sentAt: isoTimestamp(r.sent_at),
-    consumedAt: isoTimestamp(r.consumed_at),
+    connectionId: r.realmId,
+    expiresAt: isoTimestamp(r.expiresAt),
+    createdAt: isoTimestamp(r.createdAt),
+    sentAt: isoTimestamp(r.sentAt),
+    consumedAt: isoTimestamp(r.consumedAt),
   }));
 }
 

@@ -6,7 +6,8 @@ import {
   recordInvitationRealm,
   setInvitationState,
 } from '../../persistence/sql/ledger-invitations.sql.js';
-import { claimConnection, storeConsentTokens, type ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
+import { claimConnection, storeConsentTokens } from '../../persistence/sql/ledger-connections.sql.js';
+import type { ConnectionStatus, Environment } from '../../../contract/common/index.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import {
   authorizationUrl,
@@ -54,12 +55,12 @@ export async function storeConsent(
   c: {
     organizationId: string;
     integrationId: string;
-    environment: string;
+    environment: Environment;
     realmId: string;
     tokens: TokenSet;
     onStored?: (tem: EntityManager) => Promise<unknown>;
   },
-): Promise<{ id: string; status: ConnectionRow['status'] }> {
+): Promise<{ id: string; status: ConnectionStatus }> {
   return em.transactional(async (tem) => {
     const sql = sqlOf(tem);
     const now = new Date();
@@ -95,13 +96,13 @@ export async function completeConsent(
   em: EntityManager,
   runtime: LedgerRuntime,
   q: { state?: string; code?: string; realmId?: string; error?: string },
-): Promise<{ connectionId: string; status: ConnectionRow['status'] } | { failure: ConsentFailure }> {
+): Promise<{ connectionId: string; status: ConnectionStatus } | { failure: ConsentFailure }> {
   const now = new Date();
   const sql = sqlOf(em);
   if (!q.state || !/^[A-Za-z0-9_-]{43}$/.test(q.state)) return { failure: 'unknown' };
   const stateHash = hashSecret(q.state);
   const invitation = await invitationByState(sql, stateHash);
-  const check = checkInvitation(invitation, now, invitation?.state_expires_at ?? null);
+  const check = checkInvitation(invitation, now, invitation?.stateExpiresAt ?? null);
   if (check !== 'ok') return { failure: check };
   if (q.error) return { failure: 'denied' };
   if (!q.code || !q.realmId || !/^[A-Za-z0-9_-]{1,64}$/.test(q.realmId)) return { failure: 'invalid' };
@@ -121,8 +122,8 @@ export async function completeConsent(
     return { failure: refused ? 'realm_mismatch' : 'exchange_failed' };
   }
   const stored = await storeConsent(em, runtime.cipher, {
-    organizationId: invitation!.organization_id,
-    integrationId: invitation!.integration_id,
+    organizationId: invitation!.organizationId,
+    integrationId: invitation!.integrationId,
     environment: invitation!.environment,
     realmId: q.realmId,
     tokens,

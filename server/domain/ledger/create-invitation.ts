@@ -9,7 +9,7 @@ import {
   lockRecipient,
   markInvitation,
 } from '../../persistence/sql/ledger-invitations.sql.js';
-import { findConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
+import { findConnection } from '../../persistence/sql/ledger-connections.sql.js';
 import { organizationById } from '../../persistence/sql/organizations.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
@@ -31,8 +31,7 @@ async function assertContext(em: EntityManager, ctx: AuthContext, body: CreateIn
   const mismatch = (path: string) => issues.push({ code: 'context_mismatch', path, message: `Does not match the API key's ${path}` });
   if (body.organizationId !== undefined && body.organizationId !== ctx.organizationId) mismatch('organizationId');
   if (body.environment !== undefined && body.environment !== ctx.environment) mismatch('environment');
-  if (body.connectionId !== undefined && !(await findConnectionRow(sqlOf(em), ctx.integrationId, body.connectionId)))
-    mismatch('connectionId');
+  if (body.connectionId !== undefined && !(await findConnection(sqlOf(em), ctx.integrationId, body.connectionId))) mismatch('connectionId');
   if (issues.length) throw new DomainError('validation_error', 'A context assertion does not match the authenticated context', issues);
 }
 
@@ -85,7 +84,7 @@ async function writeAndSendInvitation(em: EntityManager, runtime: LedgerRuntime,
     }
     await lockRecipient(sql, ctx.integrationId, body.recipientEmail);
     const previous = await latestInvitationTo(sql, ctx.integrationId, body.recipientEmail);
-    const wait = cooldownRemainingSeconds(previous?.created_at, now);
+    const wait = cooldownRemainingSeconds(previous?.createdAt, now);
     if (wait > 0) {
       throw new DomainError('rate_limited', `An invitation was sent to this email less than 30 seconds ago; retry in ${wait} s`, [], 429, {
         'Retry-After': String(wait),

@@ -3,17 +3,11 @@ import { redactCardNumbers } from '../guard/redact-card-numbers.js';
 import { isProviderIdentifier } from '../invoices/source-record.js';
 import { remapAfterRun, storeAndMapInvoicePage, type ItemCache } from '../invoices/store-invoices.js';
 import type { Logger } from '../../logger.js';
-import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
+import { advanceCheckpoint, connectionById } from '../../persistence/sql/ledger-connections.sql.js';
 import { markDeleted, markSeen, markUnseenDeleted, upsertSourceRecords } from '../../persistence/sql/ledger-source-records.sql.js';
-import {
-  advanceCheckpoint,
-  finishRun,
-  recordRunError,
-  runById,
-  saveRunEntities,
-  startRunAttempt,
-} from '../../persistence/sql/ledger-sync-runs.sql.js';
-import { scopeOfRow, sqlOf, type Sql } from '../../persistence/sql/sql.js';
+import { finishRun, recordRunError, runById, saveRunEntities, startRunAttempt } from '../../persistence/sql/ledger-sync-runs.sql.js';
+import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
+import { scopeOfConnection } from './types.js';
 import { LedgerHttpError, queryPage } from '../../integrations/ledger/ledger-api.js';
 import { changesSince } from '../../integrations/ledger/ledger-cdc.js';
 import {
@@ -123,8 +117,8 @@ export async function importRun(
     EntityProgress
   >;
   let current: SyncEntity | undefined;
-  const periodStart = run.period_start;
-  const periodEnd = run.period_end!;
+  const periodStart = run.periodStart;
+  const periodEnd = run.periodEnd!;
   // Stop before each provider call when the run was ended elsewhere or the lease is gone.
   const stillOurs = async (s: Sql, lock = true) => {
     if (o.leaseLost?.()) throw new AttemptStopped('lease lost');
@@ -132,7 +126,7 @@ export async function importRun(
     if (now?.state !== 'running') throw new AttemptStopped(`run ${now?.state ?? 'gone'}`);
   };
   try {
-    const connection = await connectionById(sql, run.connection_id);
+    const connection = await connectionById(sql, run.connectionId);
     if (connection?.status !== 'active') {
       await finishRun(
         sql,
@@ -159,7 +153,7 @@ export async function importRun(
         await stillOurs(sql);
         const changes = await session.call((token) =>
           changesSince(runtime.endpoints, {
-            realmId: connection.realm_id,
+            realmId: connection.realmId,
             accessToken: token,
             entities: [entity],
             changedSince: periodStart!,
@@ -194,7 +188,7 @@ export async function importRun(
         if (status !== 'active') throw new ConnectionInactive(status);
         const statement = pageStatement({ entity, periodStart, periodEnd, cursor, pageSize, reconcile });
         const page = await session.call((token) =>
-          queryPage(runtime.endpoints, { realmId: connection.realm_id, accessToken: token, entity, statement }),
+          queryPage(runtime.endpoints, { realmId: connection.realmId, accessToken: token, entity, statement }),
         );
         return { cursor, window: pageWindow(cursor, pageSize), rows: page.rows };
       };
@@ -225,7 +219,7 @@ export async function importRun(
             await stillOurs(tsql);
             const store = () =>
               upsertSourceRecords(tsql, {
-                scope: scopeOfRow(connection),
+                scope: scopeOfConnection(connection),
                 connectionId: connection.id,
                 entityType: entity,
                 syncRunId: run.id,

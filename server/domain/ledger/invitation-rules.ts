@@ -29,13 +29,13 @@ export type ConsentCheck = 'ok' | 'unknown' | 'expired' | 'used';
 
 /** Why an invitation (looked up by connect secret or by state) cannot be used now. */
 export function checkInvitation(
-  inv: { status: string; expires_at: Date } | undefined,
+  inv: { status: string; expiresAt: Date } | undefined,
   now: Date,
   stateExpiresAt?: Date | null,
 ): ConsentCheck {
   if (!inv || inv.status === 'failed' || inv.status === 'pending') return 'unknown';
   if (inv.status === 'consumed') return 'used';
-  if (inv.expires_at.getTime() <= now.getTime()) return 'expired';
+  if (inv.expiresAt.getTime() <= now.getTime()) return 'expired';
   if (stateExpiresAt !== undefined && (!stateExpiresAt || stateExpiresAt.getTime() <= now.getTime())) return 'expired';
   return 'ok';
 }

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findConnectionRow, type ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
+import type { ConnectionStatus } from '../../../contract/common/index.js';
+import { findConnection } from '../../persistence/sql/ledger-connections.sql.js';
 import { activeRun, finishRun, insertRun, latestRun } from '../../persistence/sql/ledger-sync-runs.sql.js';
-import { scopeOfRow, sqlOf } from '../../persistence/sql/sql.js';
+import { sqlOf } from '../../persistence/sql/sql.js';
+import { scopeOfConnection, type SyncRun } from './types.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
 import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
@@ -12,7 +14,7 @@ import type { SyncRunView } from '../../../contract/ledger.js';
 
 const notFound = () => new DomainError('not_found', "No such connection for this API key's integration");
 
-const BLOCKED: Partial<Record<ConnectionRow['status'], string>> = {
+const BLOCKED: Partial<Record<ConnectionStatus, string>> = {
   paused: 'The connection is paused; resume it before queueing a sync',
   disconnected: 'The connection is disconnected; reconnect it with a new invitation before queueing a sync',
   reauthorization_required: 'The connection needs reauthorization; send a new invitation and approve it, then queue again',
@@ -31,10 +33,10 @@ export async function queueSync(
   const queue = runtime.queue;
   if (!queue) throw new DomainError('internal_error', 'The sync queue is not configured');
   const now = o.now ?? new Date();
-  let reaped: { run: { id: string; workflow_run_id: string }; decision: string } | undefined;
+  let reaped: { run: Pick<SyncRun, 'id' | 'workflowRunId'>; decision: string } | undefined;
   const result = await em.transactional(async (tem) => {
     const sql = sqlOf(tem);
-    const conn = await findConnectionRow(sql, o.ctx.integrationId, o.connectionId, true);
+    const conn = await findConnection(sql, o.ctx.integrationId, o.connectionId, true);
     if (!conn) throw notFound();
     const blocked = BLOCKED[conn.status];
     if (blocked) throw new DomainError('conflict', blocked);
@@ -43,11 +45,11 @@ export async function queueSync(
       // A run whose job is gone (or whose worker died) would be returned forever: reap it here and queue a new one.
       const decision = await reapRun(sql, queue, existing, { now, leaseGraceMs: runtime.settings.leaseGraceMs });
       if (decision === 'keep' || decision === 'resend')
-        return { syncRunId: existing.id, workflowRunId: existing.workflow_run_id, created: false, reaped: { run: existing, decision } };
+        return { syncRunId: existing.id, workflowRunId: existing.workflowRunId, created: false, reaped: { run: existing, decision } };
       reaped = { run: existing, decision };
     }
     const plan = planSync({
-      checkedThrough: conn.checked_through,
+      checkedThrough: conn.checkedThrough,
       fullReconciliation: o.fullReconciliation,
       now,
       historyDays: runtime.settings.historyDays,
@@ -57,7 +59,7 @@ export async function queueSync(
     const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, emptyProgress()]));
     await insertRun(sql, {
       ...run,
-      scope: scopeOfRow(conn),
+      scope: scopeOfConnection(conn),
       connectionId: conn.id,
       mode: plan.mode,
       fullReconciliation: o.fullReconciliation || plan.mode === 'full',
@@ -91,7 +93,7 @@ export async function queueSync(
 /** Endpoint 16: the latest run of a connection in the key's scope, or null. */
 export async function getLatestSyncRun(em: EntityManager, o: { ctx: AuthContext; connectionId: string }): Promise<SyncRunView | null> {
   const sql = sqlOf(em);
-  const conn = await findConnectionRow(sql, o.ctx.integrationId, o.connectionId);
+  const conn = await findConnection(sql, o.ctx.integrationId, o.connectionId);
   if (!conn) throw notFound();
   const run = await latestRun(sql, conn.id);
   return run ? toSyncRunView(run) : null;

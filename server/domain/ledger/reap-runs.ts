@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { finishRun, runById, runLeaseFree, type SyncRunRow } from '../../persistence/sql/ledger-sync-runs.sql.js';
+import { finishRun, lockRunUnlessLocked, openRunIds, runById, runLeaseFree } from '../../persistence/sql/ledger-sync-runs.sql.js';
+import type { SyncRun } from './types.js';
 import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
 import type { SyncQueuePort } from '../../integrations/ledger/runtime.js';
 import { reapDecision } from './sync-rules.js';
@@ -18,11 +19,11 @@ const LOST = {
 export async function reapRun(
   sql: Sql,
   queue: SyncQueuePort,
-  run: Pick<SyncRunRow, 'id' | 'state' | 'workflow_run_id'>,
+  run: Pick<SyncRun, 'id' | 'state' | 'workflowRunId'>,
   o: { now: Date; leaseGraceMs: number },
 ): Promise<'keep' | 'resend' | 'fail' | 'expired'> {
   const leaseHeld = !(await runLeaseFree(sql, run.id));
-  const job = leaseHeld ? null : await queue.job(run.workflow_run_id);
+  const job = leaseHeld ? null : await queue.job(run.workflowRunId);
   const decision = reapDecision({
     state: run.state as 'queued' | 'running',
     jobState: job?.state ?? null,
@@ -36,9 +37,9 @@ export async function reapRun(
 }
 
 /** After the deciding transaction committed: re-send a never-sent job, cancel a dead worker's job. */
-export async function afterReap(queue: SyncQueuePort, run: { id: string; workflow_run_id: string }, decision: string): Promise<void> {
-  if (decision === 'resend') await queue.enqueue(run.id, run.workflow_run_id).catch(() => undefined);
-  if (decision === 'expired') await queue.cancel(run.workflow_run_id).catch(() => undefined);
+export async function afterReap(queue: SyncQueuePort, run: Pick<SyncRun, 'id' | 'workflowRunId'>, decision: string): Promise<void> {
+  if (decision === 'resend') await queue.enqueue(run.id, run.workflowRunId).catch(() => undefined);
+  if (decision === 'expired') await queue.cancel(run.workflowRunId).catch(() => undefined);
 }
 
 /**
@@ -53,16 +54,12 @@ export async function reapStuckRuns(
   queue: SyncQueuePort,
   o: { leaseGraceMs: number; limit?: number; now?: () => Date },
 ): Promise<{ runId: string; decision: 'resend' | 'fail' | 'expired' }[]> {
-  const candidates = await sqlOf(em)<{ id: string }>(
-    `select id from ledger_sync_runs where state in ('queued', 'running') order by created_at limit ?`,
-    [o.limit ?? 100],
-  );
+  const candidates = await openRunIds(sqlOf(em), o.limit ?? 100);
   const acted: { runId: string; decision: 'resend' | 'fail' | 'expired' }[] = [];
-  for (const { id } of candidates) {
+  for (const id of candidates) {
     const outcome = await em.fork().transactional(async (tem) => {
       const sql = sqlOf(tem);
-      const locked = await sql<{ id: string }>(`select id from ledger_sync_runs where id = ? for update skip locked`, [id]);
-      if (!locked.length) return undefined;
+      if (!(await lockRunUnlessLocked(sql, id))) return undefined;
       const run = await runById(sql, id);
       if (!run || (run.state !== 'queued' && run.state !== 'running')) return undefined;
       return { run, decision: await reapRun(sql, queue, run, { now: o.now?.() ?? new Date(), leaseGraceMs: o.leaseGraceMs }) };

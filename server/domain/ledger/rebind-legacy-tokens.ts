@@ -14,7 +14,7 @@ export async function rebindLegacyTokens(em: EntityManager, cipher: TokenCipher)
   let rebound = 0;
   for (const r of await connectionsWithLegacyTokens(sql)) {
     const rebind = (stored: string) => (isLegacyToken(stored) ? cipher.encrypt(cipher.decrypt(stored, r.id), r.id) : stored);
-    const was = { access: r.access_token_enc, refresh: r.refresh_token_enc };
+    const was = { access: r.accessTokenEnc, refresh: r.refreshTokenEnc };
     if (await replaceTokensIfUnchanged(sql, r.id, was, { access: rebind(was.access), refresh: rebind(was.refresh) })) rebound += 1;
   }
   return rebound;

@@ -1,5 +1,6 @@
 import type { Sql } from '../../persistence/sql/sql.js';
-import { markReauthorizationRequired, storeTokens, type ConnectionRow } from '../../persistence/sql/ledger-connections.sql.js';
+import { markReauthorizationRequired, storeTokens } from '../../persistence/sql/ledger-connections.sql.js';
+import type { LedgerConnection } from '../../domain/ledger/types.js';
 import { LedgerHttpError, refreshTokens } from './ledger-api.js';
 import type { LedgerRuntime } from './runtime.js';
 import { backoffDelayMs } from './backoff.js';
@@ -52,11 +53,11 @@ export class LedgerSession {
   constructor(
     private readonly sql: Sql,
     private readonly runtime: LedgerRuntime,
-    readonly connection: ConnectionRow,
+    readonly connection: LedgerConnection,
   ) {
-    this.access = runtime.cipher.decrypt(connection.access_token_enc, connection.id);
-    this.refresh = runtime.cipher.decrypt(connection.refresh_token_enc, connection.id);
-    this.expiresAt = connection.access_token_expires_at.getTime();
+    this.access = runtime.cipher.decrypt(connection.accessTokenEnc, connection.id);
+    this.refresh = runtime.cipher.decrypt(connection.refreshTokenEnc, connection.id);
+    this.expiresAt = connection.accessTokenExpiresAt.getTime();
   }
 
   /**

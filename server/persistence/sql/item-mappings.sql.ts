@@ -1,23 +1,24 @@
-import { withDates, type Sql, type TenantScope } from './sql.js';
+import type { Selectable } from 'kysely';
+import type { ItemMappingVersion } from '../../domain/ledger/types.js';
+import { db, first, run, type Database } from '../db/query.js';
+import type { Sql, TenantScope } from './sql.js';
 
-export interface ItemMappingRow {
-  id: string;
-  organization_id: string;
-  integration_id: string;
-  environment: TenantScope['environment'];
-  connection_id: string;
-  source_item_id: string;
-  product_code: string;
-  unit_of_measure: string;
-  commodity_code: string | null;
-  version: number;
-  evidence: string;
-  approved_by: string;
-  approved_at: Date;
-  revoked_at: Date | null;
-}
-
-const mappings = withDates<ItemMappingRow>(['approved_at', 'revoked_at']);
+const mappingOf = (row: Selectable<Database['item_mappings']>): ItemMappingVersion => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  integrationId: row.integration_id,
+  environment: row.environment,
+  connectionId: row.connection_id,
+  sourceItemId: row.source_item_id,
+  productCode: row.product_code,
+  unitOfMeasure: row.unit_of_measure,
+  commodityCode: row.commodity_code,
+  version: row.version,
+  evidence: row.evidence,
+  approvedBy: row.approved_by,
+  approvedAt: new Date(row.approved_at),
+  revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
+});
 
 /**
  * Add the next version of an item's mapping. The version is computed in the
@@ -37,54 +38,92 @@ export async function insertNextMappingVersion(
     approvedBy: string;
     now: Date;
   },
-): Promise<ItemMappingRow> {
-  const rows = await sql(
-    `insert into item_mappings (id, organization_id, integration_id, environment, connection_id, source_item_id, product_code, unit_of_measure,
-       commodity_code, version, evidence, approved_by, approved_at)
-     select ?, ?, ?, ?, ?, ?, ?, ?, ?, coalesce(max(version), 0) + 1, ?, ?, ?
-       from item_mappings where connection_id = ? and source_item_id = ?
-     returning *`,
-    [
-      crypto.randomUUID(),
-      m.scope.organizationId,
-      m.scope.integrationId,
-      m.scope.environment,
-      m.connectionId,
-      m.sourceItemId,
-      m.productCode,
-      m.unitOfMeasure,
-      m.commodityCode,
-      m.evidence,
-      m.approvedBy,
-      m.now,
-      m.connectionId,
-      m.sourceItemId,
-    ],
+): Promise<ItemMappingVersion> {
+  const row = await first(
+    sql,
+    db
+      .insertInto('item_mappings')
+      .columns([
+        'id',
+        'organization_id',
+        'integration_id',
+        'environment',
+        'connection_id',
+        'source_item_id',
+        'product_code',
+        'unit_of_measure',
+        'commodity_code',
+        'version',
+        'evidence',
+        'approved_by',
+        'approved_at',
+      ])
+      .expression(
+        db
+          .selectFrom('item_mappings')
+          .select((eb) => [
+            eb.val(crypto.randomUUID()).as('id'),
+            eb.val(m.scope.organizationId).as('organization_id'),
+            eb.val(m.scope.integrationId).as('integration_id'),
+            eb.val(m.scope.environment).as('environment'),
+            eb.val(m.connectionId).as('connection_id'),
+            eb.val(m.sourceItemId).as('source_item_id'),
+            eb.val(m.productCode).as('product_code'),
+            eb.val(m.unitOfMeasure).as('unit_of_measure'),
+            eb.val(m.commodityCode).as('commodity_code'),
+            eb(eb.fn.coalesce(eb.fn.max('version'), eb.lit(0)), '+', 1).as('version'),
+            eb.val(m.evidence).as('evidence'),
+            eb.val(m.approvedBy).as('approved_by'),
+            eb.val(m.now).as('approved_at'),
+          ])
+          .where('connection_id', '=', m.connectionId)
+          .where('source_item_id', '=', m.sourceItemId),
+      )
+      .returningAll(),
   );
-  return mappings(rows)[0]!;
+  return mappingOf(row!);
 }
 
-export async function mappingById(sql: Sql, id: string): Promise<ItemMappingRow | undefined> {
-  return mappings(await sql(`select * from item_mappings where id = ?`, [id]))[0];
+export async function mappingById(sql: Sql, id: string): Promise<ItemMappingVersion | undefined> {
+  const row = await first(sql, db.selectFrom('item_mappings').selectAll().where('id', '=', id));
+  return row && mappingOf(row);
 }
 
 /** Every version of a connection's mappings (optionally one item's), newest version first per item. */
-export async function listMappings(sql: Sql, f: { connectionId: string; sourceItemId?: string }): Promise<ItemMappingRow[]> {
-  const item = f.sourceItemId === undefined ? '' : ' and source_item_id = ?';
-  const params = f.sourceItemId === undefined ? [f.connectionId] : [f.connectionId, f.sourceItemId];
-  return mappings(await sql(`select * from item_mappings where connection_id = ?${item} order by source_item_id, version desc`, params));
+export async function listMappings(sql: Sql, f: { connectionId: string; sourceItemId?: string }): Promise<ItemMappingVersion[]> {
+  const rows = await run(
+    sql,
+    db
+      .selectFrom('item_mappings')
+      .selectAll()
+      .where('connection_id', '=', f.connectionId)
+      .$if(f.sourceItemId !== undefined, (q) => q.where('source_item_id', '=', f.sourceItemId!))
+      .orderBy('source_item_id')
+      .orderBy('version', 'desc'),
+  );
+  return rows.map(mappingOf);
 }
 
 /** The mapping each item of a connection uses now: its newest version, revoked or not (a revoked newest version is a mapping issue). */
-export async function currentMappings(sql: Sql, connectionId: string): Promise<ItemMappingRow[]> {
-  return mappings(
-    await sql(`select distinct on (source_item_id) * from item_mappings where connection_id = ? order by source_item_id, version desc`, [
-      connectionId,
-    ]),
+export async function currentMappings(sql: Sql, connectionId: string): Promise<ItemMappingVersion[]> {
+  const rows = await run(
+    sql,
+    db
+      .selectFrom('item_mappings')
+      .distinctOn('source_item_id')
+      .selectAll()
+      .where('connection_id', '=', connectionId)
+      .orderBy('source_item_id')
+      .orderBy('version', 'desc'),
   );
+  return rows.map(mappingOf);
 }
 
 /** Revoke one version; false when it was already revoked. */
 export async function revokeMapping(sql: Sql, id: string, now: Date): Promise<boolean> {
-  return (await sql(`update item_mappings set revoked_at = ? where id = ? and revoked_at is null returning id`, [now, id])).length > 0;
+  const rows = await run(
+    sql,
+    db.updateTable('item_mappings').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).returning('id'),
+  );
+  return rows.length > 0;
 }

@@ -1,48 +1,59 @@
-import { withDates, type Sql } from './sql.js';
+import type { Selectable } from 'kysely';
+import type { ConnectionStatus } from '../../../contract/common/index.js';
+import type { LedgerConnection, StoredTokens } from '../../domain/ledger/types.js';
+import { db, first, run, type Database } from '../db/query.js';
+import type { Sql } from './sql.js';
 
-export interface ConnectionRow {
-  id: string;
-  organization_id: string;
-  integration_id: string;
-  environment: 'sandbox' | 'production';
-  realm_id: string;
-  company_name: string | null;
-  status: 'active' | 'paused' | 'disconnected' | 'reauthorization_required';
-  access_token_enc: string;
-  refresh_token_enc: string;
-  access_token_expires_at: Date;
-  refresh_token_expires_at: Date | null;
-  checked_through: Date | null;
-  purchase_order_field: string | null;
-  settings_version: number;
-  created_at: Date;
-  updated_at: Date;
-}
+const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
 
-const connections = withDates<ConnectionRow>([
-  'access_token_expires_at',
-  'refresh_token_expires_at',
-  'checked_through',
-  'created_at',
-  'updated_at',
-]);
+const connectionOf = (row: Selectable<Database['ledger_connections']>): LedgerConnection => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  integrationId: row.integration_id,
+  environment: row.environment,
+  realmId: row.realm_id,
+  companyName: row.company_name,
+  status: row.status,
+  accessTokenEnc: row.access_token_enc,
+  refreshTokenEnc: row.refresh_token_enc,
+  accessTokenExpiresAt: new Date(row.access_token_expires_at),
+  refreshTokenExpiresAt: dateOrNull(row.refresh_token_expires_at),
+  checkedThrough: dateOrNull(row.checked_through),
+  purchaseOrderField: row.purchase_order_field,
+  settingsVersion: row.settings_version,
+  createdAt: new Date(row.created_at),
+  updatedAt: new Date(row.updated_at),
+});
 
-export async function findConnectionRow(
+/** The connection of this integration and realm (the public `connectionId`); `lock` holds its row for the transaction. */
+export async function findConnection(
   sql: Sql,
   integrationId: string,
   realmId: string,
   lock = false,
-): Promise<ConnectionRow | undefined> {
-  return connections(
-    await sql(`select * from ledger_connections where integration_id = ? and realm_id = ?${lock ? ' for update' : ''}`, [
-      integrationId,
-      realmId,
-    ]),
-  )[0];
+): Promise<LedgerConnection | undefined> {
+  const row = await first(
+    sql,
+    db
+      .selectFrom('ledger_connections')
+      .selectAll()
+      .where('integration_id', '=', integrationId)
+      .where('realm_id', '=', realmId)
+      .$if(lock, (q) => q.forUpdate()),
+  );
+  return row && connectionOf(row);
 }
 
-export async function connectionById(sql: Sql, id: string, lock = false): Promise<ConnectionRow | undefined> {
-  return connections(await sql(`select * from ledger_connections where id = ?${lock ? ' for update' : ''}`, [id]))[0];
+export async function connectionById(sql: Sql, id: string, lock = false): Promise<LedgerConnection | undefined> {
+  const row = await first(
+    sql,
+    db
+      .selectFrom('ledger_connections')
+      .selectAll()
+      .where('id', '=', id)
+      .$if(lock, (q) => q.forUpdate()),
+  );
+  return row && connectionOf(row);
 }
 
 /**
@@ -52,21 +63,37 @@ export async function connectionById(sql: Sql, id: string, lock = false): Promis
  */
 export async function claimConnection(
   sql: Sql,
-  c: { organizationId: string; integrationId: string; environment: string; realmId: string; now: Date },
-): Promise<{ id: string; status: ConnectionRow['status']; created: boolean }> {
-  const inserted = await sql<{ id: string }>(
-    `insert into ledger_connections (id, organization_id, integration_id, environment, realm_id, status, access_token_enc, refresh_token_enc, access_token_expires_at, created_at, updated_at)
-     values (?, ?, ?, ?, ?, 'active', '', '', ?, ?, ?)
-     on conflict (integration_id, realm_id) do nothing
-     returning id`,
-    [crypto.randomUUID(), c.organizationId, c.integrationId, c.environment, c.realmId, c.now, c.now, c.now],
+  c: { organizationId: string; integrationId: string; environment: LedgerConnection['environment']; realmId: string; now: Date },
+): Promise<{ id: string; status: ConnectionStatus; created: boolean }> {
+  const inserted = await run(
+    sql,
+    db
+      .insertInto('ledger_connections')
+      .values({
+        id: crypto.randomUUID(),
+        organization_id: c.organizationId,
+        integration_id: c.integrationId,
+        environment: c.environment,
+        realm_id: c.realmId,
+        status: 'active',
+        access_token_enc: '',
+        refresh_token_enc: '',
+        access_token_expires_at: c.now,
+        created_at: c.now,
+        updated_at: c.now,
+      })
+      .onConflict((oc) => oc.columns(['integration_id', 'realm_id']).doNothing())
+      .returning('id'),
   );
-  const row = (
-    await sql<{ id: string; status: ConnectionRow['status'] }>(
-      `select id, status from ledger_connections where integration_id = ? and realm_id = ? for update`,
-      [c.integrationId, c.realmId],
-    )
-  )[0]!;
+  const row = (await first(
+    sql,
+    db
+      .selectFrom('ledger_connections')
+      .select(['id', 'status'])
+      .where('integration_id', '=', c.integrationId)
+      .where('realm_id', '=', c.realmId)
+      .forUpdate(),
+  ))!;
   return { ...row, created: inserted.length > 0 };
 }
 
@@ -79,14 +106,28 @@ export async function storeConsentTokens(
   sql: Sql,
   id: string,
   t: { accessEnc: string; refreshEnc: string; accessExpiresAt: Date; refreshExpiresAt: Date | null; now: Date },
-): Promise<ConnectionRow['status']> {
-  const rows = await sql<{ status: ConnectionRow['status'] }>(
-    `update ledger_connections set status = case when status in ('paused', 'disconnected') then status else 'active' end,
-       access_token_enc = ?, refresh_token_enc = ?, access_token_expires_at = ?, refresh_token_expires_at = ?, updated_at = ?
-     where id = ? returning status`,
-    [t.accessEnc, t.refreshEnc, t.accessExpiresAt, t.refreshExpiresAt, t.now, id],
+): Promise<ConnectionStatus> {
+  const row = await first(
+    sql,
+    db
+      .updateTable('ledger_connections')
+      .set((eb) => ({
+        status: eb
+          .case()
+          .when('status', 'in', ['paused', 'disconnected'])
+          .then(eb.ref('status'))
+          .else(eb.val<ConnectionStatus>('active'))
+          .end(),
+        access_token_enc: t.accessEnc,
+        refresh_token_enc: t.refreshEnc,
+        access_token_expires_at: t.accessExpiresAt,
+        refresh_token_expires_at: t.refreshExpiresAt,
+        updated_at: t.now,
+      }))
+      .where('id', '=', id)
+      .returning('status'),
   );
-  return rows[0]!.status;
+  return row!.status;
 }
 
 /**
@@ -99,54 +140,105 @@ export async function storeTokens(
   id: string,
   t: { accessEnc: string; refreshEnc: string; accessExpiresAt: Date; refreshExpiresAt: Date | null },
 ): Promise<boolean> {
-  const rows = await sql<{ id: string }>(
-    `update ledger_connections set access_token_enc = ?, refresh_token_enc = ?, access_token_expires_at = ?, refresh_token_expires_at = coalesce(?, refresh_token_expires_at), updated_at = now()
-     where id = ? and status = 'active' returning id`,
-    [t.accessEnc, t.refreshEnc, t.accessExpiresAt, t.refreshExpiresAt, id],
+  const rows = await run(
+    sql,
+    db
+      .updateTable('ledger_connections')
+      .set((eb) => ({
+        access_token_enc: t.accessEnc,
+        refresh_token_enc: t.refreshEnc,
+        access_token_expires_at: t.accessExpiresAt,
+        refresh_token_expires_at: eb.fn.coalesce(eb.val(t.refreshExpiresAt), eb.ref('refresh_token_expires_at')),
+        updated_at: eb.fn<string>('now'),
+      }))
+      .where('id', '=', id)
+      .where('status', '=', 'active')
+      .returning('id'),
   );
   return rows.length > 0;
 }
 
 /** A refused refresh: only an active connection becomes `reauthorization_required` (an operator's pause or disconnect stands). */
-export const markReauthorizationRequired = (sql: Sql, id: string) =>
-  sql<{ id: string }>(
-    `update ledger_connections set status = 'reauthorization_required', updated_at = now() where id = ? and status = 'active' returning id`,
-    [id],
+export async function markReauthorizationRequired(sql: Sql, id: string): Promise<boolean> {
+  const rows = await run(
+    sql,
+    db
+      .updateTable('ledger_connections')
+      .set((eb) => ({ status: 'reauthorization_required', updated_at: eb.fn<string>('now') }))
+      .where('id', '=', id)
+      .where('status', '=', 'active')
+      .returning('id'),
   );
+  return rows.length > 0;
+}
 
-export const setConnectionStatus = (sql: Sql, id: string, status: ConnectionRow['status']) =>
-  sql<{ id: string }>(`update ledger_connections set status = ?, updated_at = now() where id = ? returning id`, [status, id]);
-
-export const listConnections = async (sql: Sql, filter: { integrationId?: string; limit: number }) =>
-  connections(
-    await sql(
-      `select * from ledger_connections ${filter.integrationId ? 'where integration_id = ?' : ''} order by created_at desc, id desc limit ?`,
-      filter.integrationId ? [filter.integrationId, filter.limit] : [filter.limit],
-    ),
+export async function setConnectionStatus(sql: Sql, id: string, status: ConnectionStatus): Promise<boolean> {
+  const rows = await run(
+    sql,
+    db
+      .updateTable('ledger_connections')
+      .set((eb) => ({ status, updated_at: eb.fn<string>('now') }))
+      .where('id', '=', id)
+      .returning('id'),
   );
+  return rows.length > 0;
+}
+
+/** Newest first; every integration's, or one integration's. */
+export async function listConnections(sql: Sql, filter: { integrationId?: string; limit: number }): Promise<LedgerConnection[]> {
+  const rows = await run(
+    sql,
+    db
+      .selectFrom('ledger_connections')
+      .selectAll()
+      .$if(!!filter.integrationId, (q) => q.where('integration_id', '=', filter.integrationId!))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit),
+  );
+  return rows.map(connectionOf);
+}
 
 /** Set the connection's settings; the settings version moves only when a value changes. */
 export async function configureConnection(sql: Sql, id: string, s: { purchaseOrderField: string | null }): Promise<boolean> {
-  const rows = await sql(
-    `update ledger_connections set purchase_order_field = ?, settings_version = settings_version + 1, updated_at = now()
-     where id = ? and purchase_order_field is distinct from ? returning id`,
-    [s.purchaseOrderField, id, s.purchaseOrderField],
+  const rows = await run(
+    sql,
+    db
+      .updateTable('ledger_connections')
+      .set((eb) => ({
+        purchase_order_field: s.purchaseOrderField,
+        settings_version: eb('settings_version', '+', 1),
+        updated_at: eb.fn<string>('now'),
+      }))
+      .where('id', '=', id)
+      .where('purchase_order_field', 'is distinct from', s.purchaseOrderField)
+      .returning('id'),
   );
   return rows.length > 0;
 }
 
 /** An operator's disconnect: the tokens are erased with it, so only a new consent reconnects. */
-export const disconnectConnection = (sql: Sql, id: string) =>
-  sql(
-    `update ledger_connections set status = 'disconnected', access_token_enc = '', refresh_token_enc = '', updated_at = now() where id = ?`,
-    [id],
+export async function disconnectConnection(sql: Sql, id: string): Promise<void> {
+  await run(
+    sql,
+    db
+      .updateTable('ledger_connections')
+      .set((eb) => ({ status: 'disconnected', access_token_enc: '', refresh_token_enc: '', updated_at: eb.fn<string>('now') }))
+      .where('id', '=', id),
   );
+}
 
 /** Connections whose stored tokens predate row binding (`v1.`, see server/crypto/token-cipher.ts). */
-export const connectionsWithLegacyTokens = (sql: Sql) =>
-  sql<{ id: string; access_token_enc: string; refresh_token_enc: string }>(
-    `select id, access_token_enc, refresh_token_enc from ledger_connections where access_token_enc like 'v1.%' or refresh_token_enc like 'v1.%'`,
+export async function connectionsWithLegacyTokens(sql: Sql): Promise<StoredTokens[]> {
+  const rows = await run(
+    sql,
+    db
+      .selectFrom('ledger_connections')
+      .select(['id', 'access_token_enc', 'refresh_token_enc'])
+      .where((eb) => eb.or([eb('access_token_enc', 'like', 'v1.%'), eb('refresh_token_enc', 'like', 'v1.%')])),
   );
+  return rows.map((r) => ({ id: r.id, accessTokenEnc: r.access_token_enc, refreshTokenEnc: r.refresh_token_enc }));
+}
 
 /** Replace both token ciphertexts only if they are still the ones read; false when another writer came first. */
 export async function replaceTokensIfUnchanged(
@@ -155,9 +247,29 @@ export async function replaceTokensIfUnchanged(
   was: { access: string; refresh: string },
   now: { access: string; refresh: string },
 ): Promise<boolean> {
-  const rows = await sql(
-    `update ledger_connections set access_token_enc = ?, refresh_token_enc = ? where id = ? and access_token_enc = ? and refresh_token_enc = ? returning id`,
-    [now.access, now.refresh, id, was.access, was.refresh],
+  const rows = await run(
+    sql,
+    db
+      .updateTable('ledger_connections')
+      .set({ access_token_enc: now.access, refresh_token_enc: now.refresh })
+      .where('id', '=', id)
+      .where('access_token_enc', '=', was.access)
+      .where('refresh_token_enc', '=', was.refresh)
+      .returning('id'),
   );
   return rows.length > 0;
+}
+
+/** Move the checkpoint forward only (never back), in the run's completing transaction. */
+export async function advanceCheckpoint(sql: Sql, connectionId: string, through: Date): Promise<void> {
+  await run(
+    sql,
+    db
+      .updateTable('ledger_connections')
+      .set((eb) => ({
+        checked_through: eb.fn<string>('greatest', [eb.fn.coalesce('checked_through', eb.val(through)), eb.val(through)]),
+        updated_at: eb.fn<string>('now'),
+      }))
+      .where('id', '=', connectionId),
+  );
 }

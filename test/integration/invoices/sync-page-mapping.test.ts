@@ -4,7 +4,8 @@ import { connect, ledgerTenant, waitForRun } from '../../support/ledger-flow.js'
 import { storeAndMapInvoicePage } from '../../../server/domain/invoices/store-invoices.js';
 import { connectionById } from '../../../server/persistence/sql/ledger-connections.sql.js';
 import { upsertSourceRecords } from '../../../server/persistence/sql/ledger-source-records.sql.js';
-import { scopeOfRow, sqlOf } from '../../../server/persistence/sql/sql.js';
+import { sqlOf } from '../../../server/persistence/sql/sql.js';
+import { scopeOfConnection } from '../../../server/domain/ledger/types.js';
 
 const app = useLedgerApp({ sandbox: { invoices: 3, items: 2 } });
 const sql = (q: string, p: unknown[] = []): Promise<any[]> => app.orm.em.getConnection().execute(q, p);
@@ -50,7 +51,7 @@ describe('a sync page mapped from memory', () => {
       const connection = (await connectionById(tsql, connectionId))!;
       const store = () =>
         upsertSourceRecords(tsql, {
-          scope: scopeOfRow(connection),
+          scope: scopeOfConnection(connection),
           connectionId,
           entityType: 'Invoice',
           syncRunId: run.id,

@@ -196,11 +196,11 @@ describe('invitation rules', () => {
   it('when checking an invitation, then unknown, used, expired or ok', () => {
     const future = new Date(now.getTime() + day);
     expect(checkInvitation(undefined, now)).toBe('unknown');
-    expect(checkInvitation({ status: 'failed', expires_at: future }, now)).toBe('unknown');
-    expect(checkInvitation({ status: 'consumed', expires_at: future }, now)).toBe('used');
-    expect(checkInvitation({ status: 'sent', expires_at: now }, now)).toBe('expired');
-    expect(checkInvitation({ status: 'sent', expires_at: future }, now, new Date(now.getTime() - 1))).toBe('expired');
-    expect(checkInvitation({ status: 'sent', expires_at: future }, now)).toBe('ok');
+    expect(checkInvitation({ status: 'failed', expiresAt: future }, now)).toBe('unknown');
+    expect(checkInvitation({ status: 'consumed', expiresAt: future }, now)).toBe('used');
+    expect(checkInvitation({ status: 'sent', expiresAt: now }, now)).toBe('expired');
+    expect(checkInvitation({ status: 'sent', expiresAt: future }, now, new Date(now.getTime() - 1))).toBe('expired');
+    expect(checkInvitation({ status: 'sent', expiresAt: future }, now)).toBe('ok');
   });
 });
 

@@ -1,16 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { CreateInvitationBody } from '../../contract/ledger.js';
-import type { RouteAccess } from '../../contract/common/index.js';
-import { contract } from '../../contract/index.js';
-import type { AuthContext } from '../../server/domain/auth/auth-context.js';
-import { authorizeKey } from '../../server/domain/auth/authenticate.js';
-import { DomainError } from '../../server/domain/errors.js';
-import { createInvitation } from '../../server/domain/ledger/create-invitation.js';
-import { queueSync } from '../../server/domain/ledger/queue-sync.js';
-import type { LedgerRuntime } from '../../server/integrations/ledger/runtime.js';
-import { keyRecordById } from '../../server/persistence/sql/api-keys.sql.js';
-import { connectionById } from '../../server/persistence/sql/ledger-connections.sql.js';
-import { sqlOf } from '../../server/persistence/sql/sql.js';
+import type { RouteAccess } from '../../../contract/common/index.js';
+import { contract } from '../../../contract/index.js';
+import type { CreateInvitationBody, LedgerInvitationView } from '../../../contract/ledger.js';
+import { keyRecordById } from '../../persistence/sql/api-keys.sql.js';
+import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
+import { sqlOf } from '../../persistence/sql/sql.js';
+import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
+import type { AuthContext } from '../auth/auth-context.js';
+import { authorizeKey } from '../auth/authenticate.js';
+import { DomainError } from '../errors.js';
+import { createInvitation } from './create-invitation.js';
+import { queueSync } from './queue-sync.js';
 
 function requireRuntime(runtime: LedgerRuntime | undefined): LedgerRuntime {
   if (!runtime) throw new DomainError('internal_error', 'The accounting source is not configured on this service');
@@ -41,7 +41,7 @@ export async function createInvitationForKey(
   em: EntityManager,
   runtime: LedgerRuntime | undefined,
   input: { apiKeyId: string; recipientEmail: string; expiresInHours?: number | undefined },
-) {
+): Promise<LedgerInvitationView> {
   const ctx = await invitingKeyContext(em, input.apiKeyId);
   const body: CreateInvitationBody = { recipientEmail: input.recipientEmail };
   if (input.expiresInHours !== undefined) body.expiresInHours = input.expiresInHours;
@@ -53,12 +53,12 @@ export async function queueSyncForConnection(
   em: EntityManager,
   runtime: LedgerRuntime | undefined,
   input: { id: string; fullReconciliation?: boolean | undefined },
-) {
+): Promise<{ syncRunId: string; workflowRunId: string; created: boolean }> {
   const connection = await connectionById(sqlOf(em), input.id);
   if (!connection) throw new DomainError('not_found', 'No such connection');
   return queueSync(em, requireRuntime(runtime), {
-    ctx: { integrationId: connection.integration_id },
-    connectionId: connection.realm_id,
+    ctx: { integrationId: connection.integrationId },
+    connectionId: connection.realmId,
     fullReconciliation: input.fullReconciliation ?? false,
   });
 }
