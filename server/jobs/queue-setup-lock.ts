@@ -1,7 +1,7 @@
 import pg from 'pg';
 
 /** The session advisory lock every process takes around the queue's setup (a key of its own namespace). */
-export const QUEUE_SETUP_LOCK_SQL = `hashtextextended('svc_queue_setup', 0)`;
+export const QUEUE_SETUP_LOCK = { sql: 'select pg_advisory_lock(hashtextextended($1, 0))', params: ['svc_queue_setup'] } as const;
 
 /**
  * Run the job queue's setup (pg-boss installing its schema, creating the
@@ -18,7 +18,7 @@ export async function oneProcessAtATime<T>(databaseUrl: string, setup: () => Pro
   client.on('error', () => undefined);
   await client.connect();
   try {
-    await client.query(`select pg_advisory_lock(${QUEUE_SETUP_LOCK_SQL})`);
+    await client.query(QUEUE_SETUP_LOCK.sql, [...QUEUE_SETUP_LOCK.params]);
     return await setup();
   } finally {
     // Closing the session releases the lock.

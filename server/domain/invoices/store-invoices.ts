@@ -10,13 +10,11 @@ import {
   storedStates,
   writeMappedInvoices,
   type MappedWrite,
-  type SourceRecordRow,
-  type StoredState,
 } from '../../persistence/sql/stored-invoices.sql.js';
 import { toItemMappingView } from './item-mapping-view.js';
 import { mapInvoice } from './map-invoice.js';
 import { record, records, refValue } from './source-record.js';
-import type { ItemMapping, MappedInvoice } from './types.js';
+import type { ItemMapping, MappedInvoice, StoredInvoiceState, StoredSourceRecord } from './types.js';
 
 /** Invoices mapped per batch: one item read, one state read and one write per batch (two when a revision came back). */
 const BATCH = 500;
@@ -56,7 +54,7 @@ async function mappingContext(sql: Sql, connection: LedgerConnection): Promise<M
 }
 
 /** A source invoice to map: the stored record, or a sync page's record as the provider returned it. */
-type InvoiceRecord = Pick<SourceRecordRow, 'source_id' | 'deleted' | 'payload'>;
+type InvoiceRecord = Pick<StoredSourceRecord, 'sourceId' | 'deleted' | 'payload'>;
 
 /**
  * Stored Items by source id (`null`: not imported, or deleted), kept across the
@@ -80,7 +78,7 @@ async function itemsOf(sql: Sql, connectionId: string, invoices: readonly Invoic
   if (missing.length > 0) {
     const rows = await sourceRecordsOf(sql, connectionId, 'Item', missing);
     for (const id of missing) cache.set(id, null);
-    for (const i of rows) if (!i.deleted) cache.set(i.source_id, i.payload);
+    for (const i of rows) if (!i.deleted) cache.set(i.sourceId, i.payload);
   }
   const items = new Map<string, Record<string, unknown>>();
   for (const id of itemIds) {
@@ -95,9 +93,9 @@ async function statesOf(sql: Sql, connectionId: string, invoices: readonly Invoi
   const rows = await storedStates(
     sql,
     connectionId,
-    invoices.map((r) => r.source_id),
+    invoices.map((r) => r.sourceId),
   );
-  return new Map(rows.map((s) => [s.ledger_invoice_id, s]));
+  return new Map(rows.map((s) => [s.ledgerInvoiceId, s]));
 }
 
 function mapRecord(rec: InvoiceRecord, context: MappingContext, items: ReadonlyMap<string, Record<string, unknown>>) {
@@ -111,7 +109,7 @@ async function writeChanged(
   sql: Sql,
   context: MappingContext,
   mapped: readonly { sourceRecordId: string; sourceId: string; result: MappedInvoice }[],
-  states: ReadonlyMap<string, StoredState>,
+  states: ReadonlyMap<string, StoredInvoiceState>,
   now: Date,
 ) {
   const writes: MappedWrite[] = [];
@@ -151,7 +149,7 @@ export async function mapAndStoreInvoices(
     const batch = invoices.slice(start, start + BATCH);
     const items = await itemsOf(sql, connection.id, batch);
     const states = await statesOf(sql, connection.id, batch);
-    const results = batch.map((rec) => ({ sourceRecordId: rec.id, sourceId: rec.source_id, result: mapRecord(rec, context, items) }));
+    const results = batch.map((rec) => ({ sourceRecordId: rec.id, sourceId: rec.sourceId, result: mapRecord(rec, context, items) }));
     const written = await writeChanged(sql, context, results, states, o.now);
     mapped += written.mapped;
     snapshots += written.snapshots;
@@ -182,7 +180,7 @@ export async function storeAndMapInvoicePage<Stored extends { written: ReadonlyM
   },
 ): Promise<Stored> {
   const { connection } = o;
-  const page: InvoiceRecord[] = o.records.map((r) => ({ source_id: r.sourceId, deleted: r.deleted, payload: r.payload }));
+  const page: InvoiceRecord[] = o.records.map((r) => ({ sourceId: r.sourceId, deleted: r.deleted, payload: r.payload }));
   const context = await mappingContext(sql, connection);
   const items = await itemsOf(sql, connection.id, page, o.items);
   const states = await statesOf(sql, connection.id, page);
@@ -199,7 +197,7 @@ export async function storeAndMapInvoicePage<Stored extends { written: ReadonlyM
   }
   const stored = await storing;
   const mapped = results.flatMap((result, i) => {
-    const sourceId = page[i]!.source_id;
+    const sourceId = page[i]!.sourceId;
     const sourceRecordId = stored.written.get(sourceId);
     return sourceRecordId === undefined ? [] : [{ sourceRecordId, sourceId, result }];
   });
@@ -208,7 +206,7 @@ export async function storeAndMapInvoicePage<Stored extends { written: ReadonlyM
   await new Promise<void>((resolve) => setImmediate(resolve));
   o.whileWriting?.();
   await writing;
-  const notWritten = page.filter((r) => !stored.written.has(r.source_id)).map((r) => r.source_id);
+  const notWritten = page.filter((r) => !stored.written.has(r.sourceId)).map((r) => r.sourceId);
   await mapAndStoreInvoices(sql, { connection, ledgerInvoiceIds: notWritten, now: o.now });
   return stored;
 }
@@ -222,14 +220,14 @@ export async function storeAndMapInvoicePage<Stored extends { written: ReadonlyM
 export async function mapStoredSourceInvoices(
   sql: Sql,
   o: { connection: LedgerConnection; ledgerInvoiceIds: readonly string[] },
-): Promise<{ write: MappedWrite; state: StoredState | undefined }[]> {
+): Promise<{ write: MappedWrite; state: StoredInvoiceState | undefined }[]> {
   if (o.ledgerInvoiceIds.length === 0) return [];
   const invoices = await sourceRecordsOf(sql, o.connection.id, 'Invoice', o.ledgerInvoiceIds);
   const context = await mappingContext(sql, o.connection);
   const items = await itemsOf(sql, o.connection.id, invoices);
   const states = await statesOf(sql, o.connection.id, invoices);
   return invoices.map((rec) => {
-    const state = states.get(rec.source_id);
+    const state = states.get(rec.sourceId);
     return { write: toWrite(rec.id, mapRecord(rec, context, items), state?.id), state };
   });
 }

@@ -91,3 +91,24 @@ export interface InvoiceState {
   readonly dependencies: readonly { objectType: SourceObjectType; externalId: string }[];
   readonly mappings: readonly ConfirmedMapping[];
 }
+
+/** An imported source record as the mapper reads it (table `ledger_source_records`). */
+export interface StoredSourceRecord {
+  /** The row id. */
+  readonly id: string;
+  /** The record's id at the source. */
+  readonly sourceId: string;
+  readonly syncToken: string | null;
+  readonly deleted: boolean;
+  /** The record as the source returned it (card numbers already replaced). */
+  readonly payload: Record<string, unknown>;
+}
+
+/** What a stored invoice's row needs to know before a mapping is written. */
+export interface StoredInvoiceState {
+  readonly id: string;
+  readonly ledgerInvoiceId: string;
+  /** `null` until a mapping was written. */
+  readonly revision: string | null;
+  readonly deleted: boolean;
+}

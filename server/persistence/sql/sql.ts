@@ -1,16 +1,8 @@
 import { UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
-import type { Environment } from '../../../contract/common/index.js';
 
 import type { TenantScope } from '../../domain/tenant-scope.js';
 
 export type { TenantScope };
-
-/** The tenant scope of a row read with its snake_case tenant columns. */
-export const scopeOfRow = (row: { organization_id: string; integration_id: string; environment: Environment }): TenantScope => ({
-  organizationId: row.organization_id,
-  integrationId: row.integration_id,
-  environment: row.environment,
-});
 
 /**
  * Run one SQL statement (knex `?` placeholders) on the entity manager's
@@ -56,20 +48,4 @@ export function poolSql(orm: MikroORM): Sql {
 /** A unique constraint refused the write, whether or not the ORM converted the driver's error (SQLSTATE 23505). */
 export function isUniqueViolation(err: unknown): boolean {
   return err instanceof UniqueConstraintViolationException || (err as { code?: unknown } | null)?.code === '23505';
-}
-
-/**
- * Rows with their `timestamptz` columns as Dates. This driver configuration
- * returns timestamps as text, so each query function converts the columns its
- * row type declares as Date here, once; callers never wrap them again.
- */
-export function withDates<Row>(columns: readonly (keyof Row & string)[]): (rows: Record<string, unknown>[]) => Row[] {
-  return (rows) =>
-    rows.map((row) => {
-      for (const column of columns) {
-        const value = row[column];
-        if (typeof value === 'string') row[column] = new Date(value);
-      }
-      return row as Row;
-    });
 }

@@ -2,7 +2,7 @@ import { sql as raw, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { InvoiceStatus } from '../../../contract/canonical-invoice.js';
 import type { CategorizedIssue } from '../../../contract/common/index.js';
 import type { StoredInvoice } from '../../../contract/invoices.js';
-import type { InvoiceState } from '../../domain/invoices/types.js';
+import type { InvoiceState, StoredInvoiceState, StoredSourceRecord } from '../../domain/invoices/types.js';
 import { db, first, run, type Database } from '../db/query.js';
 import type { Sql, TenantScope } from './sql.js';
 
@@ -12,18 +12,13 @@ import type { Sql, TenantScope } from './sql.js';
  */
 const anyOf = (values: readonly string[]) => raw<string>`any(array(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb)))`;
 
-/** A source record as the mapper reads it. */
-export type SourceRecordRow = Pick<Selectable<Database['ledger_source_records']>, 'id' | 'source_id' | 'sync_token' | 'deleted'> & {
-  payload: Record<string, unknown>;
-};
-
 /** Source records of one entity type of a connection: all of them, or those with the given source ids. */
 export async function sourceRecordsOf(
   sql: Sql,
   connectionId: string,
   entityType: string,
   sourceIds?: readonly string[],
-): Promise<SourceRecordRow[]> {
+): Promise<StoredSourceRecord[]> {
   const rows = await run(
     sql,
     db
@@ -34,15 +29,18 @@ export async function sourceRecordsOf(
       .$if(sourceIds !== undefined, (q) => q.where('source_id', '=', anyOf(sourceIds!)))
       .orderBy('source_id'),
   );
-  // A source record's payload is the JSON object the source returned.
-  return rows as SourceRecordRow[];
+  return rows.map((r) => ({
+    id: r.id,
+    sourceId: r.source_id,
+    syncToken: r.sync_token,
+    deleted: r.deleted,
+    // A source record's payload is the JSON object the source returned.
+    payload: r.payload as Record<string, unknown>,
+  }));
 }
 
-/** What a stored invoice's row needs to know before a mapping is written. */
-export type StoredState = Pick<Selectable<Database['stored_invoices']>, 'id' | 'ledger_invoice_id' | 'revision' | 'deleted'>;
-
-export function storedStates(sql: Sql, connectionId: string, ledgerInvoiceIds: readonly string[]): Promise<StoredState[]> {
-  return run(
+export async function storedStates(sql: Sql, connectionId: string, ledgerInvoiceIds: readonly string[]): Promise<StoredInvoiceState[]> {
+  const rows = await run(
     sql,
     db
       .selectFrom('stored_invoices')
@@ -50,6 +48,7 @@ export function storedStates(sql: Sql, connectionId: string, ledgerInvoiceIds: r
       .where('connection_id', '=', connectionId)
       .where('ledger_invoice_id', '=', anyOf(ledgerInvoiceIds)),
   );
+  return rows.map((r) => ({ id: r.id, ledgerInvoiceId: r.ledger_invoice_id, revision: r.revision, deleted: r.deleted }));
 }
 
 /** One mapped invoice to write: its row (summary columns) and its snapshot. */

@@ -15,9 +15,7 @@ describe('database types', () => {
       expect(rendered).toBe(committed);
       // The check constraints become literal unions, so enum columns are typed as the contract's values.
       expect(rendered).toMatch(/export interface PreparationsTable \{[^}]*\n {2}environment: 'sandbox' \| 'production';/);
-      expect(rendered).toMatch(
-        /export interface LedgerSyncRunsTable \{[^}]*\n {2}mode: 'historical' \| 'incremental' \| 'full';/
-      );
+      expect(rendered).toMatch(/export interface LedgerSyncRunsTable \{[^}]*\n {2}mode: 'historical' \| 'incremental' \| 'full';/);
     } finally {
       await orm.close(true);
       await db.drop();

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { listen } from '../../../server/http/lifecycle.js';
-import { QUEUE_SETUP_LOCK_SQL } from '../../../server/jobs/queue-setup-lock.js';
+import { QUEUE_SETUP_LOCK } from '../../../server/jobs/queue-setup-lock.js';
 import { createTestDatabase } from '../../support/database.js';
 import { freePort } from '../../support/free-port.js';
 
@@ -183,7 +183,7 @@ describe('npm start', () => {
     const db = await createTestDatabase({ migrated: false });
     const holder = new pg.Client({ connectionString: db.url });
     await holder.connect();
-    await holder.query(`select pg_advisory_lock(${QUEUE_SETUP_LOCK_SQL})`);
+    await holder.query(QUEUE_SETUP_LOCK.sql, [...QUEUE_SETUP_LOCK.params]);
     const port = await freePort();
     const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-cluster-'));
     const started = startService({ DATABASE_URL: db.url, PORT: String(port), SVC_DATA_DIR: dataDir, SVC_WORKERS: '2', LOG_LEVEL: 'info' });
