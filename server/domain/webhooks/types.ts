@@ -71,8 +71,10 @@ export interface WebhookEvent {
   subjectType: string;
   subjectId: string;
   status: string;
-  subject: unknown;
-  issues: unknown;
+  /** The verified subject as the provider sent it. */
+  subject: Record<string, unknown>;
+  /** Why the delivery was refused or ignored (the envelope's issues), `null` when it was recorded. */
+  issues: Record<string, unknown>[] | null;
   observationId: string | null;
   trackedPaymentId: string | null;
   createdAt: Date;

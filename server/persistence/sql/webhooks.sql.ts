@@ -500,8 +500,9 @@ export async function listWebhookEvents(
     subjectType: r.subject_type,
     subjectId: r.subject_id,
     status: r.status,
-    subject: r.subject,
-    issues: r.issues,
+    // jsonb this service wrote: the verified subject object and the envelope's issue list.
+    subject: r.subject as Record<string, unknown>,
+    issues: r.issues as Record<string, unknown>[] | null,
     observationId: r.observation_id,
     trackedPaymentId: r.tracked_payment_id,
     createdAt: new Date(r.created_at),
