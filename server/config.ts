@@ -88,6 +88,19 @@ export const ConfigSchema = z
      */
     SVC_AUTH_FAILURES_PER_SECOND: positiveInt(10),
     SVC_AUTH_FAILURE_BURST: positiveInt(100),
+    /**
+     * A blocked client's 429 is sent after this many milliseconds (0: at once), so a
+     * flood over kept-alive connections goes at one request per second per
+     * connection; at most SVC_AUTH_MAX_HELD_REFUSALS wait at a time, beyond that they
+     * are sent at once (server/http/middleware/failed-auth-gate.ts).
+     */
+    SVC_AUTH_REFUSAL_HOLD_MS: z.coerce
+      .number({ invalid_type_error: 'must be a number' })
+      .int('must be a whole number')
+      .min(0, 'must be between 0 and 10000')
+      .max(10_000, 'must be between 0 and 10000')
+      .default(1_000),
+    SVC_AUTH_MAX_HELD_REFUSALS: positiveInt(1_000),
     SVC_WEBHOOK_RATE_LIMIT_PER_SECOND: positiveInt(20),
     SVC_WEBHOOK_RATE_LIMIT_BURST: positiveInt(200),
     /** Check every response against the contract before sending (tests turn it on; it costs CPU per request). */

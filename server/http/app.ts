@@ -27,7 +27,13 @@ export interface AppDeps {
   orm: MikroORM;
   config: Pick<
     Config,
-    'SVC_BODY_LIMIT_BYTES' | 'SVC_ENVIRONMENT' | 'SVC_RESPONSE_VALIDATION' | 'SVC_AUTH_FAILURES_PER_SECOND' | 'SVC_AUTH_FAILURE_BURST'
+    | 'SVC_BODY_LIMIT_BYTES'
+    | 'SVC_ENVIRONMENT'
+    | 'SVC_RESPONSE_VALIDATION'
+    | 'SVC_AUTH_FAILURES_PER_SECOND'
+    | 'SVC_AUTH_FAILURE_BURST'
+    | 'SVC_AUTH_REFUSAL_HOLD_MS'
+    | 'SVC_AUTH_MAX_HELD_REFUSALS'
   > &
     Partial<Pick<Config, 'SVC_METRICS_TOKEN'>> &
     RateLimitConfig;

@@ -17,6 +17,38 @@ function holdsCachedKey(keys: KeyDirectory, authorization: string | undefined): 
   return parsed !== undefined && keys.holds?.(parsed.prefix) === true;
 }
 
+/**
+ * A blocked client's refusal is held before it is sent (`SVC_AUTH_REFUSAL_HOLD_MS`). A refusal costs
+ * the socket write, HTTP parsing and garbage about as much as a third of a
+ * served request (docs/performance.md, "Unknown API keys"): answered at once, a
+ * flood over kept-alive connections just sends the next request. Held, each of
+ * its connections carries at most one request per second. Bounded: beyond
+ * `SVC_AUTH_MAX_HELD_REFUSALS` waiting answers (a flood opening a connection per request) refusals
+ * go out at once, so memory stays bounded.
+ */
+function heldAnswers(settings: { holdMs: number; maxHeld: number }) {
+  let held = 0;
+  return {
+    answerLater(res: Response, answer: () => void): void {
+      if (settings.holdMs === 0 || held >= settings.maxHeld) return answer();
+      held += 1;
+      let done = false;
+      const release = () => {
+        if (done) return;
+        done = true;
+        held -= 1;
+        clearTimeout(timer);
+      };
+      const timer = setTimeout(() => {
+        release();
+        if (!res.headersSent && !res.destroyed) answer();
+      }, settings.holdMs);
+      // A client that gives up frees its place at once.
+      res.once('close', release);
+    },
+  };
+}
+
 export interface FailedAuthentications {
   /** Counts a failed authentication of this client (`routeGuards` calls it). */
   failed(client: string): void;
@@ -30,17 +62,22 @@ export interface FailedAuthentications {
  * burst, its API requests are answered 429 with Retry-After before routing,
  * logging or any key lookup, except those whose key this process holds cached as
  * valid: a flood of made-up keys then costs one map lookup and a short write per
- * request. Refusals are counted (`svc_auth_failure_refusals_total`) and logged
+ * request, sent after a hold (`SVC_AUTH_REFUSAL_HOLD_MS`) that slows the flood to the pace
+ * it was told to keep. Refusals are counted (`svc_auth_failure_refusals_total`) and logged
  * once per blocked period per client, not once per request: a per-request line
  * would let the flood fill the log.
  */
 export function failedAuthentications(
-  config: Pick<Config, 'SVC_AUTH_FAILURES_PER_SECOND' | 'SVC_AUTH_FAILURE_BURST'>,
+  config: Pick<
+    Config,
+    'SVC_AUTH_FAILURES_PER_SECOND' | 'SVC_AUTH_FAILURE_BURST' | 'SVC_AUTH_REFUSAL_HOLD_MS' | 'SVC_AUTH_MAX_HELD_REFUSALS'
+  >,
   keys: KeyDirectory,
   logger: Logger,
   limiter: FailureLimiter = createFailureLimiter({ perSecond: config.SVC_AUTH_FAILURES_PER_SECOND, burst: config.SVC_AUTH_FAILURE_BURST }),
 ): FailedAuthentications {
   const blocked = new Set<string>();
+  const holds = heldAnswers({ holdMs: config.SVC_AUTH_REFUSAL_HOLD_MS, maxHeld: config.SVC_AUTH_MAX_HELD_REFUSALS });
   return {
     failed: (client) => limiter.failed(client),
     gate(req, res, next) {
@@ -59,13 +96,16 @@ export function failedAuthentications(
         logger.warn({ client, retryAfterSeconds: wait }, 'client blocked after repeated authentication failures');
       }
       authFailureMetrics.refused();
-      res.setHeader(REQUEST_ID_HEADER, newRequestId());
-      res.setHeader('Retry-After', String(wait));
-      sendError(
-        res,
-        'rate_limited',
-        `Too many failed authentications from this client (at most ${config.SVC_AUTH_FAILURES_PER_SECOND} per second, bursts up to ${config.SVC_AUTH_FAILURE_BURST}); retry after ${wait} s`,
-      );
+      const answer = () => {
+        res.setHeader(REQUEST_ID_HEADER, newRequestId());
+        res.setHeader('Retry-After', String(wait));
+        sendError(
+          res,
+          'rate_limited',
+          `Too many failed authentications from this client (at most ${config.SVC_AUTH_FAILURES_PER_SECOND} per second, bursts up to ${config.SVC_AUTH_FAILURE_BURST}); retry after ${wait} s`,
+        );
+      };
+      holds.answerLater(res, answer);
     },
   };
 }
