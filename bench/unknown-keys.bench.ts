@@ -1,7 +1,8 @@
 /**
  * `npm run bench:unknown-keys`: does a flood of made-up API keys slow down the
  * clients with valid keys? New gwc payment reports with one valid key at 32
- * connections, on one app, three ways, interleaved twice (the better run kept):
+ * connections, on one app, four ways, interleaved BENCH_ROUNDS times (default 2; the best run of each in the
+ * table, and the medians):
  * - alone: the baseline;
  * - during a flood: 32 more connections each sending a new random, well-formed
  *   key per request, from the same client address (so that address is blocked
@@ -52,7 +53,7 @@ try {
     } as Parameters<typeof load>[1]);
   const runs: Record<string, Figures[]> = { alone: [], flood: [], rated: [], unprotected: [] };
   const floods: Record<string, Figures[]> = { flood: [], rated: [], unprotected: [] };
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 2); round++) {
     const alone = await valid('valid key alone', limited.port);
     runs.alone!.push(alone);
     const [r, fr] = await Promise.all([
@@ -71,8 +72,11 @@ try {
   const best = (xs: Figures[]) => [...xs].sort((x, y) => y.requestsPerSecond - x.requestsPerSecond)[0]!;
   const rows = [best(runs.alone!), best(runs.rated!), best(runs.flood!), best(runs.unprotected!)];
   printTable(rows, rows[0]!);
+  const median = (xs: Figures[]) => [...xs].map((r) => r.requestsPerSecond).sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   for (const [name, xs] of Object.entries(runs))
-    console.log(`${name}: valid req/s of the runs ${xs.map((r) => r.requestsPerSecond).join(', ')}`);
+    console.log(
+      `${name}: valid req/s of the runs ${xs.map((r) => r.requestsPerSecond).join(', ')}; median ${median(xs)} (${Math.round((100 * median(xs)) / median(runs.alone!))} % of alone's median)`,
+    );
   for (const [name, xs] of Object.entries(floods))
     console.log(
       `${name}: flood req/s ${xs.map((r) => r.requestsPerSecond).join(', ')}; generator CPU ms ${xs.map((r) => Math.round(r.generatorCpuMs)).join(', ')}; statuses ${xs.map((r) => r.statusCodes).join(' / ')}`,
