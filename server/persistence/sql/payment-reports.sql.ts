@@ -381,10 +381,7 @@ export async function listTrackedPayments(
       .$if(integrationId !== undefined, (qb) => qb.where('integration_id', '=', integrationId!))
       .$if(status !== undefined, (qb) => qb.where('status', '=', status!))
       .$if(after !== undefined, (qb) =>
-        qb.where((eb) => {
-          const at = after!.createdAt.toISOString();
-          return eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', after!.id)])]);
-        }),
+        qb.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after!.createdAt.toISOString(), after!.id))),
       )
       .orderBy('created_at')
       .orderBy('id')
@@ -415,10 +412,7 @@ export async function listCorrelationExceptions(
       .$if(organizationId !== undefined, (qb) => qb.where('organization_id', '=', organizationId!))
       .$if(kind !== undefined, (qb) => qb.where('kind', '=', kind!))
       .$if(after !== undefined, (qb) =>
-        qb.where((eb) => {
-          const at = after!.createdAt.toISOString();
-          return eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', after!.id)])]);
-        }),
+        qb.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after!.createdAt.toISOString(), after!.id))),
       )
       .orderBy('created_at')
       .orderBy('id')

@@ -480,10 +480,7 @@ export async function listWebhookEvents(
       .$if(endpointId !== undefined, (qb) => qb.where('endpoint_id', '=', endpointId!))
       .$if(kind !== undefined, (qb) => qb.where('kind', '=', kind!))
       .$if(after !== undefined, (qb) =>
-        qb.where((eb) => {
-          const at = after!.createdAt.toISOString();
-          return eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', after!.id)])]);
-        }),
+        qb.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after!.createdAt.toISOString(), after!.id))),
       )
       .orderBy('created_at')
       .orderBy('id')
