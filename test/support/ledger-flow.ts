@@ -80,7 +80,8 @@ export async function waitForRun(
     const res = await app.request(`/api/v1/integrations/ledger/${connectionId}/sync`, { key: tenant.key });
     const state = res.body?.data?.state;
     if (state === 'succeeded' || state === 'failed') return res.body.data;
-    if (Date.now() > deadline) throw new Error(`run still ${state} after ${timeoutMs} ms`);
+    // The whole status, so a timeout shows the attempts and the last error, not just the state.
+    if (Date.now() > deadline) throw new Error(`run still ${state} after ${timeoutMs} ms: ${JSON.stringify(res.body?.data)}`);
     await new Promise((r) => setTimeout(r, 150));
   }
 }
