@@ -10,7 +10,7 @@ import {
   type KeyPair,
 } from '../../domain/webhooks/signature.js';
 import { deliverableSecrets, deliveryFailure } from '../../domain/webhooks/deliverable-endpoint.js';
-import type { TenantScope } from '../../persistence/sql/sql.js';
+import type { TenantScope } from '../tenant-scope.js';
 import type { WebhookRuntime } from './runtime.js';
 
 export type { WebhookAck };

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../errors.js';
 import { currentKeySlot, previousKeySlot, type WebhookProvider, type WebhookRuntime } from '../gwa-webhooks/runtime.js';
 import * as store from '../../persistence/sql/webhooks.sql.js';
-import { sqlOf, type TenantScope } from '../../persistence/sql/sql.js';
+import { sqlOf } from '../../persistence/sql/sql.js';
+import type { TenantScope } from '../tenant-scope.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

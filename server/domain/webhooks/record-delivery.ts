@@ -8,7 +8,8 @@ import { DomainError } from '../errors.js';
 import { recordPaymentReport } from '../payment-reports/record-payment-report.js';
 import { findSecrets } from '../guard/secrets-guard.js';
 import * as store from '../../persistence/sql/webhooks.sql.js';
-import { sqlOf, type TenantScope } from '../../persistence/sql/sql.js';
+import { sqlOf } from '../../persistence/sql/sql.js';
+import type { TenantScope } from '../tenant-scope.js';
 
 /**
  * Recording a verified provider delivery, whatever the provider (gwa

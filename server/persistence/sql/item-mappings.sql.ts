@@ -1,7 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { ItemMappingVersion } from '../../domain/ledger/types.js';
 import { db, first, run, type Database } from '../db/query.js';
-import type { Sql, TenantScope } from './sql.js';
+import type { TenantScope } from '../../domain/tenant-scope.js';
+import type { Sql } from './sql.js';
 
 const mappingOf = (row: Selectable<Database['item_mappings']>): ItemMappingVersion => ({
   id: row.id,
@@ -98,21 +99,6 @@ export async function listMappings(sql: Sql, f: { connectionId: string; sourceIt
       .selectAll()
       .where('connection_id', '=', f.connectionId)
       .$if(f.sourceItemId !== undefined, (q) => q.where('source_item_id', '=', f.sourceItemId!))
-      .orderBy('source_item_id')
-      .orderBy('version', 'desc'),
-  );
-  return rows.map(mappingOf);
-}
-
-/** The mapping each item of a connection uses now: its newest version, revoked or not (a revoked newest version is a mapping issue). */
-export async function currentMappings(sql: Sql, connectionId: string): Promise<ItemMappingVersion[]> {
-  const rows = await run(
-    sql,
-    db
-      .selectFrom('item_mappings')
-      .distinctOn('source_item_id')
-      .selectAll()
-      .where('connection_id', '=', connectionId)
       .orderBy('source_item_id')
       .orderBy('version', 'desc'),
   );

@@ -1,6 +1,7 @@
 import { sql as expression } from 'kysely';
 import { db, run } from '../db/query.js';
-import type { Sql, TenantScope } from './sql.js';
+import type { TenantScope } from '../../domain/tenant-scope.js';
+import type { Sql } from './sql.js';
 
 export interface SourceRecordInput {
   sourceId: string;

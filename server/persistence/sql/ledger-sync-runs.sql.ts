@@ -3,7 +3,8 @@ import type { SyncState } from '../../../contract/common/index.js';
 import type { SyncMode, SyncRun, SyncRunError } from '../../domain/ledger/types.js';
 import { syncRunMetrics } from '../../observability/business-metrics.js';
 import { db, first, run, type Database } from '../db/query.js';
-import type { Sql, TenantScope } from './sql.js';
+import type { TenantScope } from '../../domain/tenant-scope.js';
+import type { Sql } from './sql.js';
 
 const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
 

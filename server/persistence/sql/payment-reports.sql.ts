@@ -14,7 +14,8 @@ import type {
 } from '../../domain/payment-reports/types.js';
 import type { Position } from '../../domain/pagination.js';
 import { db, first, run, type Database } from '../db/query.js';
-import type { Sql, TenantScope } from './sql.js';
+import type { TenantScope } from '../../domain/tenant-scope.js';
+import type { Sql } from './sql.js';
 
 type Observations = Selectable<Database['payment_observations']>;
 type Payments = Selectable<Database['tracked_payments']>;

@@ -1,9 +1,5 @@
 import { UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 
-import type { TenantScope } from '../../domain/tenant-scope.js';
-
-export type { TenantScope };
-
 /**
  * Run one SQL statement (knex `?` placeholders) on the entity manager's
  * connection, inside its transaction when it has one. Hot paths use this

@@ -4,7 +4,8 @@ import type { CategorizedIssue } from '../../../contract/common/index.js';
 import type { StoredInvoice } from '../../../contract/invoices.js';
 import type { InvoiceState, StoredInvoiceState, StoredSourceRecord } from '../../domain/invoices/types.js';
 import { db, first, run, type Database } from '../db/query.js';
-import type { Sql, TenantScope } from './sql.js';
+import type { TenantScope } from '../../domain/tenant-scope.js';
+import type { Sql } from './sql.js';
 
 /**
  * `= any(…)` of a list bound as one JSON array (`any(array(select jsonb_array_elements_text(?::jsonb)))`): a list bound

@@ -12,7 +12,8 @@ import type {
 } from '../../domain/webhooks/types.js';
 import type { Position } from '../../domain/pagination.js';
 import { db, first, run, type Database } from '../db/query.js';
-import type { Sql, TenantScope } from './sql.js';
+import type { TenantScope } from '../../domain/tenant-scope.js';
+import type { Sql } from './sql.js';
 
 const dateOrNull = (value: string | null): Date | null => (value === null ? null : new Date(value));
 const amountOrNull = (value: string | null): number | null => (value === null ? null : Number(value));
