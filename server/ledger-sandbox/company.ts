@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { providerDateTime } from '../integrations/ledger/provider-time.js';
 
 /** An entity as the provider returns it (XSD names: Id, SyncToken, MetaData, …). */
 export type QboEntity = {
@@ -45,11 +46,12 @@ export function entitiesOf(company: SandboxCompany, entity: SandboxEntity): QboE
 /** Change an entity the way the provider does: bump SyncToken and LastUpdatedTime. */
 export function touchEntity(e: QboEntity, at = new Date()): void {
   e.SyncToken = String(Number(e.SyncToken ?? '0') + 1);
-  e.MetaData = { ...e.MetaData, LastUpdatedTime: at.toISOString() };
+  // The provider keeps and writes times to the second, with an offset (docs/provider-facts.md §4.6).
+  e.MetaData = { ...e.MetaData, LastUpdatedTime: providerDateTime(at) };
 }
 
 /** Delete an entity the way the provider does: gone from queries, reported by CDC with `status: "Deleted"`. */
 export function deleteEntity(company: SandboxCompany, entity: 'Item' | 'Invoice', id: string, at = new Date()): void {
   company[entity] = company[entity].filter((e) => e.Id !== id);
-  company.deleted.push({ entity, Id: id, at: at.toISOString() });
+  company.deleted.push({ entity, Id: id, at: providerDateTime(at) });
 }

@@ -95,7 +95,18 @@ export interface PageWindow {
 }
 
 type Row = { Id?: unknown; MetaData?: { LastUpdatedTime?: string } };
-const timeOf = (r: Row) => r.MetaData?.LastUpdatedTime ?? null;
+/**
+ * A row's time as the provider compares it: to the second, in one form (`providerDateTime`), whatever fraction or
+ * offset it was written with. Two rows in the same second are tied, as the provider's `=` and `>=` treat them; told
+ * apart by their text (milliseconds, another offset), a page boundary inside one second never settled and the scan
+ * read that second again forever.
+ */
+const timeOf = (r: Row): string | null => {
+  const written = r.MetaData?.LastUpdatedTime;
+  if (written === undefined) return null;
+  const ms = Date.parse(written);
+  return Number.isNaN(ms) ? written : providerDateTime(new Date(ms));
+};
 const idOf = (r: Row) => String(r.Id);
 
 /** The provider's Id order: numeric ids by value, any other by their text. */

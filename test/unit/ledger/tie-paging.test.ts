@@ -115,4 +115,25 @@ describe('paging through rows that share a LastUpdatedTime, in an order reshuffl
       { numRuns: 40 },
     );
   });
+
+  it('when the rows of one second are written with milliseconds or another offset, then they are one tie and the import ends with each row once', () => {
+    // 1,200 rows within one second, as a source that keeps fractions (or another offset) would write them: the provider
+    // compares them to the second, so they are tied, and a boundary inside that second must still settle.
+    const second = new Date('2026-05-10T12:00:00Z').getTime();
+    const written = (i: number) =>
+      i % 3 === 0
+        ? new Date(second + (i % 1000)).toISOString()
+        : i % 3 === 1
+          ? '2026-05-10T04:00:00-08:00'
+          : new Date(second).toISOString().replace(/\.\d{3}Z$/, '-00:00');
+    const rows: QboEntity[] = Array.from({ length: 1200 }, (_, i) => ({
+      Id: String(5001 + i),
+      SyncToken: '0',
+      MetaData: { LastUpdatedTime: written(i) },
+    }));
+    for (const pageSize of [100, 500]) {
+      const read = importAll(rows, pageSize, seeded(pageSize));
+      expect(read.map((r) => r.Id).sort()).toEqual(rows.map((r) => r.Id).sort());
+    }
+  });
 });
