@@ -6,7 +6,7 @@ import type { LineField, Product3Field, TransactionField } from './fields.js';
  * Which Product 3 field each invoice-backed output sends, and under which output key
  * (docs/network-qualification.md, "What each output carries"). `null`: the output has no
  * place for it. gwb sends no field the card networks receive as enhanced data
- * (docs/provider-facts.md §2.5), so it carries none.
+ * (docs/provider-facts.md §2.1), so it carries none.
  */
 export const CARRIED: { readonly [P in Provider]: { readonly [F in Product3Field]: string | null } } = {
   gwa: {
