@@ -89,19 +89,33 @@ function checkLine(line: CanonicalLine, index: number, issues: Issue[]): Decimal
   if (!quantity) {
     issues.push(issue('invalid_quantity', linePath(index, 'quantity'), 'The quantity must be positive.'));
   } else {
-    // Never round: a fractional product would mean inventing or dropping money.
-    const product = multiplyToMinor(quantity, line.unitAmountMinor);
-    if (product === null) {
-      issues.push(mismatch(index, 'subtotalAmountMinor', 'quantity × unitAmountMinor is not a whole number of minor units.'));
-    } else if (product !== BigInt(line.subtotalAmountMinor)) {
-      issues.push(mismatch(index, 'subtotalAmountMinor', `quantity × unitAmountMinor is ${product}.`));
-    }
+    const subtotal = subtotalMismatch(quantity, line.unitAmountMinor, line.subtotalAmountMinor);
+    if (subtotal !== null) issues.push(mismatch(index, 'subtotalAmountMinor', subtotal));
   }
-  const total = minus(plus(line.subtotalAmountMinor, line.taxAmountMinor), line.discountAmountMinor);
-  if (!sameAmount(total, line.totalAmountMinor)) {
-    issues.push(mismatch(index, 'totalAmountMinor', `subtotal + tax − discount is ${total}.`));
-  }
+  const total = totalMismatch(line);
+  if (total !== null) issues.push(mismatch(index, 'totalAmountMinor', total));
   return quantity;
+}
+
+/**
+ * The line rule "subtotal = quantity × unit amount", exactly: why it fails, or `null` when it holds.
+ * Never rounds: a fractional product would mean inventing or dropping money.
+ */
+export function subtotalMismatch(quantity: Decimal, unitAmountMinor: number, subtotalAmountMinor: number): string | null {
+  const product = multiplyToMinor(quantity, unitAmountMinor);
+  if (product === null) return 'quantity × unitAmountMinor is not a whole number of minor units.';
+  return product === BigInt(subtotalAmountMinor) ? null : `quantity × unitAmountMinor is ${product}.`;
+}
+
+/** The line rule "total = subtotal + tax − discount": why it fails, or `null` when it holds. */
+export function totalMismatch(line: {
+  readonly subtotalAmountMinor: number;
+  readonly taxAmountMinor: number;
+  readonly discountAmountMinor: number;
+  readonly totalAmountMinor: number;
+}): string | null {
+  const total = minus(plus(line.subtotalAmountMinor, line.taxAmountMinor), line.discountAmountMinor);
+  return sameAmount(total, line.totalAmountMinor) ? null : `subtotal + tax − discount is ${total}.`;
 }
 
 function mismatch(index: number, field: keyof CanonicalLine, detail: string): Issue {

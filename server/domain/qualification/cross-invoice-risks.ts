@@ -1,0 +1,105 @@
+import type { RiskFinding } from './fields.js';
+import { normalizeText } from './invoice-risks.js';
+import { linePath } from './levels.js';
+import { SourceFields, type QualificationInput } from './source-fields.js';
+
+/**
+ * Fewer invoices than this cannot show that a value is "the same on every invoice": two
+ * invoices for the same kind of work legitimately look alike.
+ */
+export const MIN_INVOICES_FOR_PATTERNS = 3;
+
+interface Occurrence {
+  readonly input: QualificationInput;
+  /** Position of the invoice in the list. */
+  readonly invoice: number;
+  readonly sources: SourceFields;
+  readonly index: number;
+  readonly item: string;
+}
+
+/**
+ * Placeholder risks that only a set of invoices shows (docs/network-qualification.md,
+ * "Placeholder risks"): one descriptor standing for different items on every invoice, and one
+ * unit of measure on every line of every invoice. Takes a plain list (for example a connection's
+ * invoices of the last months); findings come per invoice and item, in list and line order, so
+ * each invoice's view can pick its own by `ledgerInvoiceId`.
+ */
+export function crossInvoiceRisks(inputs: readonly QualificationInput[]): RiskFinding[] {
+  if (inputs.length < MIN_INVOICES_FOR_PATTERNS) return [];
+  const occurrences = inputs.flatMap((input, invoice) => {
+    const sources = new SourceFields(input);
+    return input.invoice.lineItems.map((line, index): Occurrence => ({
+      input,
+      invoice,
+      sources,
+      index,
+      item: line.sourceItemId ?? `line ${line.sourceLineId}`,
+    }));
+  });
+  return [...staticDescriptors(inputs, occurrences), ...singleUnit(inputs, occurrences)];
+}
+
+/**
+ * A descriptor on every invoice of the list that names two or more different items: a static
+ * text in place of a description. One recurring item billed on every invoice is not a finding.
+ */
+function staticDescriptors(inputs: readonly QualificationInput[], occurrences: readonly Occurrence[]): RiskFinding[] {
+  const byText = new Map<string, Occurrence[]>();
+  for (const occurrence of occurrences) {
+    const name = occurrence.input.invoice.lineItems[occurrence.index]!.productName;
+    if (name === null) continue;
+    const key = normalizeText(name);
+    const list = byText.get(key);
+    if (list === undefined) byText.set(key, [occurrence]);
+    else list.push(occurrence);
+  }
+  const findings: RiskFinding[] = [];
+  for (const found of byText.values()) {
+    const invoices = new Set(found.map((o) => o.invoice));
+    const items = new Set(found.map((o) => o.item));
+    if (invoices.size < inputs.length || items.size < 2) continue;
+    const message = `The same descriptor is on every one of ${inputs.length} invoices, for ${items.size} different items.`;
+    findings.push(...firstPerInvoiceAndItem(found).map((o) => finding(o, 'descriptor_static_across_invoices', 'descriptor', message)));
+  }
+  return findings;
+}
+
+/**
+ * Every line of every invoice has a unit, the same one, over two or more items: a default unit
+ * rather than each item's own (a single item sold in one unit is not a finding).
+ */
+function singleUnit(inputs: readonly QualificationInput[], occurrences: readonly Occurrence[]): RiskFinding[] {
+  const units = new Set<string>();
+  for (const occurrence of occurrences) {
+    const unit = occurrence.input.invoice.lineItems[occurrence.index]!.unitOfMeasure;
+    if (unit === null || unit.trim() === '') return [];
+    units.add(normalizeText(unit));
+  }
+  const items = new Set(occurrences.map((o) => o.item));
+  if (units.size !== 1 || items.size < 2) return [];
+  const message = `Every line of ${inputs.length} invoices has the unit ${[...units][0]}, over ${items.size} different items.`;
+  return firstPerInvoiceAndItem(occurrences).map((o) => finding(o, 'single_unit_of_measure_everywhere', 'unit_of_measure', message));
+}
+
+function firstPerInvoiceAndItem(occurrences: readonly Occurrence[]): Occurrence[] {
+  const seen = new Set<string>();
+  return occurrences.filter((o) => {
+    const key = `${o.invoice}\u0000${o.item}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function finding(o: Occurrence, code: RiskFinding['code'], field: 'descriptor' | 'unit_of_measure', message: string): RiskFinding {
+  const line = o.input.invoice.lineItems[o.index]!;
+  return {
+    code,
+    field,
+    ledgerInvoiceId: o.input.ledgerInvoiceId,
+    path: linePath(o.index, field),
+    source: o.sources.line(line, field),
+    message,
+  };
+}

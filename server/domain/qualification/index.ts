@@ -1,0 +1,21 @@
+/** Public surface of network qualification (docs/network-qualification.md): pure, no I/O. */
+export { qualifyInvoice, qualificationInputOf } from './qualify.js';
+export { crossInvoiceRisks, MIN_INVOICES_FOR_PATTERNS } from './cross-invoice-risks.js';
+export { CARRIED } from './carriage.js';
+export type { QualificationInput } from './source-fields.js';
+export {
+  LINE_FIELDS,
+  RISK_CODES,
+  TRANSACTION_FIELDS,
+  type LineField,
+  type MissingField,
+  type MissingReason,
+  type Product3Field,
+  type ProviderQualification,
+  type Qualification,
+  type QualificationLevel,
+  type RiskCode,
+  type RiskFinding,
+  type SourceField,
+  type TransactionField,
+} from './fields.js';

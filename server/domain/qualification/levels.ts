@@ -1,0 +1,113 @@
+import type { StoredInvoice, StoredLine } from '../../../contract/invoices.js';
+import type { Provider } from '../enrichment/index.js';
+import { CARRIED, ESSENTIAL_LINE_FIELDS, ESSENTIAL_TRANSACTION_FIELDS, VALUE_OVERRIDES } from './carriage.js';
+import {
+  LINE_FIELDS,
+  TRANSACTION_FIELDS,
+  type LineField,
+  type MissingField,
+  type QualificationLevel,
+  type TransactionField,
+} from './fields.js';
+import type { SourceFields } from './source-fields.js';
+
+/**
+ * The stored value behind each field. Duty and the two postal codes have none: the source
+ * holds no duty, and the mapper reads no address (docs/network-qualification.md).
+ */
+const INVOICE_VALUE: { readonly [F in TransactionField]: keyof StoredInvoice | null } = {
+  tax: 'taxAmountMinor',
+  discount: 'discountAmountMinor',
+  freight: 'shippingAmountMinor',
+  duty: null,
+  ship_from_postal_code: null,
+  destination_postal_code: null,
+  customer_code: 'purchaseOrderReference',
+  order_reference: 'invoiceNumber',
+};
+
+const INVOICE_PATH: { readonly [F in TransactionField]: string } = {
+  tax: 'invoice.taxAmountMinor',
+  discount: 'invoice.discountAmountMinor',
+  freight: 'invoice.shippingAmountMinor',
+  duty: 'invoice.dutyAmountMinor',
+  ship_from_postal_code: 'invoice.shipFromPostalCode',
+  destination_postal_code: 'invoice.destinationPostalCode',
+  customer_code: 'invoice.purchaseOrderReference',
+  order_reference: 'invoice.invoiceNumber',
+};
+
+export const LINE_VALUE: { readonly [F in LineField]: keyof StoredLine } = {
+  descriptor: 'productName',
+  product_code: 'productCode',
+  commodity_code: 'commodityCode',
+  quantity: 'quantity',
+  unit_of_measure: 'unitOfMeasure',
+  unit_cost: 'unitAmountMinor',
+  line_discount: 'discountAmountMinor',
+  line_total: 'subtotalAmountMinor',
+};
+
+export function linePath(index: number, field: LineField): string {
+  return `invoice.lineItems[${index}].${LINE_VALUE[field]}`;
+}
+
+/**
+ * Whether a transaction field applies to the invoice. Amounts that are zero do not (nothing to
+ * send); an unknown amount (`null`) does, conservatively. Postal codes apply when the goods were
+ * shipped, read as "the invoice charges shipping". Duty never does: the source has no duty field,
+ * so this service cannot know one was charged (docs/network-qualification.md, "Applicability").
+ */
+function applies(field: TransactionField, invoice: StoredInvoice): boolean {
+  switch (field) {
+    case 'discount':
+      return invoice.discountAmountMinor !== 0;
+    case 'freight':
+    case 'ship_from_postal_code':
+    case 'destination_postal_code':
+      return invoice.shippingAmountMinor !== 0;
+    case 'duty':
+      return false;
+    default:
+      return true;
+  }
+}
+
+/** A line discount applies only where the invoice holds discounts on its lines (stored invoices hold them on the invoice). */
+function lineApplies(field: LineField, line: StoredLine): boolean {
+  return field !== 'line_discount' || (line.discountAmountMinor !== null && line.discountAmountMinor > 0);
+}
+
+function present(value: unknown): boolean {
+  return typeof value === 'string' ? value.trim() !== '' : value !== null && value !== undefined;
+}
+
+/** The level one provider's invoice-backed output reaches with this invoice, and every applicable field it will not send. */
+export function levelOf(
+  provider: Provider,
+  invoice: StoredInvoice,
+  sources: SourceFields,
+): { level: QualificationLevel; missing: MissingField[] } {
+  const carried = CARRIED[provider];
+  if (invoice.lineItems.length === 0 || Object.values(carried).every((key) => key === null)) return { level: 'none', missing: [] };
+  const missing: MissingField[] = [];
+  for (const field of TRANSACTION_FIELDS) {
+    if (!applies(field, invoice)) continue;
+    const value = VALUE_OVERRIDES[provider]?.[field] ?? INVOICE_VALUE[field];
+    const reason = carried[field] === null || value === null ? 'not_carried' : present(invoice[value]) ? null : 'not_in_source';
+    if (reason === null) continue;
+    const path = value === null ? INVOICE_PATH[field] : `invoice.${value}`;
+    const source = value === 'invoiceNumber' ? sources.transaction('order_reference') : sources.transaction(field);
+    missing.push({ field, reason, path, source });
+  }
+  invoice.lineItems.forEach((line, index) => {
+    for (const field of LINE_FIELDS) {
+      if (!lineApplies(field, line)) continue;
+      const reason = carried[field] === null ? 'not_carried' : present(line[LINE_VALUE[field]]) ? null : 'not_in_source';
+      if (reason !== null) missing.push({ field, reason, path: linePath(index, field), source: sources.line(line, field) });
+    }
+  });
+  const essential = new Set<string>([...ESSENTIAL_TRANSACTION_FIELDS[provider], ...ESSENTIAL_LINE_FIELDS]);
+  const level: QualificationLevel = missing.some((m) => essential.has(m.field)) ? 'none' : missing.length > 0 ? 'partial' : 'product_3';
+  return { level, missing };
+}

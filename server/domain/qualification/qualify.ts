@@ -1,0 +1,38 @@
+import type { Provider } from '../enrichment/index.js';
+import { PaymentProviderSchema } from '../../../contract/common/index.js';
+import type { MappedInvoice, MapperInput } from '../invoices/types.js';
+import { CARRIED } from './carriage.js';
+import type { Qualification, RiskFinding } from './fields.js';
+import { invoiceRisks } from './invoice-risks.js';
+import { levelOf } from './levels.js';
+import { SourceFields, type QualificationInput } from './source-fields.js';
+
+const PROVIDERS: readonly Provider[] = PaymentProviderSchema.options;
+
+/**
+ * Network qualification of one mapped invoice, per provider output: the level it reaches, the
+ * applicable fields it will not send and the placeholder risks on the fields it does send
+ * (docs/network-qualification.md). Pure: computed once when the invoice is mapped, never per request.
+ * `crossInvoice` adds this invoice's findings of `crossInvoiceRisks` (others are ignored).
+ * Nothing here changes an output: the service never repairs or invents a value.
+ */
+export function qualifyInvoice(input: QualificationInput, crossInvoice: readonly RiskFinding[] = []): Qualification {
+  const sources = new SourceFields(input);
+  const risks = [...invoiceRisks(input, sources), ...crossInvoice.filter((f) => f.ledgerInvoiceId === input.ledgerInvoiceId)];
+  const entries = PROVIDERS.map((provider) => {
+    const { level, missing } = levelOf(provider, input.invoice, sources);
+    const carried = CARRIED[provider];
+    return [provider, { level, missing, risks: risks.filter((r) => carried[r.field] !== null) }] as const;
+  });
+  return Object.fromEntries(entries) as unknown as Qualification;
+}
+
+/** What qualification reads, from the mapper's input and result (the one place both are at hand). */
+export function qualificationInputOf(mapperInput: MapperInput, mapped: MappedInvoice): QualificationInput {
+  return {
+    ledgerInvoiceId: mapped.ledgerInvoiceId === '' ? null : mapped.ledgerInvoiceId,
+    invoice: mapped.invoice,
+    source: mapperInput.invoice,
+    mappings: mapped.mappings,
+  };
+}

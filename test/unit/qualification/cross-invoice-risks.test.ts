@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { crossInvoiceRisks, qualifyInvoice, type QualificationInput } from '../../../server/domain/qualification/index.js';
+import { item, line, mapped, mapping, withLines } from './support.js';
+
+/** Three invoices of two items each; `names` gives each item's Name, `units` each item's confirmed unit. */
+function invoices(names: Record<string, string>, units: Record<string, string>, count = 3): QualificationInput[] {
+  const items = Object.entries(names).map(([id, Name]) => item(id, { Name }));
+  const mappings = Object.entries(units).map(([id, unitOfMeasure]) => mapping(id, { unitOfMeasure, commodityCode: '43211503' }));
+  return Array.from({ length: count }, (_, n) =>
+    mapped({ ...withLines(String(2001 + n), [line('1', '11', 2, 12.5, 25), line('2', '12', 1, 10, 10)], 35, 37.8), items, mappings }),
+  );
+}
+
+describe('placeholder-risk rules across invoices', () => {
+  it('when one descriptor names two different items on every invoice, then descriptor_static_across_invoices names each Item Name per invoice', () => {
+    const found = crossInvoiceRisks(invoices({ '11': 'Goods', '12': ' goods' }, { '11': 'EA', '12': 'HR' }));
+    expect(found).toEqual(
+      ['2001', '2002', '2003'].flatMap((id) =>
+        ['11', '12'].map((itemId, index) => ({
+          code: 'descriptor_static_across_invoices',
+          field: 'descriptor',
+          ledgerInvoiceId: id,
+          path: `invoice.lineItems[${index}].productName`,
+          source: { objectType: 'Item', externalId: itemId, field: 'Name' },
+          message: 'The same descriptor is on every one of 3 invoices, for 2 different items.',
+        })),
+      ),
+    );
+  });
+
+  it('when the shared descriptor belongs to one recurring item, or only two invoices are given (near misses), then no finding', () => {
+    expect(crossInvoiceRisks(invoices({ '11': 'Monthly hosting', '12': 'Setup' }, { '11': 'EA', '12': 'HR' }))).toEqual([]);
+    expect(crossInvoiceRisks(invoices({ '11': 'Goods', '12': 'Goods' }, { '11': 'EA', '12': 'HR' }, 2))).toEqual([]);
+  });
+
+  it('when every line of every invoice has one unit over two items, then single_unit_of_measure_everywhere names each item mapping', () => {
+    const found = crossInvoiceRisks(invoices({ '11': 'Dock', '12': 'Cable' }, { '11': 'EA', '12': 'ea' }));
+    expect(found).toHaveLength(6);
+    expect(found[1]).toEqual({
+      code: 'single_unit_of_measure_everywhere',
+      field: 'unit_of_measure',
+      ledgerInvoiceId: '2001',
+      path: 'invoice.lineItems[1].unitOfMeasure',
+      source: { objectType: 'ItemMapping', externalId: '12', field: 'unitOfMeasure' },
+      message: 'Every line of 3 invoices has the unit EA, over 2 different items.',
+    });
+  });
+
+  it('when a second unit appears, or a line has no unit (near misses), then no finding', () => {
+    expect(crossInvoiceRisks(invoices({ '11': 'Dock', '12': 'Cable' }, { '11': 'EA', '12': 'FT' }))).toEqual([]);
+    expect(crossInvoiceRisks(invoices({ '11': 'Dock', '12': 'Cable' }, { '11': 'EA' }))).toEqual([]);
+  });
+
+  it('when cross-invoice findings are given to one invoice, then only its own join its risks, and no output changes', () => {
+    const list = invoices({ '11': 'Goods', '12': 'Goods' }, { '11': 'EA', '12': 'HR' });
+    const before = JSON.stringify(list);
+    const q = qualifyInvoice(list[1]!, crossInvoiceRisks(list));
+    expect(q.gwa.risks.map((r) => [r.code, r.ledgerInvoiceId, r.path])).toEqual([
+      ['descriptor_static_across_invoices', '2002', 'invoice.lineItems[0].productName'],
+      ['descriptor_static_across_invoices', '2002', 'invoice.lineItems[1].productName'],
+    ]);
+    expect(q.gwa.level).toBe('product_3');
+    expect(q.gwb.risks).toEqual([]);
+    expect(JSON.stringify(list)).toBe(before);
+  });
+});
