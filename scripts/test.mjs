@@ -1,8 +1,10 @@
 // `npm test`: lint, type-checks and the vitest suite, started together. The suite spends most of its
 // time waiting on PostgreSQL, HTTP and child processes, so the checks run in its idle CPU instead of
-// before it (docs/performance.md, "Test suite"). The checks' output is printed once each has ended,
-// the suite's as it runs; the exit code is non-zero when any step failed.
+// before it (docs/performance.md, "Test suite"): at a lower priority, so that the suite's service
+// start-ups (bounded in time) are not slowed by them. The checks' output is printed once each has
+// ended, the suite's as it runs; the exit code is non-zero when any step failed.
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 
 const steps = [
   { name: 'eslint', command: 'eslint', args: ['.'] },
@@ -15,9 +17,19 @@ const bin = (command) => new URL(`../node_modules/.bin/${command}`, import.meta.
 const started = Date.now();
 const seconds = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 
+/** Niceness of the checks: below the suite, never above anything. */
+const CHECK_NICENESS = 10;
+
 function run(step, stream) {
   return new Promise((resolve) => {
     const child = spawn(bin(step.command), step.args, { stdio: ['ignore', stream ? 'inherit' : 'pipe', stream ? 'inherit' : 'pipe'] });
+    if (!stream && child.pid) {
+      try {
+        setPriority(child.pid, CHECK_NICENESS);
+      } catch {
+        // A system that refuses it runs the checks at the suite's priority: slower, not wrong.
+      }
+    }
     let output = '';
     child.stdout?.on('data', (d) => (output += d));
     child.stderr?.on('data', (d) => (output += d));
