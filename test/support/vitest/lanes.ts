@@ -3,7 +3,8 @@
  *
  * - unit: no database and no child process; threads, one module graph per worker (no per-file isolation).
  * - process: tests that start the service or another program (a build, a CLI, a worker, a browser, a
- *   second PostgreSQL): isolated forks, started first so the longest files never start last.
+ *   second PostgreSQL), and tests of process-wide state: isolated forks, started first so the longest
+ *   files never start last.
  * - integration: everything else, against the run's PostgreSQL through the in-process app; forks.
  */
 export const PROCESS_TESTS = [
@@ -23,6 +24,11 @@ export const PROCESS_TESTS = [
   'test/integration/webhooks/gwa-webhook.test.ts',
   'test/openapi/openapi-document.test.ts',
   'test/sdk/package.test.ts',
+  // Process-wide state a shared module graph would carry over from other files: exact counts of the
+  // metrics registry, and the global tracer with its instrumentation of modules as they load.
+  'test/integration/platform/metrics.test.ts',
+  'test/integration/platform/tracing.test.ts',
+  'test/integration/platform/tracing-ledger.test.ts',
 ];
 
 /** Files outside test/unit/ that need neither the database nor a child process. */
