@@ -6,6 +6,17 @@ import { pathToFileURL } from 'node:url';
 import cluster from 'node:cluster';
 import { build, DIST, staleReason } from './build.mjs';
 
+// The supported floor is Node 22.17 (MikroORM 7, @sparticuz/chromium; Node 20 is past its end of
+// life). `npm start` runs on the Node 24 that `npm ci` installs (the pinned `node` dev dependency),
+// whatever the machine's own Node is; this refuses a direct `node scripts/start.mjs` on an older one.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 17)) {
+  process.stderr.write(
+    `svc needs Node 22.17 or later; this is ${process.version}. Run it as \`npm start\`: npm runs its scripts on the Node 24 that \`npm ci\` installed.\n`,
+  );
+  process.exit(1);
+}
+
 const entry = process.argv[2] ?? 'server/main';
 // A cluster's HTTP processes re-run this file: their primary has just checked (and built).
 if (cluster.isPrimary) {
