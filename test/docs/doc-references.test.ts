@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { missingReferences, referenceChecker, type DocReference, type ReferenceKind } from './doc-references.js';
 
-/**
- * Names in docs/decisions.md known to be stale, left for the rewrite of that file (issue 37, item 2); each
- * must still be found, so the list shrinks as the text is corrected and never hides a new stale name.
- */
-const KNOWN_STALE_IN_DECISIONS: { kind: ReferenceKind; name: string }[] = [{ kind: 'symbol', name: 'readinessOfRow' }];
-
-const isKnownStale = (ref: DocReference) =>
-  ref.doc === 'docs/decisions.md' && KNOWN_STALE_IN_DECISIONS.some((k) => k.kind === ref.kind && k.name === ref.name);
 const shown = (refs: DocReference[]) => refs.map((r) => `${r.doc}:${r.line} ${r.name}`);
 
 describe('names in the docs (README.md, docs/*.md, sdk/README.md, examples/README.md)', () => {
   const missing = missingReferences();
-  const missingOf = (kind: ReferenceKind) => shown(missing.filter((r) => r.kind === kind && !isKnownStale(r)));
+  const missingOf = (kind: ReferenceKind) => shown(missing.filter((r) => r.kind === kind));
 
   it('when a doc names a file or folder, then it is in the tree (or a file the code writes, or one .gitignore names)', () => {
     expect(missingOf('path')).toEqual([]);
@@ -29,11 +21,6 @@ describe('names in the docs (README.md, docs/*.md, sdk/README.md, examples/READM
 
   it('when a doc names a function or symbol (`readinessOf(…)`, `listInvoices`, `SvcError`), then the code has it', () => {
     expect(missingOf('symbol')).toEqual([]);
-  });
-
-  it('when a stale name of docs/decisions.md is listed as known, then the file still names it (else drop it from the list)', () => {
-    const stale = missing.filter(isKnownStale);
-    for (const known of KNOWN_STALE_IN_DECISIONS) expect(stale.map((r) => r.name)).toContain(known.name);
   });
 });
 
