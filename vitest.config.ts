@@ -1,23 +1,51 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { PROCESS_TESTS, UNIT_TESTS } from './test/support/vitest/lanes.js';
+
+/** Every lane's limits (projects do not inherit the root's test options). */
+const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 
 /**
- * The whole suite: unit tests (pure domain) and integration tests against a
- * real PostgreSQL started once per run by the global setup (embedded, or
- * TEST_DATABASE_URL / DATABASE_URL when set). Each test file gets its own
- * freshly migrated database cloned from a template.
+ * The whole suite in three lanes (test/support/vitest/lanes.ts): unit tests in threads sharing their
+ * modules, integration tests against a real PostgreSQL started once per run by the global setup
+ * (embedded, or TEST_DATABASE_URL / DATABASE_URL when set; each file clones its own database from a
+ * migrated template), and process tests. docs/performance.md, "Test suite".
  */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
-    // Vitest's default is one worker fewer than the cores: on the 2-core CI machine, one, and the
-    // suite ran file after file while its time went mostly to waiting on PostgreSQL, HTTP and child
-    // processes. Two at least (docs/performance.md, "Test suite").
+    // The suite waits mostly on PostgreSQL, HTTP and child processes: two workers at least, also on 2 cores.
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    reporters: process.env.CI ? ['default'] : ['default'],
+    sequence: { sequencer: (await import('./test/support/vitest/lanes-first-sequencer.js')).default },
+    reporters: ['default', './test/support/vitest/slowest-files-reporter.ts'],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: UNIT_TESTS,
+          pool: 'threads',
+          isolate: false,
+          ...timeouts,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: [...UNIT_TESTS, ...PROCESS_TESTS],
+          pool: 'forks',
+          isolate: false,
+          ...timeouts,
+        },
+      },
+      {
+        test: {
+          name: 'process',
+          include: PROCESS_TESTS,
+          pool: 'forks',
+          ...timeouts,
+        },
+      },
+    ],
   },
 });

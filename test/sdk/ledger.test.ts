@@ -1,22 +1,12 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { createClient, type SvcClient } from '../../sdk/src/index.js';
+import { createClient } from '../../sdk/src/index.js';
 import { caught } from './support/caught.js';
 import { useLedgerApp } from '../support/ledger-app.js';
 import { followConsent, ledgerTenant, uniqueEmail } from '../support/ledger-flow.js';
+import { waitForRun } from '../support/wait-for-run.js';
 
 /** The SDK's ledger namespace against the real app, a real SMTP server and the ledger sandbox. */
 const app = useLedgerApp({ sandbox: { invoices: 4, items: 2 } });
-
-async function waitForRun(svc: SvcClient, connectionId: string) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const res = await svc.ledger.getSync({ params: { connectionId } });
-    const state = res.body.data?.state;
-    if (state === 'succeeded' || state === 'failed') return res.body.data!;
-    if (Date.now() > deadline) throw new Error(`run still ${state}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
 
 describe('SDK ledger namespace against a running server', () => {
   it('when inviting, consenting, queueing and polling through the SDK, then each call is typed and succeeds', async () => {
@@ -37,7 +27,7 @@ describe('SDK ledger namespace against a running server', () => {
     const queued = await svc.ledger.queueSync({ params: { connectionId }, body: { fullReconciliation: false } });
     expect(queued.status).toBe(202);
     expect(queued.body.data.created).toBe(true);
-    const run = await waitForRun(svc, connectionId);
+    const run = await waitForRun(async () => (await svc.ledger.getSync({ params: { connectionId } })).body.data!);
     expect(run).toMatchObject({ id: queued.body.data.syncRunId, state: 'succeeded' });
 
     const again = await svc.ledger.queueSync({ params: { connectionId } });

@@ -3,6 +3,7 @@ import type { LedgerTestApp } from './ledger-app.js';
 import { mailText } from './smtp.js';
 import { createTenant, type Tenant } from './tenants.js';
 import { emptyProgress, SYNC_ENTITIES } from '../../server/domain/ledger/sync-rules.js';
+import { waitForRun } from './wait-for-run.js';
 
 /** What the flows need of a running service: the in-process harness app or a spawned service with its sandbox. */
 export type LedgerFlowApp = Pick<LedgerTestApp, 'request' | 'admin' | 'sandbox'>;
@@ -68,23 +69,7 @@ export async function approveOnSandboxPage(connectUrl: string): Promise<{ html: 
 
 export const connectUrlFromMail = (raw: string) => /https?:\/\/\S+\/ledger\/connect\/[A-Za-z0-9_-]{43}/.exec(mailText(raw))?.[0];
 
-/** Poll the sync status until the run leaves queued/running. */
-export async function waitForRun(
-  app: Pick<LedgerFlowApp, 'request'>,
-  tenant: Tenant,
-  connectionId: string,
-  timeoutMs = 20_000,
-): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await app.request(`/api/v1/integrations/ledger/${connectionId}/sync`, { key: tenant.key });
-    const state = res.body?.data?.state;
-    if (state === 'succeeded' || state === 'failed') return res.body.data;
-    // The whole status, so a timeout shows the attempts and the last error, not just the state.
-    if (Date.now() > deadline) throw new Error(`run still ${state} after ${timeoutMs} ms: ${JSON.stringify(res.body?.data)}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
+export { waitForRun };
 
 /**
  * A run row as queueSync writes it, without sending its job (a crash between the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
-import { followConsent, ledgerTenant, uniqueEmail } from '../../support/ledger-flow.js';
+import { followConsent, ledgerTenant, uniqueEmail, waitForRun } from '../../support/ledger-flow.js';
 import { issueKey } from '../../support/tenants.js';
 
 const app = useLedgerApp({ sandbox: { invoices: 3, items: 2 } });
@@ -25,12 +25,7 @@ describe('admin: invitations.create, connections.sync, links.list', () => {
     // A second request while the first is queued or running reuses it.
     const again = await app.admin<any>('connections.sync', { id: connection.id });
     if (again.body.created === false) expect(again.body.syncRunId).toBe(queued.body.syncRunId);
-    const deadline = Date.now() + 20_000;
-    let run: any;
-    do {
-      await new Promise((r) => setTimeout(r, 150));
-      run = (await app.admin<any>('syncRuns.get', { id: queued.body.syncRunId })).body;
-    } while ((run.state === 'queued' || run.state === 'running') && Date.now() < deadline);
+    const run = await waitForRun(async () => (await app.admin<any>('syncRuns.get', { id: queued.body.syncRunId })).body);
     expect(run).toMatchObject({ state: 'succeeded', connectionId: connection.connectionId });
 
     await app.admin('connections.pause', { id: connection.id });

@@ -6,7 +6,7 @@ import { ConfigSchema } from '../../../server/config.js';
 import { startService, type RunningService } from '../../../server/service.js';
 import { createTestDatabase } from '../../support/database.js';
 import { LogCapture, TEST_ADMIN_TOKEN } from '../../support/harness.js';
-import { approveOnSandboxPage, connectUrlFromMail } from '../../support/ledger-flow.js';
+import { approveOnSandboxPage, connectUrlFromMail, waitForRun } from '../../support/ledger-flow.js';
 
 let service: RunningService;
 let dataDir: string;
@@ -68,12 +68,7 @@ describe('accounting source end to end on the embedded default', () => {
     const [connection] = await admin('connections.list', {}, true);
     const syncUrl = `${service.url}/api/v1/integrations/ledger/${connection.connectionId}/sync`;
     expect((await fetch(syncUrl, { method: 'POST', headers: auth })).status).toBe(202);
-    let run: any;
-    for (let i = 0; i < 100; i++) {
-      run = ((await (await fetch(syncUrl, { headers: auth })).json()) as any).data;
-      if (run.state === 'succeeded' || run.state === 'failed') break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const run = await waitForRun(async () => ((await (await fetch(syncUrl, { headers: auth })).json()) as any).data);
     expect(run).toMatchObject({ state: 'succeeded', mode: 'historical', progress: { entitiesDone: 3, entitiesTotal: 3 } });
     expect(run.entities.Preferences.created).toBe(1);
     expect(run.entities.Item.created).toBe(12);

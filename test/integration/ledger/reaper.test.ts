@@ -2,11 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
-import { connect, ledgerTenant } from '../../support/ledger-flow.js';
+import { connect, ledgerTenant, waitForRun } from '../../support/ledger-flow.js';
 import { createGate } from '../../../server/ledger-sandbox/faults.js';
 import { startSyncQueue, type SyncQueue } from '../../../server/jobs/sync-queue.js';
 import { createLogger } from '../../../server/logger.js';
-import { until } from '../../support/until.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 // No worker in this process: the run is taken by a separate worker process that the test kills.
@@ -75,11 +74,7 @@ describe('stuck runs are reaped on a timer', () => {
     const exited = new Promise((r) => worker!.once('exit', r));
     worker.kill('SIGKILL');
     await exited;
-    const reaped = await until(
-      'run state',
-      () => runRow(runId),
-      (r) => r.state !== 'running',
-    );
+    const reaped = await waitForRun(() => runRow(runId));
     expect(reaped).toMatchObject({
       state: 'failed',
       error: { code: 'job_lost', message: 'The worker running the sync stopped without finishing it (its lease expired)' },
