@@ -16,6 +16,7 @@ export function mountAdmin(app: Express, deps: AppDeps): void {
       router: adminRouter,
       createContext: ({ req }) => ({
         orm: deps.orm,
+        keyMac: deps.keyMac,
         ledger: deps.ledger,
         logger: deps.logger,
         webhooks: deps.webhooks,

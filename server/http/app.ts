@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import express, { type Express } from 'express';
 import { buildOpenApiDocument } from '../../contract/openapi.js';
 import type { Config } from '../config.js';
+import type { ApiKeyMac } from '../crypto/api-key-mac.js';
 import type { Logger } from '../logger.js';
 import { mountAdmin } from './admin.js';
 import { healthRoutes } from './health.js';
@@ -34,10 +35,13 @@ export interface AppDeps {
     | 'SVC_AUTH_FAILURE_BURST'
     | 'SVC_AUTH_REFUSAL_HOLD_MS'
     | 'SVC_AUTH_MAX_HELD_REFUSALS'
+    | 'SVC_TRUST_PROXY'
   > &
     Partial<Pick<Config, 'SVC_METRICS_TOKEN'>> &
     RateLimitConfig;
   logger: Logger;
+  /** The tag of issued API keys (derived from the token key): issues keys, and tells them from made-up ones. */
+  keyMac: ApiKeyMac;
   /** Bearer token of the operator surface at /admin/trpc. */
   adminToken: string;
   /** Accounting-source runtime (endpoints 14-16, consent pages); absent: those answer 500 (not configured). */
@@ -62,7 +66,8 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   // No entity tags: answers are per request and never served conditionally, and hashing every body costs CPU (docs/decisions.md).
   app.set('etag', false);
-  app.set('trust proxy', false);
+  // Who may name the client in X-Forwarded-For (SVC_TRUST_PROXY); `req.ip` is then the one client identity (client-identity.ts).
+  app.set('trust proxy', deps.config.SVC_TRUST_PROXY);
   app.set('query parser', 'simple');
 
   defineRequestEntityManager(app, deps.orm);
@@ -71,7 +76,7 @@ export function createApp(deps: AppDeps): Express {
   const procedures = new Set(Object.keys(adminRouter._def.procedures));
   // First: a client over its failed-authentication burst costs a map lookup, not a trip through the app.
   const access = apiAccess(deps);
-  const failures = failedAuthentications(deps.config, access.keys, deps.logger);
+  const failures = failedAuthentications(deps.config, access.keys, deps.keyMac, deps.logger);
   app.use(failures.gate);
   app.use(requestContext(deps.logger, httpRequestMetrics(procedures)));
   app.use(
