@@ -11,6 +11,7 @@ import { parseJsonBody, refuseUnsafeBody, requireJsonContentType } from './middl
 import { defineRequestEntityManager, requestContext } from './middleware/request-context.js';
 import { apiAccess, mountApi } from './router.js';
 import { failedAuthentications, OPENAPI_PATH } from './middleware/failed-auth-gate.js';
+import { canonicalPath } from './middleware/canonical-path.js';
 import { webhookRateLimit, type RateLimitConfig } from './middleware/rate-limit.js';
 import { poolSql } from '../persistence/sql/sql.js';
 import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
@@ -54,7 +55,7 @@ export interface AppDeps {
 
 /**
  * The whole HTTP application, without listening, so tests can mount it.
- * Order matters: a client over its failed-authentication burst is refused first
+ * Order matters: a path not spelled canonically is refused first (400), then a client over its failed-authentication burst
  * (with its own request id; counted, not logged per request), then request id
  * (every response carries it), then logging,
  * then the content-type check (headers only), then routes, then 404 and the
@@ -69,6 +70,8 @@ export function createApp(deps: AppDeps): Express {
   // Who may name the client in X-Forwarded-For (SVC_TRUST_PROXY); `req.ip` is then the one client identity (client-identity.ts).
   app.set('trust proxy', deps.config.SVC_TRUST_PROXY);
   app.set('query parser', 'simple');
+  // One spelling per path: routes match only as declared (canonical-path.ts refuses other spellings first).
+  app.set('case sensitive routing', true);
 
   defineRequestEntityManager(app, deps.orm);
   collectProcessMetrics();
@@ -77,6 +80,7 @@ export function createApp(deps: AppDeps): Express {
   // First: a client over its failed-authentication burst costs a map lookup, not a trip through the app.
   const access = apiAccess(deps);
   const failures = failedAuthentications(deps.config, access.keys, deps.keyMac, deps.logger);
+  app.use(canonicalPath);
   app.use(failures.gate);
   app.use(requestContext(deps.logger, httpRequestMetrics(procedures)));
   app.use(

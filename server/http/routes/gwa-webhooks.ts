@@ -50,7 +50,7 @@ export function gwaWebhookRoutes(
   validateResponses: boolean,
   rateLimit: WebhookRateLimit,
 ): Router {
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   router.post('/api/integrations/gwa/webhooks/:endpointId', async (req, res, next) => {
     try {
       const runtime = getRuntime();

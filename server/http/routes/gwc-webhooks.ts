@@ -21,7 +21,7 @@ export function gwcWebhookRoutes(
   validateResponses: boolean,
   rateLimit: WebhookRateLimit,
 ): Router {
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   router.post('/api/integrations/gwc/webhooks/:endpointId', async (req, res, next) => {
     try {
       const runtime = getRuntime();
