@@ -10,7 +10,9 @@ import { errorEnvelope, notFound } from './middleware/error-envelope.js';
 import { parseJsonBody, refuseUnsafeBody, requireJsonContentType } from './middleware/json-body.js';
 import { defineRequestEntityManager, requestContext } from './middleware/request-context.js';
 import { apiAccess, mountApi } from './router.js';
-import { failedAuthentications, OPENAPI_PATH } from './middleware/failed-auth-gate.js';
+import { ADMIN_TRPC_PATH, failedAuthentications, OPENAPI_PATH } from './middleware/failed-auth-gate.js';
+import { adminGate } from './middleware/admin-gate.js';
+import { isAdminAuthorized } from '../../admin/context.js';
 import { canonicalPath } from './middleware/canonical-path.js';
 import { webhookRateLimit, type RateLimitConfig } from './middleware/rate-limit.js';
 import { poolSql } from '../persistence/sql/sql.js';
@@ -79,7 +81,13 @@ export function createApp(deps: AppDeps): Express {
   const procedures = new Set(Object.keys(adminRouter._def.procedures));
   // First: a client over its failed-authentication burst costs a map lookup, not a trip through the app.
   const access = apiAccess(deps);
-  const failures = failedAuthentications(deps.config, access.keys, deps.keyMac, deps.logger);
+  const failures = failedAuthentications(
+    deps.config,
+    access.keys,
+    deps.keyMac,
+    (authorization) => isAdminAuthorized(authorization, deps.adminToken),
+    deps.logger,
+  );
   app.use(canonicalPath);
   app.use(failures.gate);
   app.use(requestContext(deps.logger, httpRequestMetrics(procedures)));
@@ -94,7 +102,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit));
   app.use(gwcWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit));
   app.use(requireJsonContentType);
-  app.use('/admin/trpc', parseJsonBody(deps.config.SVC_BODY_LIMIT_BYTES), refuseUnsafeBody);
+  // The operator token before anything of the request is read (admin-gate.ts), then the body within its limit.
+  app.use(ADMIN_TRPC_PATH, adminGate(deps.adminToken, failures), parseJsonBody(deps.config.SVC_BODY_LIMIT_BYTES), refuseUnsafeBody);
 
   app.use(healthRoutes(deps.orm, deps.logger));
   const openApiDocument = buildOpenApiDocument();

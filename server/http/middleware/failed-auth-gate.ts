@@ -10,6 +10,9 @@ import { sendError } from './error-envelope.js';
 import { REQUEST_ID_HEADER, newRequestId } from './request-id.js';
 import { clientOf } from '../client-identity.js';
 
+/** The operator surface: its failed tokens count against the client like failed keys (admin-gate.ts). */
+export const ADMIN_TRPC_PATH = '/admin/trpc';
+
 /** The one path under `/api/v1/` that needs no key; every other one is a contract route that authenticates a key. */
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 
@@ -64,8 +67,8 @@ export interface FailedAuthentications {
 
 /**
  * The per-client limit on failed authentications, enforced at the front of the
- * app (docs/decisions.md, "Unknown API keys"). While a client address is over its
- * burst, its API requests are answered 429 with Retry-After before routing,
+ * app (docs/decisions.md, "Unknown API keys"). While a client is over its
+ * burst, its API and operator (`/admin/trpc`) requests are answered 429 with Retry-After before routing,
  * logging or any key lookup, except those presenting a key the service issued
  * (`presentsIssuedKey`: no made-up key's failures can refuse a valid key, whoever
  * shares the client's address): a flood of made-up keys then costs a map lookup, one HMAC and a short write per
@@ -81,6 +84,8 @@ export function failedAuthentications(
   >,
   keys: KeyDirectory,
   mac: ApiKeyMac,
+  /** Whether a request carries the operator token: an operator is never refused for others' failures either. */
+  operator: (authorization: string | undefined) => boolean,
   logger: Logger,
   limiter: FailureLimiter = createFailureLimiter({ perSecond: config.SVC_AUTH_FAILURES_PER_SECOND, burst: config.SVC_AUTH_FAILURE_BURST }),
 ): FailedAuthentications {
@@ -89,15 +94,16 @@ export function failedAuthentications(
   return {
     failed: (client) => limiter.failed(client),
     gate(req, res, next) {
-      // Provider webhooks (`/api/integrations/…`) carry signatures, not keys, and have their own per-endpoint limit.
-      if (!req.path.startsWith('/api/v1/') || req.path === OPENAPI_PATH) return next();
+      // Provider webhooks (`/api/integrations/…`) carry signatures, not keys, and have their own per-source limit.
+      const api = req.path.startsWith('/api/v1/') && req.path !== OPENAPI_PATH;
+      if (!api && !req.path.startsWith(ADMIN_TRPC_PATH)) return next();
       const client = clientOf(req);
       const wait = limiter.retryAfterSeconds(client);
       if (wait === 0) {
         blocked.delete(client);
         return next();
       }
-      if (presentsIssuedKey(keys, mac, req.headers.authorization)) return next();
+      if (api ? presentsIssuedKey(keys, mac, req.headers.authorization) : operator(req.headers.authorization)) return next();
       if (!blocked.has(client)) {
         blocked.add(client);
         if (blocked.size > 10_000) blocked.clear();
