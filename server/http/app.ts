@@ -16,6 +16,7 @@ import { isAdminAuthorized } from '../../admin/context.js';
 import { canonicalPath } from './middleware/canonical-path.js';
 import { webhookRateLimit, type RateLimitConfig } from './middleware/rate-limit.js';
 import { poolSql } from '../persistence/sql/sql.js';
+import { coalescedRefusalNotes } from '../persistence/refusal-notes.js';
 import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
 import { ledgerConsentRoutes } from './routes/ledger-consent.js';
 import { gwaWebhookRoutes } from './routes/gwa-webhooks.js';
@@ -97,10 +98,12 @@ export function createApp(deps: AppDeps): Express {
       (err) => deps.logger.error({ err }, 'metrics scrape failed'),
     ),
   );
-  // One per-endpoint delivery limit for both providers' webhooks (a burst the provider never sends is refused with 429).
+  // One delivery limit per endpoint and source for both providers' webhooks (a burst the provider never sends is refused
+  // with 429); deliveries refused as not the provider's count against their client like failed keys.
   const webhookLimit = webhookRateLimit(poolSql(deps.orm), deps.config);
-  app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit));
-  app.use(gwcWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit));
+  const refusals = coalescedRefusalNotes(poolSql(deps.orm), (err) => deps.logger.warn({ err }, 'webhook refusal note not written'));
+  app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures));
+  app.use(gwcWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures, refusals));
   app.use(requireJsonContentType);
   // The operator token before anything of the request is read (admin-gate.ts), then the body within its limit.
   app.use(ADMIN_TRPC_PATH, adminGate(deps.adminToken, failures), parseJsonBody(deps.config.SVC_BODY_LIMIT_BYTES), refuseUnsafeBody);

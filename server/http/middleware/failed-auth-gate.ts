@@ -10,6 +10,9 @@ import { sendError } from './error-envelope.js';
 import { REQUEST_ID_HEADER, newRequestId } from './request-id.js';
 import { clientOf } from '../client-identity.js';
 
+/** Provider deliveries: unknown endpoints and refused signatures count against the client like failed keys. */
+export const WEBHOOKS_PATH = '/api/integrations/';
+
 /** The operator surface: its failed tokens count against the client like failed keys (admin-gate.ts). */
 export const ADMIN_TRPC_PATH = '/admin/trpc';
 
@@ -94,16 +97,17 @@ export function failedAuthentications(
   return {
     failed: (client) => limiter.failed(client),
     gate(req, res, next) {
-      // Provider webhooks (`/api/integrations/…`) carry signatures, not keys, and have their own per-source limit.
       const api = req.path.startsWith('/api/v1/') && req.path !== OPENAPI_PATH;
-      if (!api && !req.path.startsWith(ADMIN_TRPC_PATH)) return next();
+      const admin = !api && req.path.startsWith(ADMIN_TRPC_PATH);
+      // Provider webhooks: an unknown endpoint or a refused signature is a failure too (webhook-body.ts); nothing passes a block.
+      if (!api && !admin && !req.path.startsWith(WEBHOOKS_PATH)) return next();
       const client = clientOf(req);
       const wait = limiter.retryAfterSeconds(client);
       if (wait === 0) {
         blocked.delete(client);
         return next();
       }
-      if (api ? presentsIssuedKey(keys, mac, req.headers.authorization) : operator(req.headers.authorization)) return next();
+      if (api ? presentsIssuedKey(keys, mac, req.headers.authorization) : admin && operator(req.headers.authorization)) return next();
       if (!blocked.has(client)) {
         blocked.add(client);
         if (blocked.size > 10_000) blocked.clear();
