@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { ApiKeyMac } from '../server/crypto/api-key-mac.js';
 import { secretsEqual } from '../server/crypto/secrets.js';
 import type { LedgerRuntime } from '../server/integrations/ledger/runtime.js';
 import type { Logger } from '../server/logger.js';
@@ -8,6 +9,8 @@ export interface AdminContext {
   orm: MikroORM;
   /** True when the request carried `Authorization: Bearer <SVC_ADMIN_TOKEN>`. */
   authorized: boolean;
+  /** The tag issued API keys carry (server/crypto/api-key-mac.ts). */
+  keyMac: ApiKeyMac;
   /** The accounting-source runtime (provider calls such as revoking tokens on disconnect), when configured. */
   ledger?: LedgerRuntime | undefined;
   logger?: Logger | undefined;

@@ -14,7 +14,7 @@ import { EVIDENCE_EXPORT_PATH, EvidenceExportInput } from './procedures/evidence
  * query string, checked by the procedure's schema.
  */
 export function evidenceExportRoute(orm: MikroORM, adminToken: string, logger: Logger): Router {
-  const router = Router({ strict: true });
+  const router = Router({ strict: true, caseSensitive: true });
   router.get(EVIDENCE_EXPORT_PATH, async (req, res) => {
     res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
     if (!isAdminAuthorized(req.headers.authorization, adminToken)) {

@@ -18,14 +18,19 @@ const TRPC_CODES: Partial<Record<DomainError['type'], TRPC_ERROR_CODE_KEY>> = {
   upstream_error: 'BAD_GATEWAY',
 };
 
+const MAX_ISSUES = 20;
+const MAX_MESSAGE = 500;
+
 /** No transformer: inputs and outputs are plain JSON, so curl works (POST /admin/trpc/<procedure>). */
 const t = initTRPC.context<AdminContext>().create({
   errorFormatter({ shape, error }) {
     const cause = error.cause;
-    const issues = cause instanceof ZodError ? issuesFromZodError(cause) : cause instanceof DomainError ? cause.issues : undefined;
+    const all = cause instanceof ZodError ? issuesFromZodError(cause) : cause instanceof DomainError ? cause.issues : undefined;
+    // Bounded whatever the input: at most MAX_ISSUES issues, a message of at most MAX_MESSAGE characters.
+    const issues = all?.slice(0, MAX_ISSUES);
     return {
       ...shape,
-      message: cause instanceof ZodError ? 'Invalid input' : shape.message,
+      message: cause instanceof ZodError ? 'Invalid input' : shape.message.slice(0, MAX_MESSAGE),
       data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path, ...(issues ? { issues } : {}) },
     };
   },

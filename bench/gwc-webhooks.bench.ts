@@ -12,12 +12,12 @@ import pg from 'pg';
 import { listen } from '../server/http/lifecycle.js';
 import { createEndpoint } from '../server/domain/gwa-webhooks/endpoints.js';
 import { createAdminCaller } from '../admin/router.js';
-import { load, printTable, startBenchService } from './support.js';
+import { BENCH_KEY_MAC, load, printTable, startBenchService } from './support.js';
 
 const env = await startBenchService();
 try {
   const secret = `whsec_${randomBytes(24).toString('base64url')}`;
-  const admin = createAdminCaller({ orm: env.orm, authorized: true });
+  const admin = createAdminCaller({ orm: env.orm, authorized: true, keyMac: BENCH_KEY_MAC });
   const organization = await admin.organizations.create({ name: 'Bench gwc webhooks' });
   const integration = await admin.integrations.create({ organizationId: organization.id, provider: 'gwc', environment: 'sandbox' });
   const endpoint = await createEndpoint(env.orm.em.fork(), env.webhooks, { integrationId: integration.id, signingSecret: secret });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createAdminCaller } from '../admin/router.js';
+import { BENCH_KEY_MAC } from './support.js';
 import { ConfigSchema } from '../server/config.js';
 import { createTokenCipher } from '../server/crypto/token-cipher.js';
 import { storeConsent } from '../server/domain/ledger/consent.js';
@@ -19,7 +20,7 @@ export async function linkedKey(
   provider: 'gwa' | 'gwb' | 'gwc',
   scopes: ('invoices:read' | 'enrichment:write' | 'payments:write')[],
 ): Promise<{ integrationId: string; key: string }> {
-  const admin = createAdminCaller({ orm, authorized: true });
+  const admin = createAdminCaller({ orm, authorized: true, keyMac: BENCH_KEY_MAC });
   const integration = await admin.integrations.create({ organizationId: ledger.organizationId, provider, environment: 'sandbox' });
   await admin.links.create({ ledgerIntegrationId: ledger.integrationId, providerIntegrationId: integration.id });
   return { integrationId: integration.id, key: (await admin.apiKeys.issue({ integrationId: integration.id, scopes })).key };
@@ -71,7 +72,7 @@ export async function queuedImport(
   );
   const code = new URL(auth.headers.get('location')!).searchParams.get('code')!;
   const tokens = await exchangeCode(runtime.endpoints, code);
-  const admin = createAdminCaller({ orm, authorized: true });
+  const admin = createAdminCaller({ orm, authorized: true, keyMac: BENCH_KEY_MAC });
   const org = await admin.organizations.create({ name: `Bench ${o.realmId}` });
   const integration = await admin.integrations.create({ organizationId: org.id, provider: 'ledger', environment: 'sandbox' });
   await storeConsent(orm.em.fork(), cipher, {

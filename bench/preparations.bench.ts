@@ -31,7 +31,7 @@ import { importRun } from '../server/domain/ledger/import-run.js';
 import { preparationRequest, toCanonicalInvoice } from '../server/domain/invoices/index.js';
 import { createLogger } from '../server/logger.js';
 import { queuedImport } from './ledger-support.js';
-import { load, postgresCpuMs, printTable, startBenchService } from './support.js';
+import { BENCH_KEY_MAC, load, postgresCpuMs, printTable, startBenchService } from './support.js';
 import { profiledLoad } from './profile-summary.js';
 
 type Detail = { id: string; totalAmountMinor: number; invoice: StoredInvoice };
@@ -54,7 +54,7 @@ try {
   } finally {
     await q.sandbox.close();
   }
-  const admin = createAdminCaller({ orm: env.orm, authorized: true });
+  const admin = createAdminCaller({ orm: env.orm, authorized: true, keyMac: BENCH_KEY_MAC });
   const gwc = await admin.integrations.create({ organizationId: q.organizationId, provider: 'gwc', environment: 'sandbox' });
   await admin.links.create({ ledgerIntegrationId: q.integrationId, providerIntegrationId: gwc.id });
   const key = (await admin.apiKeys.issue({ integrationId: gwc.id, scopes: ['invoices:read', 'enrichment:write'] })).key;

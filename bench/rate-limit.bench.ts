@@ -19,7 +19,7 @@ import { sqlOf } from '../server/persistence/sql/sql.js';
 import { createApp } from '../server/http/app.js';
 import { listen } from '../server/http/lifecycle.js';
 import { createLogger } from '../server/logger.js';
-import { ADMIN_TOKEN, benchKey, load, printTable, startBenchService, UNLIMITED_RATE, type Figures } from './support.js';
+import { ADMIN_TOKEN, BENCH_KEY_MAC, benchKey, load, printTable, startBenchService, UNLIMITED_RATE, type Figures } from './support.js';
 
 /** Mean milliseconds of `run` over `times` sequential calls. */
 async function meanMs(times: number, run: () => Promise<unknown>): Promise<number> {
@@ -63,7 +63,11 @@ try {
       ...UNLIMITED_RATE,
       SVC_RATE_LIMIT_LEASE: v.lease,
     });
-    const server = await listen(createApp({ orm: env.orm, config, logger: createLogger('warn'), adminToken: ADMIN_TOKEN }), 0, '127.0.0.1');
+    const server = await listen(
+      createApp({ orm: env.orm, config, logger: createLogger('warn'), adminToken: ADMIN_TOKEN, keyMac: BENCH_KEY_MAC }),
+      0,
+      '127.0.0.1',
+    );
     apps.push({ ...v, server, key: await benchKey(env.orm, 'gwc', ['payments:write']), runs: [] as Figures[] });
   }
   for (let round = 0; round < 3; round++) {

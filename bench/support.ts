@@ -11,6 +11,7 @@ import { createLogger } from '../server/logger.js';
 import { startEmbeddedPostgres } from '../server/persistence/embedded-postgres.js';
 import { migrate, openOrm } from '../server/persistence/orm.js';
 import { createAdminCaller } from '../admin/router.js';
+import { apiKeyMac } from '../server/crypto/api-key-mac.js';
 import { randomBytes } from 'node:crypto';
 import { createTokenCipher } from '../server/crypto/token-cipher.js';
 import type { WebhookRuntime } from '../server/domain/gwa-webhooks/runtime.js';
@@ -71,7 +72,7 @@ export async function startBenchService(): Promise<BenchEnv> {
     publicUrl: () => url,
     environment: config.SVC_ENVIRONMENT,
   };
-  const app = createApp({ orm, config, logger: createLogger('warn'), adminToken: ADMIN_TOKEN, webhooks });
+  const app = createApp({ orm, config, logger: createLogger('warn'), adminToken: ADMIN_TOKEN, keyMac: BENCH_KEY_MAC, webhooks });
   const server = await listen(app, 0, '127.0.0.1');
   url = `http://127.0.0.1:${server.port}`;
   return {
@@ -89,13 +90,16 @@ export async function startBenchService(): Promise<BenchEnv> {
   };
 }
 
+/** The tag of the keys every bench app issues and recognizes (as `npm start` derives it from its token key). */
+export const BENCH_KEY_MAC = apiKeyMac(randomBytes(32));
+
 /** An organization, integration and key made through the operator router itself. */
 export async function benchKey(
   orm: MikroORM,
   provider: 'gwa' | 'gwb' | 'gwc',
   scopes: ('enrichment:write' | 'payments:write')[],
 ): Promise<string> {
-  const admin = createAdminCaller({ orm, authorized: true });
+  const admin = createAdminCaller({ orm, authorized: true, keyMac: BENCH_KEY_MAC });
   const org = await admin.organizations.create({ name: `bench ${provider}` });
   const integration = await admin.integrations.create({ organizationId: org.id, provider, environment: 'sandbox' });
   return (await admin.apiKeys.issue({ integrationId: integration.id, scopes })).key;

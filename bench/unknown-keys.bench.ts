@@ -19,7 +19,7 @@ import { ConfigSchema } from '../server/config.js';
 import { createApp } from '../server/http/app.js';
 import { listen } from '../server/http/lifecycle.js';
 import { createLogger } from '../server/logger.js';
-import { ADMIN_TOKEN, benchKey, load, printTable, startBenchService, UNLIMITED_RATE, type Figures } from './support.js';
+import { ADMIN_TOKEN, BENCH_KEY_MAC, benchKey, load, printTable, startBenchService, UNLIMITED_RATE, type Figures } from './support.js';
 
 const env = await startBenchService();
 try {
@@ -30,7 +30,11 @@ try {
       ...UNLIMITED_RATE,
       SVC_AUTH_FAILURE_BURST: failureBurst,
     });
-    return listen(createApp({ orm: env.orm, config, logger: createLogger('warn'), adminToken: ADMIN_TOKEN }), 0, '127.0.0.1');
+    return listen(
+      createApp({ orm: env.orm, config, logger: createLogger('warn'), adminToken: ADMIN_TOKEN, keyMac: BENCH_KEY_MAC }),
+      0,
+      '127.0.0.1',
+    );
   };
   const limited = await start('100');
   const unlimited = await start('1000000000');

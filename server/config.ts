@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
@@ -101,6 +102,23 @@ export const ConfigSchema = z
       .max(10_000, 'must be between 0 and 10000')
       .default(1_000),
     SVC_AUTH_MAX_HELD_REFUSALS: positiveInt(1_000),
+    /**
+     * Which peers may name the client in `X-Forwarded-For` (Express `trust proxy` syntax, docs/operations.md,
+     * "Behind a load balancer"): unset or `false`, none (the peer is the client); a hop count; or a comma-separated
+     * list of addresses, CIDR ranges and the names `loopback`, `linklocal`, `uniquelocal`. Every per-client limit
+     * keys on the client this yields (server/http/client-identity.ts).
+     */
+    SVC_TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        const parsed = parseTrustProxy(v);
+        if (typeof parsed === 'string') {
+          ctx.addIssue({ code: 'custom', message: parsed });
+          return z.NEVER;
+        }
+        return parsed;
+      }),
     SVC_WEBHOOK_RATE_LIMIT_PER_SECOND: positiveInt(20),
     SVC_WEBHOOK_RATE_LIMIT_BURST: positiveInt(200),
     /** Check every response against the contract before sending (tests turn it on; it costs CPU per request). */
@@ -172,6 +190,36 @@ export const ConfigSchema = z
   });
 
 export type Config = z.infer<typeof ConfigSchema>;
+
+/** Who may name the client: nobody, the nearest `hops` proxies, or the peers in these addresses and ranges. */
+export type TrustProxy = false | number | string[];
+
+const TRUST_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrRange(entry: string): boolean {
+  if (TRUST_NAMES.has(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  const max = family === 4 ? 32 : 128;
+  return /^[0-9]{1,3}$/.test(bits) && Number(bits) <= max;
+}
+
+/**
+ * `SVC_TRUST_PROXY` as the value given to Express's `trust proxy`, or the problem with it. `true` (trust every peer)
+ * is refused: it lets any client name itself anything (docs/decisions.md, "Client identity behind proxies").
+ */
+function parseTrustProxy(value: string | undefined): TrustProxy | string {
+  const v = value?.trim() ?? '';
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true') return "must not be true (every peer trusted): name the hop count or the proxies' addresses";
+  if (/^[0-9]+$/.test(v)) return Number(v) <= 100 ? Number(v) : 'a hop count must be at most 100';
+  const entries = v.split(',').map((e) => e.trim());
+  const bad = entries.filter((e) => !isAddressOrRange(e));
+  if (bad.length > 0) return 'must be false, a hop count, or addresses, CIDR ranges, loopback, linklocal, uniquelocal';
+  return entries;
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

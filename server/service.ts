@@ -5,6 +5,8 @@ import { createLogger, type Logger } from './logger.js';
 import { createApp } from './http/app.js';
 import { listen } from './http/lifecycle.js';
 import { resolveAdminToken } from './admin-token.js';
+import { apiKeyMac } from './crypto/api-key-mac.js';
+import { resolveTokenKey } from './crypto/token-cipher.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './persistence/embedded-postgres.js';
 import { databaseOptions, migrate, openOrm } from './persistence/orm.js';
 import { buildLedgerRuntime } from './jobs/ledger-setup.js';
@@ -73,7 +75,9 @@ export async function startService(
       environment: config.SVC_ENVIRONMENT,
     };
     const metrics = options.clusterMetrics ? { scrape: clusterMetricsFromPrimary() } : {};
-    const app = createApp({ orm, config, logger, adminToken: admin.token, ledger: ledgerRuntime, webhooks, metrics });
+    // Issued API keys carry a tag under a key derived from the token key, which every process and instance shares.
+    const keyMac = apiKeyMac(resolveTokenKey(config.SVC_TOKEN_KEY, config.SVC_DATA_DIR));
+    const app = createApp({ orm, config, logger, adminToken: admin.token, keyMac, ledger: ledgerRuntime, webhooks, metrics });
     const http = await listen(app, config.PORT, config.HOST);
     const url = `http://localhost:${http.port}`;
     if (!config.SVC_PUBLIC_URL) ledger.runtime.setPublicUrl(url);

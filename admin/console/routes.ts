@@ -49,7 +49,7 @@ export function consoleRoutes(logger: Logger): Router {
     res.status(500).type('text/plain').send('The operator console could not be built; see the service log.');
   };
 
-  const router = Router({ strict: true });
+  const router = Router({ strict: true, caseSensitive: true });
   router.get('/admin', (_req, res) => res.redirect(301, '/admin/'));
   router.get('/admin/', async (req, res) => {
     let built: ConsoleBundle;

@@ -37,7 +37,7 @@ export const apiKeysRouter = router({
         })
         .strict(),
     )
-    .mutation(({ ctx, input }) => issueApiKey(ctx.orm.em.fork(), input)),
+    .mutation(({ ctx, input }) => issueApiKey(ctx.orm.em.fork(), input, ctx.keyMac)),
   list: operatorProcedure.input(z.object({ integrationId: id }).strict()).query(({ ctx, input }) => listApiKeys(ctx.orm.em.fork(), input)),
   revoke: operatorProcedure.input(z.object({ id }).strict()).mutation(({ ctx, input }) => revokeApiKey(ctx.orm.em.fork(), input)),
 });

@@ -5,6 +5,7 @@ import { adminRouter } from '../../admin/router.js';
 import { consoleRoutes } from '../../admin/console/routes.js';
 import { evidenceExportRoute } from '../../admin/evidence-export.js';
 import type { AppDeps } from './app.js';
+import { ADMIN_MAX_BATCH } from './middleware/admin-gate.js';
 
 /** Mount the operator surface (tRPC, plain JSON) at /admin/trpc, guarded by the admin token, its browser console at /admin/, and the evidence CSV download. */
 export function mountAdmin(app: Express, deps: AppDeps): void {
@@ -14,8 +15,11 @@ export function mountAdmin(app: Express, deps: AppDeps): void {
     '/admin/trpc',
     createExpressMiddleware({
       router: adminRouter,
+      // Checked in front already (admin-gate.ts); tRPC's own bound as well.
+      maxBatchSize: ADMIN_MAX_BATCH,
       createContext: ({ req }) => ({
         orm: deps.orm,
+        keyMac: deps.keyMac,
         ledger: deps.ledger,
         logger: deps.logger,
         webhooks: deps.webhooks,

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import express, { type Express } from 'express';
 import { buildOpenApiDocument } from '../../contract/openapi.js';
 import type { Config } from '../config.js';
+import type { ApiKeyMac } from '../crypto/api-key-mac.js';
 import type { Logger } from '../logger.js';
 import { mountAdmin } from './admin.js';
 import { healthRoutes } from './health.js';
@@ -9,9 +10,13 @@ import { errorEnvelope, notFound } from './middleware/error-envelope.js';
 import { parseJsonBody, refuseUnsafeBody, requireJsonContentType } from './middleware/json-body.js';
 import { defineRequestEntityManager, requestContext } from './middleware/request-context.js';
 import { apiAccess, mountApi } from './router.js';
-import { failedAuthentications, OPENAPI_PATH } from './middleware/failed-auth-gate.js';
+import { ADMIN_TRPC_PATH, failedAuthentications, OPENAPI_PATH } from './middleware/failed-auth-gate.js';
+import { adminGate } from './middleware/admin-gate.js';
+import { isAdminAuthorized } from '../../admin/context.js';
+import { canonicalPath } from './middleware/canonical-path.js';
 import { webhookRateLimit, type RateLimitConfig } from './middleware/rate-limit.js';
 import { poolSql } from '../persistence/sql/sql.js';
+import { coalescedRefusalNotes } from '../persistence/refusal-notes.js';
 import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
 import { ledgerConsentRoutes } from './routes/ledger-consent.js';
 import { gwaWebhookRoutes } from './routes/gwa-webhooks.js';
@@ -34,10 +39,13 @@ export interface AppDeps {
     | 'SVC_AUTH_FAILURE_BURST'
     | 'SVC_AUTH_REFUSAL_HOLD_MS'
     | 'SVC_AUTH_MAX_HELD_REFUSALS'
+    | 'SVC_TRUST_PROXY'
   > &
     Partial<Pick<Config, 'SVC_METRICS_TOKEN'>> &
     RateLimitConfig;
   logger: Logger;
+  /** The tag of issued API keys (derived from the token key): issues keys, and tells them from made-up ones. */
+  keyMac: ApiKeyMac;
   /** Bearer token of the operator surface at /admin/trpc. */
   adminToken: string;
   /** Accounting-source runtime (endpoints 14-16, consent pages); absent: those answer 500 (not configured). */
@@ -50,7 +58,7 @@ export interface AppDeps {
 
 /**
  * The whole HTTP application, without listening, so tests can mount it.
- * Order matters: a client over its failed-authentication burst is refused first
+ * Order matters: a path not spelled canonically is refused first (400), then a client over its failed-authentication burst
  * (with its own request id; counted, not logged per request), then request id
  * (every response carries it), then logging,
  * then the content-type check (headers only), then routes, then 404 and the
@@ -62,8 +70,11 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   // No entity tags: answers are per request and never served conditionally, and hashing every body costs CPU (docs/decisions.md).
   app.set('etag', false);
-  app.set('trust proxy', false);
+  // Who may name the client in X-Forwarded-For (SVC_TRUST_PROXY); `req.ip` is then the one client identity (client-identity.ts).
+  app.set('trust proxy', deps.config.SVC_TRUST_PROXY);
   app.set('query parser', 'simple');
+  // One spelling per path: routes match only as declared (canonical-path.ts refuses other spellings first).
+  app.set('case sensitive routing', true);
 
   defineRequestEntityManager(app, deps.orm);
   collectProcessMetrics();
@@ -71,7 +82,14 @@ export function createApp(deps: AppDeps): Express {
   const procedures = new Set(Object.keys(adminRouter._def.procedures));
   // First: a client over its failed-authentication burst costs a map lookup, not a trip through the app.
   const access = apiAccess(deps);
-  const failures = failedAuthentications(deps.config, access.keys, deps.logger);
+  const failures = failedAuthentications(
+    deps.config,
+    access.keys,
+    deps.keyMac,
+    (authorization) => isAdminAuthorized(authorization, deps.adminToken),
+    deps.logger,
+  );
+  app.use(canonicalPath);
   app.use(failures.gate);
   app.use(requestContext(deps.logger, httpRequestMetrics(procedures)));
   app.use(
@@ -80,12 +98,15 @@ export function createApp(deps: AppDeps): Express {
       (err) => deps.logger.error({ err }, 'metrics scrape failed'),
     ),
   );
-  // One per-endpoint delivery limit for both providers' webhooks (a burst the provider never sends is refused with 429).
+  // One delivery limit per endpoint and source for both providers' webhooks (a burst the provider never sends is refused
+  // with 429); deliveries refused as not the provider's count against their client like failed keys.
   const webhookLimit = webhookRateLimit(poolSql(deps.orm), deps.config);
-  app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit));
-  app.use(gwcWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit));
+  const refusals = coalescedRefusalNotes(poolSql(deps.orm), (err) => deps.logger.warn({ err }, 'webhook refusal note not written'));
+  app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures));
+  app.use(gwcWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures, refusals));
   app.use(requireJsonContentType);
-  app.use('/admin/trpc', parseJsonBody(deps.config.SVC_BODY_LIMIT_BYTES), refuseUnsafeBody);
+  // The operator token before anything of the request is read (admin-gate.ts), then the body within its limit.
+  app.use(ADMIN_TRPC_PATH, adminGate(deps.adminToken, failures), parseJsonBody(deps.config.SVC_BODY_LIMIT_BYTES), refuseUnsafeBody);
 
   app.use(healthRoutes(deps.orm, deps.logger));
   const openApiDocument = buildOpenApiDocument();

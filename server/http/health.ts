@@ -6,7 +6,7 @@ import { DATABASE_RETRY_AFTER_SECONDS, sendError } from './middleware/error-enve
 
 /** `/healthz`: the process answers. `/readyz`: the database answers and every migration is applied. */
 export function healthRoutes(orm: MikroORM, logger: Logger): Router {
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -16,7 +16,7 @@ export interface MetricsEndpoint {
  * (constant-time comparison); anything else is 401.
  */
 export function metricsRoutes(endpoint: MetricsEndpoint, onError: (err: unknown) => void): Router {
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   const scrape = endpoint.scrape ?? (() => registry.metrics());
   router.get('/metrics', async (req, res) => {
     if (!isAdminAuthorized(req.headers.authorization, endpoint.token)) {

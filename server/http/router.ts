@@ -73,7 +73,7 @@ export function mountApi(app: Express, deps: AppDeps, access: ApiAccess, failure
     logInitialization: false,
     jsonQuery: false,
     responseValidation: deps.config.SVC_RESPONSE_VALIDATION,
-    globalMiddleware: [routeGuards({ config: deps.config, keys, failures }, apiRateLimit(sql, deps.config))],
+    globalMiddleware: [routeGuards({ config: deps.config, keys, failures, mac: deps.keyMac }, apiRateLimit(sql, deps.config))],
     requestValidationErrorHandler: requestValidationError,
   });
 }

@@ -5,6 +5,7 @@ import { ConfigSchema, type Config } from '../../server/config.js';
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../server/http/app.js';
 import { createTokenCipher } from '../../server/crypto/token-cipher.js';
+import { apiKeyMac } from '../../server/crypto/api-key-mac.js';
 import { listen, type RunningServer } from '../../server/http/lifecycle.js';
 import { createLogger } from '../../server/logger.js';
 import { openOrm } from '../../server/persistence/orm.js';
@@ -89,12 +90,21 @@ export function useTestApp(overrides: Partial<Record<keyof Config, string>> = {}
     });
     const logs = new LogCapture();
     const orm = await openOrm(db.url);
+    // One token key, as `npm start` has: it encrypts webhook secrets and tags issued API keys.
+    const tokenKey = randomBytes(32);
     const webhooks = {
-      cipher: createTokenCipher(randomBytes(32)),
+      cipher: createTokenCipher(tokenKey),
       publicUrl: () => config.SVC_PUBLIC_URL ?? app.url,
       environment: config.SVC_ENVIRONMENT,
     };
-    const express = createApp({ orm, config, logger: createLogger(config.LOG_LEVEL, logs), adminToken: config.SVC_ADMIN_TOKEN!, webhooks });
+    const express = createApp({
+      orm,
+      config,
+      logger: createLogger(config.LOG_LEVEL, logs),
+      adminToken: config.SVC_ADMIN_TOKEN!,
+      keyMac: apiKeyMac(tokenKey),
+      webhooks,
+    });
     const server = await listen(express, 0, '127.0.0.1');
     Object.assign(app, {
       url: `http://127.0.0.1:${server.port}`,

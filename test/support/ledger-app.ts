@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { ConfigSchema, type Config } from '../../server/config.js';
 import { createMailer } from '../../server/integrations/mail/mailer.js';
 import { createLedgerRuntime, type LedgerRuntime } from '../../server/integrations/ledger/runtime.js';
+import { apiKeyMac } from '../../server/crypto/api-key-mac.js';
 import { createTokenCipher } from '../../server/crypto/token-cipher.js';
 import { createApp } from '../../server/http/app.js';
 import { listen } from '../../server/http/lifecycle.js';
@@ -90,7 +91,8 @@ export function useLedgerApp(
     runtime.queue = queue;
     // The gwa webhook runtime too, as `npm start` has it (the operator console shows both).
     const webhooks = { cipher: createTokenCipher(randomBytes(32)), publicUrl: () => url, environment: config.SVC_ENVIRONMENT };
-    const express = createApp({ orm, config, logger, adminToken: TEST_ADMIN_TOKEN, ledger: runtime, webhooks });
+    const keyMac = apiKeyMac(Buffer.from(tokenKey, 'base64'));
+    const express = createApp({ orm, config, logger, adminToken: TEST_ADMIN_TOKEN, keyMac, ledger: runtime, webhooks });
     const server = await listen(express, 0, '127.0.0.1');
     const url = `http://127.0.0.1:${server.port}`;
     runtime.setPublicUrl(url);

@@ -1,4 +1,4 @@
-import { findKeyRecord, touchKey } from '../../persistence/sql/api-keys.sql.js';
+import { activeKeyPrefixes, findKeyRecord, touchKey } from '../../persistence/sql/api-keys.sql.js';
 import type { Sql } from '../../persistence/sql/sql.js';
 import type { KeyRecord } from './types.js';
 
@@ -9,8 +9,9 @@ export interface KeyDirectory {
   /** Record use; only moves forward. */
   touch(key: KeyRecord, at: Date, resolutionMs: number): Promise<void>;
   /**
-   * Whether this process holds a record for the prefix at the newest epoch it has seen. Never a verdict (the request
-   * still authenticates against the current epoch): it only spares a known key the per-client failure limit.
+   * Whether this process knows the prefix as a key's: a record cached at the newest epoch it has seen, or a prefix of
+   * the key table as last listed (every key not revoked). Never a verdict (the request still authenticates against
+   * the current epoch): it only spares a known key the per-client failure limit.
    */
   holds?(prefix: string): boolean;
 }
@@ -40,11 +41,34 @@ const MAX_UNKNOWN = 10_000;
  * moves the epoch, so a prefix that becomes known is found at the latest once a
  * request reads the new epoch or the entry times out (a new prefix is 64 random
  * bits: one looked up before it existed is not a case that happens).
+ *
+ * The prefixes of every key not revoked are listed once at creation and again whenever a lookup sees a newer epoch,
+ * in the background (never on a request's path): `holds` answers from that list and the cached records, so a key
+ * issued before this release (no issued tag) is known to the failed-authentication gate without a lookup
+ * (docs/decisions.md, "Issued keys told from forged ones").
  */
 export function cachedKeyDirectory(sql: Sql, currentEpoch: () => Promise<string>, now: () => number = Date.now): KeyDirectory {
   let records = new Map<string, { epoch: string; key: KeyRecord }>();
   let unknown = new Map<string, { epoch: string; at: number }>();
   let lastEpoch: string | undefined;
+  let listed: { epoch: string; prefixes: Set<string> } | undefined;
+  let listing = false;
+  const newer = (a: string, b: string | undefined) => b === undefined || BigInt(a) > BigInt(b);
+  const listPrefixes = (): void => {
+    if (listing) return;
+    listing = true;
+    activeKeyPrefixes(sql)
+      .then(({ epoch, prefixes }) => {
+        if (newer(epoch, listed?.epoch)) listed = { epoch, prefixes: new Set(prefixes) };
+      })
+      // Listed again at the next epoch a lookup sees (the database may be down at start).
+      .catch(() => {})
+      .finally(() => {
+        listing = false;
+        if (lastEpoch !== undefined && listed !== undefined && newer(lastEpoch, listed.epoch)) listPrefixes();
+      });
+  };
+  listPrefixes();
 
   return {
     async find(prefix) {
@@ -58,6 +82,7 @@ export function cachedKeyDirectory(sql: Sql, currentEpoch: () => Promise<string>
           unknown = new Map();
         }
         lastEpoch = epoch;
+        if (listed === undefined || newer(epoch, listed.epoch)) listPrefixes();
       }
       const cached = records.get(prefix);
       if (cached && cached.epoch === epoch) return cached.key;
@@ -78,7 +103,7 @@ export function cachedKeyDirectory(sql: Sql, currentEpoch: () => Promise<string>
       key.lastUsedAt = at;
     },
     holds(prefix) {
-      return records.get(prefix)?.epoch === lastEpoch && lastEpoch !== undefined;
+      return (records.get(prefix)?.epoch === lastEpoch && lastEpoch !== undefined) || listed?.prefixes.has(prefix) === true;
     },
   };
 }

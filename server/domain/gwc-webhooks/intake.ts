@@ -5,12 +5,21 @@ import { eventSummary, gwcEffectOf, parseGwcEvent, paymentIntentOf, type GwcEven
 import { GWC_SIGNATURE_MESSAGES, verifyGwcSignature } from '../webhooks/gwc-signature.js';
 import { InvalidNotification } from '../webhooks/notification.js';
 import { recordDelivery, type WebhookAck } from '../webhooks/record-delivery.js';
-import * as store from '../../persistence/sql/webhooks.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
 import type { WebhookRuntime } from '../gwa-webhooks/runtime.js';
 
 export const invalidSignature = (message: string) => deliveryFailure('validation_error', 'invalid_signature', 'gwc-signature', message);
 export const invalidEvent = (message: string) => deliveryFailure('validation_error', 'invalid_event', 'body', message);
+
+export interface RefusalNote {
+  code: string;
+  message: string;
+  at: Date;
+}
+
+/** Where an endpoint's last refusal is noted for the operator (coalesced: not a write per refused delivery). */
+export interface RefusalNotes {
+  note(endpointId: string, note: RefusalNote): void;
+}
 
 /** The gwc endpoint a delivery is addressed to (404, 410, 409 in that order; nothing of the body read before). */
 export const deliverableGwcEndpoint = (em: EntityManager, runtime: WebhookRuntime, endpointId: string, now: Date) =>
@@ -29,7 +38,14 @@ const modeMatches = (event: GwcEvent, environment: string) => event.livemode ===
  */
 export async function receiveGwcEvent(
   em: EntityManager,
-  input: { endpoint: DeliverableSecrets; header: string | undefined; rawBody: Buffer; requestId: string; now?: Date },
+  input: {
+    endpoint: DeliverableSecrets;
+    header: string | undefined;
+    rawBody: Buffer;
+    requestId: string;
+    refusals: RefusalNotes;
+    now?: Date;
+  },
 ): Promise<WebhookAck> {
   const now = input.now ?? new Date();
   const { endpoint } = input;
@@ -75,7 +91,7 @@ export async function receiveGwcEvent(
   } catch (err) {
     if (err instanceof DomainError && err.type === 'validation_error') {
       const issue = err.issues[0];
-      if (issue) await store.noteRefusal(sqlOf(em), endpoint.endpointId, { code: issue.code, message: issue.message, at: now });
+      if (issue) input.refusals.note(endpoint.endpointId, { code: issue.code, message: issue.message, at: now });
     }
     throw err;
   }

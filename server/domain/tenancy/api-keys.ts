@@ -4,6 +4,7 @@ import * as store from '../../persistence/sql/api-keys.sql.js';
 import { isLinked } from '../../persistence/sql/integration-links.sql.js';
 import { integrationById } from '../../persistence/sql/integrations.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
+import type { ApiKeyMac } from '../../crypto/api-key-mac.js';
 import { displayPrefix, generateApiKey } from '../auth/api-key.js';
 import { DomainError } from '../errors.js';
 import { scopeIssues } from './scope-rules.js';
@@ -33,6 +34,7 @@ const toApiKeyView = (k: ApiKey): ApiKeyView => ({
 export async function issueApiKey(
   em: EntityManager,
   input: { integrationId: string; scopes: Scope[] },
+  mac: ApiKeyMac,
 ): Promise<{ id: string; key: string; prefix: string; scopes: Scope[]; createdAt: string }> {
   const sql = sqlOf(em);
   const integration = await integrationById(sql, input.integrationId);
@@ -40,7 +42,7 @@ export async function issueApiKey(
   const issues = scopeIssues(integration.provider, input.scopes, await isLinked(sql, integration.id));
   if (issues.length > 0) throw new DomainError('validation_error', 'These scopes cannot be granted to this key', issues);
 
-  const issued = generateApiKey(integration.environment);
+  const issued = generateApiKey(integration.environment, mac);
   const key = await store.insertApiKey(sql, {
     id: crypto.randomUUID(),
     integrationId: integration.id,

@@ -1,20 +1,32 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Config } from '../../config.js';
-import { parseApiKey } from '../../domain/auth/api-key.js';
+import type { ApiKeyMac } from '../../crypto/api-key-mac.js';
+import { carriesIssuedTag, parseApiKey } from '../../domain/auth/api-key.js';
 import { createFailureLimiter, type FailureLimiter } from '../../domain/auth/failure-limit.js';
 import type { KeyDirectory } from '../../domain/auth/key-directory.js';
 import type { Logger } from '../../logger.js';
 import { authFailureMetrics } from '../../observability/business-metrics.js';
 import { sendError } from './error-envelope.js';
 import { REQUEST_ID_HEADER, newRequestId } from './request-id.js';
+import { clientOf } from '../client-identity.js';
+
+/** Provider deliveries: unknown endpoints and refused signatures count against the client like failed keys. */
+export const WEBHOOKS_PATH = '/api/integrations/';
+
+/** The operator surface: its failed tokens count against the client like failed keys (admin-gate.ts). */
+export const ADMIN_TRPC_PATH = '/admin/trpc';
 
 /** The one path under `/api/v1/` that needs no key; every other one is a contract route that authenticates a key. */
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 
-/** Whether the bearer key's prefix is one this process holds cached as a known key (its verdict still checks the secret). */
-function holdsCachedKey(keys: KeyDirectory, authorization: string | undefined): boolean {
+/**
+ * Whether the bearer key is one the service issued, told without a lookup: its prefix is known to this process
+ * (a cached record, or the listed prefixes of the key table), or it carries the issued tag. Its verdict is still the
+ * lookup's; this only decides that no made-up key's failures can refuse it.
+ */
+export function presentsIssuedKey(keys: KeyDirectory, mac: ApiKeyMac, authorization: string | undefined): boolean {
   const parsed = parseApiKey(/^Bearer ([^\s]+)$/.exec(authorization ?? '')?.[1] ?? '');
-  return parsed !== undefined && keys.holds?.(parsed.prefix) === true;
+  return parsed !== undefined && (keys.holds?.(parsed.prefix) === true || carriesIssuedTag(parsed, mac));
 }
 
 /**
@@ -58,10 +70,11 @@ export interface FailedAuthentications {
 
 /**
  * The per-client limit on failed authentications, enforced at the front of the
- * app (docs/decisions.md, "Unknown API keys"). While a client address is over its
- * burst, its API requests are answered 429 with Retry-After before routing,
- * logging or any key lookup, except those whose key this process holds cached as
- * valid: a flood of made-up keys then costs one map lookup and a short write per
+ * app (docs/decisions.md, "Unknown API keys"). While a client is over its
+ * burst, its API and operator (`/admin/trpc`) requests are answered 429 with Retry-After before routing,
+ * logging or any key lookup, except those presenting a key the service issued
+ * (`presentsIssuedKey`: no made-up key's failures can refuse a valid key, whoever
+ * shares the client's address): a flood of made-up keys then costs a map lookup, one HMAC and a short write per
  * request, sent after a hold (`SVC_AUTH_REFUSAL_HOLD_MS`) that slows the flood to the pace
  * it was told to keep. Refusals are counted (`svc_auth_failure_refusals_total`) and logged
  * once per blocked period per client, not once per request: a per-request line
@@ -73,6 +86,9 @@ export function failedAuthentications(
     'SVC_AUTH_FAILURES_PER_SECOND' | 'SVC_AUTH_FAILURE_BURST' | 'SVC_AUTH_REFUSAL_HOLD_MS' | 'SVC_AUTH_MAX_HELD_REFUSALS'
   >,
   keys: KeyDirectory,
+  mac: ApiKeyMac,
+  /** Whether a request carries the operator token: an operator is never refused for others' failures either. */
+  operator: (authorization: string | undefined) => boolean,
   logger: Logger,
   limiter: FailureLimiter = createFailureLimiter({ perSecond: config.SVC_AUTH_FAILURES_PER_SECOND, burst: config.SVC_AUTH_FAILURE_BURST }),
 ): FailedAuthentications {
@@ -81,15 +97,17 @@ export function failedAuthentications(
   return {
     failed: (client) => limiter.failed(client),
     gate(req, res, next) {
-      // Provider webhooks (`/api/integrations/…`) carry signatures, not keys, and have their own per-endpoint limit.
-      if (!req.url.startsWith('/api/v1/') || req.url.startsWith(OPENAPI_PATH)) return next();
-      const client = req.socket.remoteAddress ?? 'unknown';
+      const api = req.path.startsWith('/api/v1/') && req.path !== OPENAPI_PATH;
+      const admin = !api && req.path.startsWith(ADMIN_TRPC_PATH);
+      // Provider webhooks: an unknown endpoint or a refused signature is a failure too (webhook-body.ts); nothing passes a block.
+      if (!api && !admin && !req.path.startsWith(WEBHOOKS_PATH)) return next();
+      const client = clientOf(req);
       const wait = limiter.retryAfterSeconds(client);
       if (wait === 0) {
         blocked.delete(client);
         return next();
       }
-      if (holdsCachedKey(keys, req.headers.authorization)) return next();
+      if (api ? presentsIssuedKey(keys, mac, req.headers.authorization) : admin && operator(req.headers.authorization)) return next();
       if (!blocked.has(client)) {
         blocked.add(client);
         if (blocked.size > 10_000) blocked.clear();

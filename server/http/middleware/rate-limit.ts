@@ -61,26 +61,27 @@ export function apiRateLimit(sql: Sql, config: RateLimitConfig) {
 export type ApiRateLimit = ReturnType<typeof apiRateLimit>;
 
 /**
- * The bucket id of a webhook endpoint in the shared bucket table: a UUID derived
- * from the endpoint id under its own name, so it never meets an API key's bucket.
+ * The bucket id of a webhook endpoint and one source of deliveries in the shared bucket table: a UUID derived from
+ * both under its own name, so it never meets an API key's bucket.
  */
-function webhookBucketId(endpointId: string): string {
-  const h = createHash('sha256').update(`gwa-webhook-endpoint:${endpointId}`, 'utf8').digest('hex');
+function webhookBucketId(endpointAndSource: string): string {
+  const h = createHash('sha256').update(`gwa-webhook-endpoint-source:${endpointAndSource}`, 'utf8').digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
 /**
- * The per-endpoint limit of provider webhook deliveries (gwa and gwc), over the
- * same shared buckets as the per-key limit (one place for the bucket rules).
- * Checked once the endpoint is known to take deliveries and before its body is
- * read or verified.
+ * The limit of provider webhook deliveries (gwa and gwc) per endpoint and per source (the client identity,
+ * client-identity.ts), over the same shared buckets as the per-key limit (one place for the bucket rules): a flood
+ * against one endpoint URL from one source spends that source's budget, not the provider's own addresses'.
+ * Checked once the endpoint is known to take deliveries and before its body is read or verified.
  */
 export function webhookRateLimit(sql: Sql, config: RateLimitConfig) {
   const bucket = { perSecond: config.SVC_WEBHOOK_RATE_LIMIT_PER_SECOND, burst: config.SVC_WEBHOOK_RATE_LIMIT_BURST };
-  return sharedBucketLimit(sql, bucket, Math.min(config.SVC_RATE_LIMIT_LEASE, bucket.burst), {
-    what: 'deliveries to this webhook endpoint',
+  const limit = sharedBucketLimit(sql, bucket, Math.min(config.SVC_RATE_LIMIT_LEASE, bucket.burst), {
+    what: 'deliveries to this webhook endpoint from this source',
     bucketOf: webhookBucketId,
     counted: false,
   });
+  return { check: (endpointId: string, source: string) => limit.check(`${endpointId}\n${source}`) };
 }
 export type WebhookRateLimit = ReturnType<typeof webhookRateLimit>;

@@ -10,6 +10,15 @@ import { findSecrets, findUnsafeStructure, refusalMessage } from '../../domain/g
 import { readJsonBody } from './json-body.js';
 import type { ApiRateLimit } from './rate-limit.js';
 import type { FailedAuthentications } from './failed-auth-gate.js';
+import { clientOf } from '../client-identity.js';
+import type { ApiKeyMac } from '../../crypto/api-key-mac.js';
+import { carriesIssuedTag, parseApiKey } from '../../domain/auth/api-key.js';
+
+/** A key that carries the issued tag failed because it was revoked, not made up: not a failure the gate counts. */
+function issuedTag(authorization: string | undefined, mac: ApiKeyMac): boolean {
+  const parsed = parseApiKey(/^Bearer ([^\s]+)$/.exec(authorization ?? '')?.[1] ?? '');
+  return parsed !== undefined && carriesIssuedTag(parsed, mac);
+}
 
 function routeAccess(req: Request): RouteAccess {
   const route = (req as TsRestRequest<AppRoute>).tsRestRoute;
@@ -47,18 +56,20 @@ export function routeGuards(
     keys: KeyDirectory;
     /** Counts this route's failed authentications; a client over its burst is refused at the front of the app. */
     failures: Pick<FailedAuthentications, 'failed'>;
+    /** Tells an issued key (its tag verifies) from a made-up one: only made-up keys' failures are counted. */
+    mac: ApiKeyMac;
   },
   rateLimit: ApiRateLimit,
 ) {
   const { failures } = deps;
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    // The peer address (no proxy is trusted: `trust proxy` is off).
-    const client = req.socket.remoteAddress ?? 'unknown';
+    const client = clientOf(req);
     try {
       const access = routeAccess(req);
       const options = { authorization: req.headers.authorization, access, environment: deps.config.SVC_ENVIRONMENT };
       req.auth = await authenticate(deps.keys, options).catch((err: unknown) => {
-        if (err instanceof DomainError && err.type === 'authentication_error') failures.failed(client);
+        if (err instanceof DomainError && err.type === 'authentication_error' && !issuedTag(req.headers.authorization, deps.mac))
+          failures.failed(client);
         throw err;
       });
       await rateLimit.check(req.auth.apiKeyId);

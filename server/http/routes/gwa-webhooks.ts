@@ -10,7 +10,9 @@ import {
 import type { WebhookRuntime } from '../../domain/gwa-webhooks/runtime.js';
 import type { WebhookRateLimit } from '../middleware/rate-limit.js';
 import { WEBHOOK_BODY_LIMIT_BYTES, WebhookAckSchema } from '../../../contract/webhooks.js';
-import { readWebhookBody, webhooksNotConfigured } from './webhook-body.js';
+import { countUnauthenticatedDelivery, readWebhookBody, webhooksNotConfigured } from './webhook-body.js';
+import { clientOf } from '../client-identity.js';
+import type { FailedAuthentications } from '../middleware/failed-auth-gate.js';
 import { deliveryOutcome } from '../../domain/webhooks/delivery-outcome.js';
 import { webhookMetrics } from '../../observability/business-metrics.js';
 import { inSpan } from '../../observability/spans.js';
@@ -49,15 +51,16 @@ export function gwaWebhookRoutes(
   getRuntime: () => WebhookRuntime | undefined,
   validateResponses: boolean,
   rateLimit: WebhookRateLimit,
+  failures: Pick<FailedAuthentications, 'failed'>,
 ): Router {
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   router.post('/api/integrations/gwa/webhooks/:endpointId', async (req, res, next) => {
     try {
       const runtime = getRuntime();
       if (!runtime) throw notConfigured();
       const endpoint = await deliverableEndpoint(req.em, runtime, String(req.params.endpointId), new Date());
       // Before the body is read or any HMAC computed: a burst costs one token check per request.
-      await rateLimit.check(endpoint.endpointId);
+      await rateLimit.check(endpoint.endpointId, clientOf(req));
       const form = await readForm(req, res);
       const signature = form.gwa_signature;
       const payload = form.gwa_payload;
@@ -68,6 +71,7 @@ export function gwaWebhookRoutes(
       res.status(200).json(validateResponses ? WebhookAckSchema.parse(ack) : ack);
     } catch (err) {
       webhookMetrics.delivered('gwa', deliveryOutcome({ error: err }));
+      countUnauthenticatedDelivery(err, clientOf(req), failures);
       next(err);
     }
   });
@@ -78,6 +82,7 @@ export function gwaWebhookRoutes(
       const answer = await answerChallenge(req.em, runtime, String(req.params.endpointId), req.query.gwa_challenge);
       res.status(200).type('text/plain').send(answer);
     } catch (err) {
+      countUnauthenticatedDelivery(err, clientOf(req), failures);
       next(err);
     }
   });

@@ -6,7 +6,10 @@ import { inSpan } from '../../observability/spans.js';
 import { deliverableGwcEndpoint, receiveGwcEvent } from '../../domain/gwc-webhooks/intake.js';
 import type { WebhookRuntime } from '../../domain/gwa-webhooks/runtime.js';
 import { GwcWebhookAckSchema, WEBHOOK_BODY_LIMIT_BYTES } from '../../../contract/webhooks.js';
-import { readWebhookBody, webhooksNotConfigured } from './webhook-body.js';
+import { countUnauthenticatedDelivery, readWebhookBody, webhooksNotConfigured } from './webhook-body.js';
+import { clientOf } from '../client-identity.js';
+import type { FailedAuthentications } from '../middleware/failed-auth-gate.js';
+import type { RefusalNotes } from '../../domain/gwc-webhooks/intake.js';
 
 /** The body as the provider sent it: the signature covers these exact bytes, so nothing may parse or re-encode them first. */
 const rawParser = express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTES });
@@ -20,15 +23,17 @@ export function gwcWebhookRoutes(
   getRuntime: () => WebhookRuntime | undefined,
   validateResponses: boolean,
   rateLimit: WebhookRateLimit,
+  failures: Pick<FailedAuthentications, 'failed'>,
+  refusals: RefusalNotes,
 ): Router {
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   router.post('/api/integrations/gwc/webhooks/:endpointId', async (req, res, next) => {
     try {
       const runtime = getRuntime();
       if (!runtime) throw webhooksNotConfigured();
       const endpoint = await deliverableGwcEndpoint(req.em, runtime, String(req.params.endpointId), new Date());
       // Before the body is read: an unauthenticated burst costs no HMAC (as for gwa).
-      await rateLimit.check(endpoint.endpointId);
+      await rateLimit.check(endpoint.endpointId, clientOf(req));
       await readWebhookBody(rawParser, req, res);
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const ack = await inSpan('webhook.receive', receiveGwcEvent, req.em, {
@@ -36,11 +41,13 @@ export function gwcWebhookRoutes(
         header: req.get('gwc-signature'),
         rawBody,
         requestId: String(req.id),
+        refusals,
       });
       webhookMetrics.delivered('gwc', deliveryOutcome({ ack }));
       res.status(200).json(validateResponses ? GwcWebhookAckSchema.parse(ack) : ack);
     } catch (err) {
       webhookMetrics.delivered('gwc', deliveryOutcome({ error: err }));
+      countUnauthenticatedDelivery(err, clientOf(req), failures);
       next(err);
     }
   });

@@ -30,7 +30,7 @@ function page(res: Response, status: number, title: string, text: string): void 
  * access log drops query strings; connect paths are logged without the secret).
  */
 export function ledgerConsentRoutes(getRuntime: () => LedgerRuntime | undefined): Router {
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   // Endpoint 15 accepts an empty body, read as `{}` before contract validation.
   router.post('/api/v1/integrations/ledger/:connectionId/sync', (req, _res, next) => {
     if (req.body === undefined) req.body = {};

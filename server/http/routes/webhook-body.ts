@@ -27,3 +27,14 @@ export function readWebhookBody(
     });
   });
 }
+
+/** Refusals that say the sender is not the provider: no such endpoint, or a signature that does not verify. */
+const UNAUTHENTICATED_DELIVERY = new Set(['endpoint_not_found', 'invalid_signature']);
+
+/**
+ * Count a delivery refused as not the provider's against its client (the failed-authentication limit): past its
+ * burst, the client's deliveries are refused at the front of the app, before any endpoint lookup or write.
+ */
+export function countUnauthenticatedDelivery(err: unknown, client: string, failures: { failed(client: string): void }): void {
+  if (err instanceof DomainError && UNAUTHENTICATED_DELIVERY.has(err.issues[0]?.code ?? '')) failures.failed(client);
+}

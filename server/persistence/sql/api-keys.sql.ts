@@ -167,3 +167,17 @@ export async function revokeApiKey(sql: Sql, key: ApiKey, at: Date): Promise<Api
   );
   return row ? apiKeyOf({ ...row, environment: key.environment }) : apiKeyById(sql, key.id);
 }
+
+/**
+ * The prefixes of every key not revoked, and the epoch they were read at (one statement, one snapshot): what a
+ * process lets through its failed-authentication gate without a lookup for keys that carry no issued tag
+ * (docs/decisions.md, "Issued keys told from forged ones").
+ */
+export async function activeKeyPrefixes(sql: Sql): Promise<{ epoch: string; prefixes: string[] }> {
+  const rows = await sql<{ epoch: string; prefixes: string[] | null }>(
+    `select e.value::text as epoch, (select array_agg(k.prefix) from api_keys k where k.revoked_at is null) as prefixes
+       from auth_epoch e where e.id`,
+    [],
+  );
+  return { epoch: rows[0]!.epoch, prefixes: rows[0]!.prefixes ?? [] };
+}

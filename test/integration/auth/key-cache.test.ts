@@ -1,4 +1,6 @@
 import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { apiKeyMac } from '../../../server/crypto/api-key-mac.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../../server/config.js';
 import { createApp } from '../../../server/http/app.js';
@@ -28,7 +30,13 @@ describe('key cache invalidation', () => {
     const config = ConfigSchema.parse({ ...TEST_CONFIG_DEFAULTS, DATABASE_URL: app.config.DATABASE_URL, PORT: '0', LOG_LEVEL: 'silent' });
     other.orm = await openOrm(app.config.DATABASE_URL!);
     other.server = await listen(
-      createApp({ orm: other.orm, config, logger: createLogger('silent'), adminToken: config.SVC_ADMIN_TOKEN! }),
+      createApp({
+        orm: other.orm,
+        config,
+        logger: createLogger('silent'),
+        adminToken: config.SVC_ADMIN_TOKEN!,
+        keyMac: apiKeyMac(randomBytes(32)),
+      }),
       0,
       '127.0.0.1',
     );

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { apiKeyMac } from '../../../server/crypto/api-key-mac.js';
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../../server/config.js';
 import { createApp } from '../../../server/http/app.js';
@@ -13,7 +15,13 @@ describe('/readyz', () => {
     const orm = await openOrm(db.url);
     const config = ConfigSchema.parse({ DATABASE_URL: db.url, SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN });
     const server = await listen(
-      createApp({ orm, config, logger: createLogger('info', new LogCapture()), adminToken: TEST_ADMIN_TOKEN }),
+      createApp({
+        orm,
+        config,
+        logger: createLogger('info', new LogCapture()),
+        adminToken: TEST_ADMIN_TOKEN,
+        keyMac: apiKeyMac(randomBytes(32)),
+      }),
       0,
       '127.0.0.1',
     );

@@ -14,7 +14,9 @@ import {
   type ApiProbe,
 } from './support/fuzz-probes.js';
 import { rowCounts } from './support/row-counts.js';
-import { adminProcedures, AdminErrorSchema, contractRoutes, documentedResponse, type ContractRoute } from './support/surface.js';
+import { pathSpellings, type Spelling } from './support/path-spellings.js';
+import http from 'node:http';
+import { adminProcedures, AdminErrorSchema, contractRoutes, documentedResponse, pathOf, type ContractRoute } from './support/surface.js';
 
 /*
  * Contract-driven fuzzing of every `/api/v1` route and every operator procedure,
@@ -24,7 +26,9 @@ import { adminProcedures, AdminErrorSchema, contractRoutes, documentedResponse, 
  * request leaves every table's row count unchanged. Besides the random probes,
  * every target gets fixed edge probes: out-of-range and rolling-over dates and
  * forged cursors in each date or cursor field, control characters in every
- * string. Fixed seed; FUZZ_RUNS and
+ * string. Every route and procedure is also sent under other spellings of its
+ * path (case, absolute form, percent-encoded letters, doubled slashes, dot
+ * segments): each is refused with 400 before any gate. Fixed seed; FUZZ_RUNS and
  * FUZZ_SEED (set by `npm run fuzz -- --runs N`) make longer runs.
  */
 
@@ -115,6 +119,63 @@ describe.each(contractRoutes().map((route) => ({ name: route.name, route })))('f
   });
 });
 
+/** A request with its target sent byte for byte (fetch normalizes dot segments and never sends an absolute form). */
+function sendRaw(method: string, target: string, authorization: string): Promise<{ status: number; text: string; json: unknown }> {
+  const url = new URL(app.url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      path: target,
+      method,
+      agent: false,
+      headers: { authorization, 'content-type': 'application/json' },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      res.on('end', () => resolve({ status: res.statusCode!, text, json: safeJson(text) }));
+    });
+    req.on('error', reject);
+    req.end(method === 'GET' ? undefined : '{}');
+  });
+}
+
+/** Every other spelling of a path is refused with the one 400, with nothing stored. */
+async function assertSpellingsRefused(name: string, method: string, path: string, staticEnd: number, authorization: string) {
+  await fc.assert(
+    fc.asyncProperty(pathSpellings(path, staticEnd), async (spelling: Spelling) => {
+      const before = await rowCounts(app.orm);
+      const res = await sendRaw(method, spelling.target, authorization);
+      const context = `${method} ${spelling.target} [${spelling.label}] → ${res.status} ${res.text.slice(0, 300)}`;
+      expect(res.status, context).toBe(400);
+      expect(
+        ErrorEnvelopeSchema.parse(res.json).error.issues.map((i) => i.code),
+        context,
+      ).toEqual(['non_canonical_path']);
+      expect(await rowCounts(app.orm), `stored on a refusal: ${context}`).toEqual(before);
+    }),
+    { seed: seedOf(`${name} spellings`), numRuns: RUNS, endOnFailure: true },
+  );
+}
+
+describe.each(contractRoutes().map((route) => ({ name: route.name, route })))('other spellings of $name', ({ route }) => {
+  it('refuses every other spelling of the path with 400 before any gate, storing nothing', async () => {
+    const params = Object.fromEntries([...route.route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => [m[1]!, 'Id-7']));
+    const path = pathOf(route, params);
+    await assertSpellingsRefused(route.name, route.method, path, route.route.path.split(':')[0]!.length, `Bearer ${keyFor(route)}`);
+  });
+});
+
+describe.each([
+  { name: 'gwa webhook', path: `/api/integrations/gwa/webhooks/${crypto.randomUUID()}` },
+  { name: 'gwc webhook', path: `/api/integrations/gwc/webhooks/${crypto.randomUUID()}` },
+])('other spellings of the $name route', ({ name, path }) => {
+  it('refuses every other spelling of the path with 400 before any gate', async () => {
+    await assertSpellingsRefused(name, 'POST', path, path.lastIndexOf('/') + 1, 'none');
+  });
+});
+
 async function callAdmin(name: string, type: 'query' | 'mutation', probe: AdminProbe) {
   const url = `${app.url}/admin/trpc/${name}`;
   const authorization = `Bearer ${TEST_ADMIN_TOKEN}`;
@@ -129,6 +190,13 @@ async function callAdmin(name: string, type: 'query' | 'mutation', probe: AdminP
   const text = await res.text();
   return { status: res.status, text, json: safeJson(text) };
 }
+
+describe.each(adminProcedures())('other spellings of admin $name', ({ name, type }) => {
+  it('refuses every other spelling of the path with 400 before the token or tRPC reads anything', async () => {
+    const path = `/admin/trpc/${name}`;
+    await assertSpellingsRefused(name, type === 'query' ? 'GET' : 'POST', path, '/admin/trpc/'.length, `Bearer ${TEST_ADMIN_TOKEN}`);
+  });
+});
 
 describe.each(adminProcedures())('fuzzing admin $name', ({ name, type, input }) => {
   it('answers every input with a documented status and envelope, never a 5xx, and stores nothing on a rejection', async () => {

@@ -53,7 +53,7 @@ describe('gwa webhook: bounded work per unauthenticated request', () => {
     expect(limited.body).toEqual({
       error: {
         type: 'rate_limited',
-        message: 'Too many deliveries to this webhook endpoint (at most 1 per second, bursts up to 3); retry after 1 s',
+        message: 'Too many deliveries to this webhook endpoint from this source (at most 1 per second, bursts up to 3); retry after 1 s',
         issues: [],
       },
     });

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { until } from '../../support/until.js';
 import { useTestApp, type TestApp } from '../../support/harness.js';
 import { adminCall, createTenant, type Tenant } from '../../support/tenants.js';
 import { gwcReport } from '../../support/reports.js';
@@ -329,7 +330,13 @@ describe('gwc provider events (spec: Events 2)', () => {
     });
     expect(four.status).toBe(200);
     expect(await countEvents(endpoint.id)).toBe(1);
-    const listed = await adminCall<any>(app, 'webhookEndpoints.list', { integrationId: endpoint.integrationId });
+    // Refusals are noted behind (at most one write per endpoint a second): the last one is there once its window ends.
+    const refusalMessage = 'The signature did not match the current secret (nor the previous one during its grace period)';
+    const listed = await until(
+      'the last refusal noted',
+      () => adminCall<any>(app, 'webhookEndpoints.list', { integrationId: endpoint.integrationId }),
+      (l) => l.endpoints[0].delivery.lastRefusal?.message === refusalMessage,
+    );
     expect(listed.endpoints[0].delivery).toEqual({
       lastDelivery: { at: expect.any(String), kind: 'payment_intent.succeeded', status: 'captured' },
       counts: { captured: 1 },

@@ -24,6 +24,7 @@ describe('configuration', () => {
       SVC_AUTH_FAILURE_BURST: 100,
       SVC_AUTH_REFUSAL_HOLD_MS: 1_000,
       SVC_AUTH_MAX_HELD_REFUSALS: 1_000,
+      SVC_TRUST_PROXY: false,
       SVC_WEBHOOK_RATE_LIMIT_PER_SECOND: 20,
       SVC_WEBHOOK_RATE_LIMIT_BURST: 200,
       SVC_RESPONSE_VALIDATION: false,
@@ -55,6 +56,32 @@ describe('configuration', () => {
       'SVC_RATE_LIMIT_BURST: must be a number',
       "LOG_LEVEL: Invalid enum value. Expected 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent', received 'loud'",
       'SVC_WORKERS: must be a whole number from 1 to 999, or auto',
+    ]);
+  });
+
+  it('when SVC_TRUST_PROXY is set, then it reads as Express trust proxy (false, hop count, addresses and ranges) and refuses true or garbage', () => {
+    const trust = (v: string) => loadConfig({ SVC_TRUST_PROXY: v }).SVC_TRUST_PROXY;
+    expect(trust('false')).toBe(false);
+    expect(trust('')).toBe(false);
+    expect(trust('2')).toBe(2);
+    expect(trust('loopback')).toEqual(['loopback']);
+    expect(trust('10.0.0.0/8, 192.168.1.7,fd00::/8')).toEqual(['10.0.0.0/8', '192.168.1.7', 'fd00::/8']);
+    const problems = (v: string) => {
+      try {
+        loadConfig({ SVC_TRUST_PROXY: v });
+        return [];
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+    };
+    expect(problems('true')).toEqual([
+      "SVC_TRUST_PROXY: must not be true (every peer trusted): name the hop count or the proxies' addresses",
+    ]);
+    expect(problems('10.0.0.0/33')).toEqual([
+      'SVC_TRUST_PROXY: must be false, a hop count, or addresses, CIDR ranges, loopback, linklocal, uniquelocal',
+    ]);
+    expect(problems('balancer.internal')).toEqual([
+      'SVC_TRUST_PROXY: must be false, a hop count, or addresses, CIDR ranges, loopback, linklocal, uniquelocal',
     ]);
   });
 });
