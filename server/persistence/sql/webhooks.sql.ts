@@ -466,6 +466,12 @@ export async function endpointById(sql: Sql, id: string): Promise<WebhookEndpoin
   return row && endpointOf(row);
 }
 
+/** The endpoint, its row locked until the transaction ends (a rotation reads and replaces its secrets under it). */
+export async function lockEndpoint(sql: Sql, id: string): Promise<WebhookEndpoint | undefined> {
+  const row = await first(sql, endpoints().where('e.id', '=', id).forUpdate('e'));
+  return row && endpointOf(row);
+}
+
 /** Endpoints oldest first, of one integration or of all, at most `limit`. */
 export async function listEndpoints(sql: Sql, input: { integrationId?: string | undefined; limit: number }): Promise<WebhookEndpoint[]> {
   const { integrationId } = input;
