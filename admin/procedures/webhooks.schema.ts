@@ -46,9 +46,10 @@ export const EndpointCredentialsInput = z
 export const WebhookEventsListInput = z
   .object({
     endpointId: id.optional(),
+    // gwa notification kinds (`transaction_settled`) and gwc event types (`payment_intent.succeeded`).
     kind: z
       .string()
-      .regex(/^[a-z][a-z0-9_]{0,79}$/)
+      .regex(/^[a-z][a-z0-9_.]{0,79}$/, 'An event kind: lowercase letters, digits, _ and .')
       .optional(),
     cursor: z.string().min(1).max(200).optional(),
     limit: z.number().int().min(1).max(100).default(25),

@@ -11,3 +11,16 @@ export function csvField(value: string | number | null): string {
 export function csvRecord(values: readonly (string | number | null)[]): string {
   return `${values.map(csvField).join(',')}\r\n`;
 }
+
+/** What a spreadsheet takes for the start of a formula (OWASP, "CSV Injection"): `=`, `+`, `-`, `@`, tab, carriage return. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A cell of text a tenant or a provider wrote (attempt ids, provider payment ids, event ids, invoice numbers,
+ * revisions): one that a spreadsheet would run as a formula gets a leading single quote, OWASP's neutralisation, so
+ * the file opened by double-click shows the text and runs nothing; the value stays recognisable (the quote is the only
+ * change). Only text goes through here: numbers the service computed stay numbers, negative ones included.
+ */
+export function tenantText(value: string | null): string | null {
+  return value !== null && FORMULA_START.test(value) ? `'${value}` : value;
+}

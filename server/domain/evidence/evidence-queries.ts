@@ -2,7 +2,7 @@ import { evidenceChains, evidenceFilterTargetsExist, evidenceGroups } from '../.
 import { DomainError } from '../errors.js';
 import type { Sql } from '../../persistence/sql/sql.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
-import { csvRecord } from './csv.js';
+import { csvRecord, tenantText } from './csv.js';
 import { ageHours, evidenceState, factKeysOf, factsOfKey, monthOf, type EvidenceState } from './evidence-state.js';
 import { summarize } from './evidence-summary.js';
 import type { EvidenceChain, EvidenceFilter } from './types.js';
@@ -146,6 +146,7 @@ export const EVIDENCE_CSV_COLUMNS = [
   'exceptions',
 ] as const;
 
+/** A row's CSV cells: text a tenant or provider wrote neutralised (`tenantText`), numbers as numbers. */
 export function csvValues(r: EvidenceRow): (string | number | null)[] {
   return [
     r.preparationId,
@@ -159,27 +160,27 @@ export function csvValues(r: EvidenceRow): (string | number | null)[] {
     r.ageHours,
     r.mode,
     r.invoice.id,
-    r.invoice.ledgerInvoiceId,
-    r.invoice.number,
+    tenantText(r.invoice.ledgerInvoiceId),
+    tenantText(r.invoice.number),
     r.snapshotId,
-    r.revision,
+    tenantText(r.revision),
     r.amountMinor,
     r.currency,
     r.payment?.id ?? null,
-    r.payment?.attemptId ?? null,
-    r.payment?.providerPaymentId ?? null,
-    r.payment?.status ?? null,
+    tenantText(r.payment?.attemptId ?? null),
+    tenantText(r.payment?.providerPaymentId ?? null),
+    tenantText(r.payment?.status ?? null),
     r.payment?.amountMinor ?? null,
     // The captured, refunded and net amounts are in the payment's currency; without a payment they are 0 in the preparation's.
     r.payment?.currency ?? r.currency,
     r.evidence?.source ?? null,
-    r.evidence?.eventId ?? null,
+    tenantText(r.evidence?.eventId ?? null),
     r.evidence?.at ?? null,
     r.capturedAmountMinor,
     r.refundedAmountMinor,
     r.netAmountMinor,
     r.exceptions.length,
-    r.exceptions.map((e) => `${e.kind}:${e.expected}>${e.observed}`).join(';') || null,
+    tenantText(r.exceptions.map((e) => `${e.kind}:${e.expected}>${e.observed}`).join(';') || null),
   ];
 }
 

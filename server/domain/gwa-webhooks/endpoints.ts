@@ -163,6 +163,9 @@ export async function disableEndpoint(
 /**
  * Set or rotate the endpoint's secret (gwa key pair, gwc signing secret). The one it replaces stays valid for the
  * provider's `CREDENTIAL_GRACE_MS`; a rotation within the grace period replaces the previous one (only one is kept).
+ * Sending the secret already in use changes nothing (the real previous secret and its grace period stay). The
+ * endpoint's row is locked from the read of its secrets to their write, so two concurrent rotations apply one after
+ * the other: the second keeps the first's secret as the previous one, and none is lost.
  */
 export async function setCredentials(
   em: EntityManager,
@@ -171,42 +174,46 @@ export async function setCredentials(
   now = new Date(),
 ): Promise<EndpointView> {
   if (!runtime) throw notConfigured();
-  const endpoint = await load(em, input.id);
-  if (endpoint.status === 'disabled') {
-    throw new DomainError('conflict', 'This webhook endpoint is disabled; register a new endpoint', [
-      { code: 'endpoint_disabled', path: 'id', message: 'A disabled endpoint cannot be given credentials' },
-    ]);
-  }
-  const provider = providerOf(endpoint);
-  const credentials = secretOf(provider, input);
-  if (!credentials) {
-    const path = provider === 'gwa' ? 'privateKey' : 'signingSecret';
-    throw wrongCredentials(path, provider === 'gwa' ? 'Send publicKey and privateKey' : 'Send the signingSecret (whsec_…)');
-  }
-  const previous = endpoint.privateKeyEnc
-    ? {
-        publicKey: endpoint.publicKey,
-        privateKeyEnc: runtime.cipher.encrypt(
-          runtime.cipher.decrypt(endpoint.privateKeyEnc, currentKeySlot(endpoint.id)),
-          previousKeySlot(endpoint.id),
-        ),
-        validUntil: new Date(now.getTime() + CREDENTIAL_GRACE_MS[provider]),
-      }
-    : undefined;
-  const current = {
-    publicKey: credentials.publicKey,
-    privateKeyEnc: runtime.cipher.encrypt(credentials.secret, currentKeySlot(endpoint.id)),
-    credentialsUpdatedAt: now,
-  };
-  await store.setEndpointCredentials(sqlOf(em), endpoint.id, { ...current, ...(previous && { previous }) });
-  const updated: WebhookEndpoint = {
-    ...endpoint,
-    ...current,
-    ...(previous && {
-      previousPublicKey: previous.publicKey,
-      previousPrivateKeyEnc: previous.privateKeyEnc,
-      previousValidUntil: previous.validUntil,
-    }),
-  };
-  return view(runtime, updated, now);
+  return em.transactional(async (tem) => {
+    const sql = sqlOf(tem);
+    const endpoint = await store.lockEndpoint(sql, input.id);
+    if (!endpoint) throw new DomainError('not_found', `No webhook endpoint ${input.id}`);
+    if (endpoint.status === 'disabled') {
+      throw new DomainError('conflict', 'This webhook endpoint is disabled; register a new endpoint', [
+        { code: 'endpoint_disabled', path: 'id', message: 'A disabled endpoint cannot be given credentials' },
+      ]);
+    }
+    const provider = providerOf(endpoint);
+    const credentials = secretOf(provider, input);
+    if (!credentials) {
+      const path = provider === 'gwa' ? 'privateKey' : 'signingSecret';
+      throw wrongCredentials(path, provider === 'gwa' ? 'Send publicKey and privateKey' : 'Send the signingSecret (whsec_…)');
+    }
+    const currentSecret = endpoint.privateKeyEnc ? runtime.cipher.decrypt(endpoint.privateKeyEnc, currentKeySlot(endpoint.id)) : null;
+    if (currentSecret === credentials.secret && endpoint.publicKey === credentials.publicKey) return view(runtime, endpoint, now);
+    const previous =
+      currentSecret !== null
+        ? {
+            publicKey: endpoint.publicKey,
+            privateKeyEnc: runtime.cipher.encrypt(currentSecret, previousKeySlot(endpoint.id)),
+            validUntil: new Date(now.getTime() + CREDENTIAL_GRACE_MS[provider]),
+          }
+        : undefined;
+    const current = {
+      publicKey: credentials.publicKey,
+      privateKeyEnc: runtime.cipher.encrypt(credentials.secret, currentKeySlot(endpoint.id)),
+      credentialsUpdatedAt: now,
+    };
+    await store.setEndpointCredentials(sql, endpoint.id, { ...current, ...(previous && { previous }) });
+    const updated: WebhookEndpoint = {
+      ...endpoint,
+      ...current,
+      ...(previous && {
+        previousPublicKey: previous.publicKey,
+        previousPrivateKeyEnc: previous.privateKeyEnc,
+        previousValidUntil: previous.validUntil,
+      }),
+    };
+    return view(runtime, updated, now);
+  });
 }

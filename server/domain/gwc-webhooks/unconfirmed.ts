@@ -5,6 +5,7 @@ import { sqlOf } from '../../persistence/sql/sql.js';
 import { RECOMMENDED_EVENT_TYPES } from '../webhooks/gwc-events.js';
 import { webhookPath, type WebhookRuntime } from '../gwa-webhooks/runtime.js';
 import { DomainError } from '../errors.js';
+import { FACT_KEY_COUNT, factsOfKey } from '../evidence/evidence-state.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -22,6 +23,9 @@ export interface EndpointCheck {
   secretAgeHours: number | null;
 }
 const LIMIT = 200;
+
+/** The evidence fact keys without a provider-verified capture: what a missing confirmation is (docs/evidence.md, "Facts"). */
+const UNCONFIRMED_KEYS = Array.from({ length: FACT_KEY_COUNT }, (_, key) => key).filter((key) => !factsOfKey(key).verifiedCapture);
 
 /**
  * Missing confirmations (spec: Events 2): gwc preparations whose payment has no provider-verified capture yet, oldest
@@ -41,6 +45,7 @@ export async function listUnconfirmedPreparations(
     integrationId: input.integrationId,
     createdBefore: new Date(now.getTime() - (input.olderThanHours ?? 0) * HOUR_MS),
     limit: LIMIT,
+    factKeys: UNCONFIRMED_KEYS,
   });
   const endpoints = await endpointsOfIntegrations(sql, [...new Set(rows.map((r) => r.integrationId))]);
   const delivery = await deliveryStatusOf(
@@ -67,6 +72,7 @@ export async function listUnconfirmedPreparations(
   }
   return {
     preparations: rows.map((r) => ({
+      kind: r.kind,
       id: r.id,
       organizationId: r.organizationId,
       integrationId: r.integrationId,

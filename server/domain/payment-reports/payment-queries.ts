@@ -4,9 +4,9 @@ import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
 import { decodeCursor, pageOf } from '../pagination.js';
 import { isoTimestamp } from '../timestamps.js';
-import type { CorrelationKind, TrackedPayment } from './types.js';
+import type { CorrelationKind, PaymentChain } from './types.js';
 
-function paymentView(p: TrackedPayment) {
+function paymentView(p: PaymentChain) {
   return {
     id: p.id,
     organizationId: p.organizationId,
@@ -29,6 +29,8 @@ function paymentView(p: TrackedPayment) {
     currentObservationId: p.currentObservationId,
     enrichmentRequestId: p.enrichmentRequestId,
     observationCount: p.observationCount,
+    /** A provider-verified capture among the observations of this payment and of those merged into it (docs/evidence.md). */
+    verifiedCapture: p.verifiedCapture,
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
   };

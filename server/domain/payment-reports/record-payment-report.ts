@@ -273,7 +273,7 @@ async function lockPaymentOf(sql: Sql, scope: TenantScope, input: Prepared): Pro
     now,
   });
   if (linked?.attemptProvisional && own.id !== linked.id && own.providerPaymentId === null) {
-    await store.mergeProvisional(sql, linked.id, own.id);
+    return { ...own, enrichmentRequestId: await store.mergeProvisional(sql, linked.id, own.id) };
   }
   return own;
 }

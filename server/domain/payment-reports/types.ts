@@ -58,6 +58,11 @@ export interface TrackedPayment {
   updatedAt: Date;
 }
 
+/** A payment that stands for itself (not merged into another), with whether its chain has a provider-verified capture. */
+export interface PaymentChain extends TrackedPayment {
+  verifiedCapture: boolean;
+}
+
 export type CorrelationKind = 'amount_mismatch' | 'currency_mismatch';
 
 /** A report whose amount or currency differs from the enrichment it names. */

@@ -101,8 +101,14 @@ export interface DeliveryStatus {
   lastRefusal: { at: string; code: string; message: string } | null;
 }
 
-/** A gwc preparation without a provider-verified capture, with the payment correlated with it, if any. */
+/**
+ * What lacks a provider-verified capture (docs/gwc-events.md, "Missing confirmations"): a gwc preparation (endpoints 11
+ * and 12; `id` is the preparation's), an inline enrichment (endpoint 10) a payment names (`id` is its `req_…` request
+ * id), or a payment that names no enrichment, reported by the merchant or seen in provider events only (`id` is the
+ * payment's). The payment is the one that stands for it (`payment_chains`), if any.
+ */
 export interface UnconfirmedPreparation {
+  kind: 'preparation' | 'inline_enrichment' | 'payment';
   id: string;
   organizationId: string;
   integrationId: string;

@@ -3,6 +3,7 @@ import type { FactGroup } from '../../domain/evidence/evidence-summary.js';
 import type { EvidenceChain, EvidenceException, EvidenceFilter } from '../../domain/evidence/types.js';
 import type { PaymentProvider } from '../../../contract/common/index.js';
 import { db, first, run, type Database } from '../db/query.js';
+import type { PaymentChainViews } from './payment-chains.js';
 import type { Sql } from './sql.js';
 
 type Preparation = Selectable<Database['preparations']>;
@@ -13,7 +14,7 @@ type TrackedPayment = Selectable<Database['tracked_payments']>;
  * generated table types do not cover (views are not tables): a preparation, its chain's payment (null without one)
  * and the facts whose sum is the fact key.
  */
-interface PreparationEvidenceFactsView extends Pick<
+export interface PreparationEvidenceFactsView extends Pick<
   Preparation,
   | 'id'
   | 'organization_id'
@@ -46,21 +47,24 @@ interface PreparationEvidenceFactsView extends Pick<
   fact_key: number;
 }
 
-/** The query builder with the view as a table. */
-const withFacts = db.withTables<{ preparation_evidence_facts: PreparationEvidenceFactsView }>();
-type FactsDatabase = Database & { preparation_evidence_facts: PreparationEvidenceFactsView };
+/** The query builder with the views as tables. */
+const withFacts = db.withTables<PaymentChainViews & { preparation_evidence_facts: PreparationEvidenceFactsView }>();
+type FactsDatabase = Database & PaymentChainViews & { preparation_evidence_facts: PreparationEvidenceFactsView };
 
 /** One group of the summary: preparations of one integration, UTC month, currency and fact key (the domain's `FactGroup`). */
 export type EvidenceGroup = FactGroup;
 
-/** The first capture of the chain's payment (`f`) with this evidence, in time order: one lateral lookup. */
+/**
+ * The first capture with this evidence among the observations of the chain's payment (`f`), those of payments merged
+ * into it included (`payment_chain_observations`), in time order: one lateral lookup.
+ */
 const firstCapture = (
   { selectFrom }: ExpressionBuilder<FactsDatabase & { f: PreparationEvidenceFactsView }, 'f'>,
   evidence: 'provider_verified' | 'merchant_report',
 ) =>
-  selectFrom('payment_observations as o')
+  selectFrom('payment_chain_observations as o')
     .select(['o.id', 'o.event_id', 'o.occurred_at'])
-    .whereRef('o.tracked_payment_id', '=', 'f.payment_id')
+    .whereRef('o.chain_payment_id', '=', 'f.payment_id')
     // Literals, as the view's own lookups: the evidence kind picks the index's rows.
     .where('o.evidence', '=', raw.lit(evidence))
     .where('o.captured_amount_minor', '>', raw<string>`0`)

@@ -6,6 +6,7 @@ import type {
   FirstReport,
   LockedPayment,
   ObservationInsert,
+  PaymentChain,
   PaymentObservation,
   PreviousObservation,
   ProjectionUpdate,
@@ -15,6 +16,7 @@ import type {
 import type { Position } from '../../domain/pagination.js';
 import { db, first, run, type Database } from '../db/query.js';
 import type { TenantScope } from '../../domain/tenant-scope.js';
+import { chainDb } from './payment-chains.js';
 import type { Sql } from './sql.js';
 
 type Observations = Selectable<Database['payment_observations']>;
@@ -151,16 +153,9 @@ const storedObservationOf = (row: Pick<Observations, (typeof observationColumns)
   evidence: row.evidence,
 });
 
-/** Observations of a payment and of the provisional payments merged into it. */
+/** Observations of a payment and of the provisional payments merged into it (the view `payment_chain_observations`). */
 const observationsOfQuery = (paymentId: string) =>
-  db
-    .selectFrom('payment_observations')
-    .where((eb) =>
-      eb.or([
-        eb('tracked_payment_id', '=', paymentId),
-        eb('tracked_payment_id', 'in', eb.selectFrom('tracked_payments').select('id').where('merged_into_id', '=', paymentId)),
-      ]),
-    );
+  chainDb.selectFrom('payment_chain_observations').where('chain_payment_id', '=', paymentId);
 
 /** Every observation of a payment, those of the provisional payments merged into it included. */
 export async function observationsOf(sql: Sql, paymentId: string): Promise<StoredObservation[]> {
@@ -183,18 +178,31 @@ export async function observationHistoryOf(sql: Sql, paymentId: string): Promise
 
 /**
  * Merge a provisional payment into the merchant's payment of the same attempt: it gives up its provider id (the
- * merchant's payment takes it with its next projection) and no longer counts as a payment of its own.
+ * merchant's payment takes it with its next projection) and never stands for a payment again (`merged_into_id`; the
+ * `payment_chains` view leaves it out). A merchant payment that named no enrichment takes the one the provisional
+ * payment named (the provider's `svc_preparation_id`), so the chain keeps its preparation. Returns the survivor's
+ * enrichment request id after the merge.
  */
-export async function mergeProvisional(sql: Sql, provisionalId: string, intoId: string): Promise<void> {
-  await run(
+export async function mergeProvisional(sql: Sql, provisionalId: string, intoId: string): Promise<string | null> {
+  const [merged] = await run(
     sql,
     db
       .updateTable('tracked_payments')
       .set({ provider_payment_id: null, merged_into_id: intoId, observation_count: 0 })
       .where('id', '=', provisionalId)
       .where('attempt_provisional', '=', true)
-      .where('merged_into_id', 'is', null),
+      .where('merged_into_id', 'is', null)
+      .returning('enrichment_request_id'),
   );
+  const [survivor] = await run(
+    sql,
+    db
+      .updateTable('tracked_payments')
+      .set((eb) => ({ enrichment_request_id: eb.fn.coalesce('enrichment_request_id', eb.val(merged?.enrichment_request_id ?? null)) }))
+      .where('id', '=', intoId)
+      .returning('enrichment_request_id'),
+  );
+  return survivor?.enrichment_request_id ?? null;
 }
 
 export async function isPaymentIdClaimed(
@@ -339,7 +347,7 @@ const trackedPaymentColumns = [
   'updated_at',
 ] as const;
 
-const trackedPaymentOf = (row: Pick<Payments, (typeof trackedPaymentColumns)[number]>): TrackedPayment => ({
+const trackedPaymentOf = (row: Pick<Payments, (typeof trackedPaymentColumns)[number]> & { verified_capture: boolean }): PaymentChain => ({
   id: row.id,
   organizationId: row.organization_id,
   integrationId: row.integration_id,
@@ -362,23 +370,23 @@ const trackedPaymentOf = (row: Pick<Payments, (typeof trackedPaymentColumns)[num
   observationCount: row.observation_count,
   createdAt: new Date(row.created_at),
   updatedAt: new Date(row.updated_at),
+  verifiedCapture: row.verified_capture,
 });
 
 /**
- * Payments in (createdAt, id) order after `after`, at most `limit`. A payment row exists from its first accepted
- * observation on; a provisional one merged into another counts no more (observation_count 0).
+ * Payments in (createdAt, id) order after `after`, at most `limit`: the `payment_chains` view, so a provisional payment
+ * merged into another is not one of them, and each says whether its chain has a provider-verified capture.
  */
 export async function listTrackedPayments(
   sql: Sql,
   input: { integrationId?: string | undefined; status?: string | undefined; after?: Position | undefined; limit: number },
-): Promise<TrackedPayment[]> {
+): Promise<PaymentChain[]> {
   const { integrationId, status, after } = input;
   const rows = await run(
     sql,
-    db
-      .selectFrom('tracked_payments')
-      .select(trackedPaymentColumns)
-      .where('observation_count', '>', 0)
+    chainDb
+      .selectFrom('payment_chains')
+      .select([...trackedPaymentColumns, 'verified_capture'])
       .$if(integrationId !== undefined, (qb) => qb.where('integration_id', '=', integrationId!))
       .$if(status !== undefined, (qb) => qb.where('status', '=', status!))
       .$if(after !== undefined, (qb) =>
@@ -391,11 +399,14 @@ export async function listTrackedPayments(
   return rows.map(trackedPaymentOf);
 }
 
-/** A payment that has at least one observation of its own. */
-export async function trackedPaymentById(sql: Sql, id: string): Promise<TrackedPayment | undefined> {
+/** A payment of `payment_chains` (never one merged into another). */
+export async function trackedPaymentById(sql: Sql, id: string): Promise<PaymentChain | undefined> {
   const row = await first(
     sql,
-    db.selectFrom('tracked_payments').select(trackedPaymentColumns).where('id', '=', id).where('observation_count', '>', 0),
+    chainDb
+      .selectFrom('payment_chains')
+      .select([...trackedPaymentColumns, 'verified_capture'])
+      .where('id', '=', id),
   );
   return row && trackedPaymentOf(row);
 }

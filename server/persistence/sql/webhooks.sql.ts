@@ -13,6 +13,8 @@ import type {
 import type { Position } from '../../domain/pagination.js';
 import { db, first, run, type Database } from '../db/query.js';
 import type { TenantScope } from '../../domain/tenant-scope.js';
+import type { PreparationEvidenceFactsView } from './evidence.sql.js';
+import type { PaymentChainViews } from './payment-chains.js';
 import type { Sql } from './sql.js';
 
 const dateOrNull = (value: string | null): Date | null => (value === null ? null : new Date(value));
@@ -240,80 +242,153 @@ export async function deliveryStatusOf(sql: Sql, endpointIds: readonly string[])
   return out;
 }
 
+const views = db.withTables<PaymentChainViews & { preparation_evidence_facts: PreparationEvidenceFactsView }>();
+
 /**
- * gwc preparations created before `createdBefore` whose payment has no provider-verified capture: no observation
- * with `provider_verified` evidence and a captured amount on a payment correlated with the preparation.
+ * What lacks a provider-verified capture, created before `createdBefore`, oldest first, at most `limit` (the domain's
+ * `UnconfirmedPreparation`). Preparations come from the evidence projection, whose fact keys the domain chose
+ * (`factKeys`: those without a verified capture), with their chain's payment from the facts view: the same definition
+ * as `evidence.*`. Inline enrichments and payments naming no enrichment come from `payment_chains`.
  */
 export async function unconfirmedGwcPreparations(
   sql: Sql,
-  input: { integrationId?: string | undefined; createdBefore: Date; limit: number },
+  input: { integrationId?: string | undefined; createdBefore: Date; limit: number; factKeys: number[] },
 ): Promise<UnconfirmedPreparation[]> {
-  const { integrationId } = input;
-  const rows = await run(
-    sql,
-    db
-      .selectFrom('preparations as p')
-      .leftJoin('tracked_payments as t', (join) =>
-        join
-          .onRef('t.integration_id', '=', 'p.integration_id')
-          .onRef('t.environment', '=', 'p.environment')
-          // The index on lower(enrichment_request_id) finds a preparation's payment by the id it names in either case.
-          .on(expr<string>`lower(t.enrichment_request_id)`, '=', expr<string>`p.id::text`),
-      )
-      .select([
-        'p.id',
-        'p.organization_id',
-        'p.integration_id',
-        'p.environment',
-        'p.amount_minor',
-        'p.currency',
-        'p.created_at',
-        't.id as payment_id',
-        't.status as payment_status',
-        't.captured_amount_minor',
-      ])
-      .where('p.provider', '=', 'gwc')
-      .where('p.created_at', '<', input.createdBefore.toISOString())
-      .$if(integrationId !== undefined, (qb) => qb.where('p.integration_id', '=', integrationId!))
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('payment_observations as o')
-              .select(expr<number>`1`.as('one'))
-              // Its own observations, or those of the provisional payments merged into it.
-              .where((o) =>
-                o.or([
-                  o('o.tracked_payment_id', '=', o.ref('t.id')),
-                  o(
-                    'o.tracked_payment_id',
-                    'in',
-                    o.selectFrom('tracked_payments as m').select('m.id').whereRef('m.merged_into_id', '=', 't.id'),
-                  ),
-                ]),
-              )
-              .where('o.evidence', '=', 'provider_verified')
-              .where('o.captured_amount_minor', '>', '0'),
-          ),
-        ),
-      )
-      .orderBy('p.created_at')
-      .orderBy('p.id')
-      .limit(input.limit),
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    organizationId: r.organization_id,
-    integrationId: r.integration_id,
-    environment: r.environment,
-    amountMinor: Number(r.amount_minor),
-    currency: r.currency,
-    createdAt: new Date(r.created_at),
-    payment:
-      r.payment_id === null
-        ? null
-        : { id: r.payment_id, status: r.payment_status, capturedAmountMinor: amountOrNull(r.captured_amount_minor) },
-  }));
+  const { integrationId, createdBefore, limit } = input;
+  const [preparations, enrichments, payments] = await Promise.all([
+    run(
+      sql,
+      views
+        .selectFrom('preparation_evidence as e')
+        .innerJoin('preparation_evidence_facts as f', 'f.id', 'e.preparation_id')
+        .select([
+          'f.id',
+          'f.organization_id',
+          'f.integration_id',
+          'f.environment',
+          'f.amount_minor',
+          'f.currency',
+          'f.created_at',
+          'f.payment_id',
+          'f.payment_status',
+          'f.captured_minor',
+        ])
+        .where('e.provider', '=', 'gwc')
+        .where('e.fact_key', '=', expr<number>`any(${input.factKeys}::int[])`)
+        .where('e.created_at', '<', createdBefore.toISOString())
+        .$if(integrationId !== undefined, (qb) => qb.where('e.integration_id', '=', integrationId!))
+        .orderBy('e.created_at')
+        .orderBy('e.preparation_id')
+        .limit(limit),
+    ),
+    run(
+      sql,
+      views
+        .selectFrom((eb) =>
+          eb
+            .selectFrom('payment_chains as t')
+            .innerJoin('enrichment_records as r', (join) =>
+              join
+                .onRef('r.request_id', '=', 't.enrichment_request_id')
+                .onRef('r.integration_id', '=', 't.integration_id')
+                .onRef('r.environment', '=', 't.environment'),
+            )
+            // One payment per enrichment, chosen as a preparation's is (the `preparation_evidence_facts` order).
+            .distinctOn('r.request_id')
+            .select([
+              'r.request_id',
+              'r.organization_id',
+              'r.integration_id',
+              'r.environment',
+              'r.amount_minor',
+              'r.currency',
+              'r.created_at',
+              't.id as payment_id',
+              't.status as payment_status',
+              't.captured_amount_minor',
+              't.verified_capture',
+            ])
+            .where('t.provider', '=', 'gwc')
+            .where('r.created_at', '<', createdBefore.toISOString())
+            .$if(integrationId !== undefined, (qb) => qb.where('t.integration_id', '=', integrationId!))
+            .orderBy('r.request_id')
+            .orderBy('t.verified_capture', 'desc')
+            .orderBy(expr`coalesce(t.captured_amount_minor, 0) > 0`, 'desc')
+            .orderBy('t.created_at', 'desc')
+            .orderBy('t.id')
+            .as('c'),
+        )
+        .selectAll('c')
+        .where('c.verified_capture', '=', false)
+        .orderBy('c.created_at')
+        .orderBy('c.request_id')
+        .limit(limit),
+    ),
+    run(
+      sql,
+      views
+        .selectFrom('payment_chains as t')
+        .select([
+          't.id',
+          't.organization_id',
+          't.integration_id',
+          't.environment',
+          't.amount_minor',
+          't.currency',
+          't.created_at',
+          't.status',
+          't.captured_amount_minor',
+        ])
+        .where('t.provider', '=', 'gwc')
+        .where('t.enrichment_request_id', 'is', null)
+        .where('t.verified_capture', '=', false)
+        .where('t.created_at', '<', createdBefore.toISOString())
+        .$if(integrationId !== undefined, (qb) => qb.where('t.integration_id', '=', integrationId!))
+        .orderBy('t.created_at')
+        .orderBy('t.id')
+        .limit(limit),
+    ),
+  ]);
+  const rows: UnconfirmedPreparation[] = [
+    ...preparations.map((r) => ({
+      kind: 'preparation' as const,
+      id: r.id,
+      organizationId: r.organization_id,
+      integrationId: r.integration_id,
+      environment: r.environment,
+      amountMinor: Number(r.amount_minor),
+      currency: r.currency,
+      createdAt: new Date(r.created_at),
+      payment:
+        r.payment_id === null ? null : { id: r.payment_id, status: r.payment_status, capturedAmountMinor: amountOrNull(r.captured_minor) },
+    })),
+    ...enrichments.map((r) => ({
+      kind: 'inline_enrichment' as const,
+      id: r.request_id,
+      organizationId: r.organization_id,
+      integrationId: r.integration_id,
+      environment: r.environment,
+      amountMinor: Number(r.amount_minor),
+      currency: r.currency,
+      createdAt: new Date(r.created_at),
+      payment: { id: r.payment_id, status: r.payment_status, capturedAmountMinor: amountOrNull(r.captured_amount_minor) },
+    })),
+    ...payments.map((r) => ({
+      kind: 'payment' as const,
+      id: r.id,
+      organizationId: r.organization_id,
+      integrationId: r.integration_id,
+      environment: r.environment,
+      // A payment known only from an authorization or a failure has no amount of its own yet.
+      amountMinor: Number(r.amount_minor ?? 0),
+      currency: r.currency ?? '',
+      createdAt: new Date(r.created_at),
+      payment: { id: r.id, status: r.status, capturedAmountMinor: amountOrNull(r.captured_amount_minor) },
+    })),
+  ];
+  // Oldest first across the three, ties by id; each part was already cut at `limit`, so the first `limit` are exact.
+  rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return rows.slice(0, limit);
 }
 
 /** The integration an endpoint is to be registered for. */
@@ -388,6 +463,12 @@ export async function insertEndpoint(sql: Sql, endpoint: Omit<WebhookEndpoint, '
 
 export async function endpointById(sql: Sql, id: string): Promise<WebhookEndpoint | undefined> {
   const row = await first(sql, endpoints().where('e.id', '=', id));
+  return row && endpointOf(row);
+}
+
+/** The endpoint, its row locked until the transaction ends (a rotation reads and replaces its secrets under it). */
+export async function lockEndpoint(sql: Sql, id: string): Promise<WebhookEndpoint | undefined> {
+  const row = await first(sql, endpoints().where('e.id', '=', id).forUpdate('e'));
   return row && endpointOf(row);
 }
 

@@ -26,6 +26,7 @@ describe('gwc events and preparations', () => {
     expect(before.status).toBe(200);
     expect(before.body.preparations).toEqual([
       {
+        kind: 'preparation',
         id: preparationId,
         organizationId: reader.ledger.organizationId,
         integrationId: reader.integrationId,

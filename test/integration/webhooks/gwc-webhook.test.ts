@@ -458,6 +458,46 @@ describe('gwc provider events (spec: Events 2)', () => {
     expect(issueOf(expired).code).toBe('invalid_signature');
     expect((await deliverGwc(app, path, signed(next, event()))).status).toBe(200);
   });
+
+  it('when the secret in use is set again, then nothing changes and the real previous secret still verifies', async () => {
+    const { secret, endpoint, path } = await setup();
+    const next = newSecret();
+    const rotated = await app.admin<any>('webhookEndpoints.setCredentials', { id: endpoint.id, signingSecret: next });
+    const before = await sql(app, 'select * from webhook_endpoints where id = ?', [endpoint.id]);
+    const again = await app.admin<any>('webhookEndpoints.setCredentials', { id: endpoint.id, signingSecret: next });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(rotated.body);
+    expect(await sql(app, 'select * from webhook_endpoints where id = ?', [endpoint.id])).toEqual(before);
+    const event = () => gwcEvent('payment_intent.processing', paymentIntent({ status: 'processing' }));
+    expect((await deliverGwc(app, path, signed(secret, event()))).status).toBe(200);
+    expect((await deliverGwc(app, path, signed(next, event()))).status).toBe(200);
+  });
+
+  it('when two rotations run at once, then neither secret is lost: one is current and the other previous', async () => {
+    const { endpoint, path } = await setup();
+    const event = () => gwcEvent('payment_intent.processing', paymentIntent({ status: 'processing' }));
+    for (let round = 0; round < 5; round++) {
+      const [a, b] = [newSecret(), newSecret()];
+      const answers = await Promise.all(
+        [a, b].map((signingSecret) => app.admin<any>('webhookEndpoints.setCredentials', { id: endpoint.id, signingSecret })),
+      );
+      expect(answers.map((r) => r.status)).toEqual([200, 200]);
+      expect((await deliverGwc(app, path, signed(a, event()))).status).toBe(200);
+      expect((await deliverGwc(app, path, signed(b, event()))).status).toBe(200);
+    }
+  });
+
+  it('when deliveries are listed by a gwc event type, then webhookEvents.list accepts it and returns only that kind', async () => {
+    const { secret, endpoint, path } = await setup();
+    const succeeded = gwcEvent('payment_intent.succeeded', paymentIntent({ amount: 500, amount_received: 500, status: 'succeeded' }));
+    expect((await deliverGwc(app, path, signed(secret, succeeded))).status).toBe(200);
+    expect((await deliverGwc(app, path, signed(secret, gwcEvent('payment_intent.processing', paymentIntent())))).status).toBe(200);
+    const listed = await app.admin<any>('webhookEvents.list', { endpointId: endpoint.id, kind: 'payment_intent.succeeded' });
+    expect(listed.status).toBe(200);
+    expect(listed.body.events.map((e: any) => [e.kind, e.subjectId, e.status])).toEqual([
+      ['payment_intent.succeeded', succeeded.id, 'captured'],
+    ]);
+  });
 });
 
 describe('gwc provider events on a production deployment (endpoint mode)', () => {

@@ -268,8 +268,8 @@ function UnconfirmedPreparations({ integrationId }: { integrationId: string }) {
     <>
       <h2>Missing confirmations (gwc)</h2>
       <p class="muted">
-        gwc preparations whose payment has no provider-verified capture. Review the endpoint mode, the recommended event types, the
-        deliveries and the signing secret, and retry the webhook delivery at the provider; never the payment.
+        gwc preparations, inline enrichments and payments without a provider-verified capture. Review the endpoint mode, the recommended
+        event types, the deliveries and the signing secret, and retry the webhook delivery at the provider; never the payment.
       </p>
       <Form label="Filter missing confirmations" onSubmit={() => undefined}>
         <TextInput label="Older than (hours)" value={hours} onInput={setHours} pattern="[0-9]{1,4}" />
@@ -279,7 +279,14 @@ function UnconfirmedPreparations({ integrationId }: { integrationId: string }) {
         rows={list.data?.preparations ?? []}
         rowKey={(p: Unconfirmed) => p.id}
         columns={[
-          { header: 'Preparation', cell: (p) => <Id id={p.id} /> },
+          {
+            header: 'What',
+            cell: (p) => (
+              <>
+                {p.kind.replace('_', ' ')} <Id id={p.id} />
+              </>
+            ),
+          },
           { header: 'Amount', cell: (p) => <Money minor={p.amountMinor} currency={p.currency} /> },
           { header: 'Created', cell: (p) => <Time iso={p.createdAt} /> },
           { header: 'Payment', cell: (p) => (p.payment ? `${p.payment.status ?? '—'}` : <span class="muted">no report or event</span>) },
