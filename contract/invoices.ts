@@ -8,6 +8,7 @@ import {
   DecimalStringSchema,
   ErrorEnvelopeSchema,
   PaymentProviderSchema,
+  REFERENCE_MAX,
   TimestampSchema,
   UuidSchema,
   access,
@@ -144,11 +145,11 @@ export const INVOICE_PAGE_MAX = 100;
 
 export const InvoiceListQuerySchema = z
   .object({
-    ledgerInvoiceId: z.string().min(1).max(64).optional().describe('Exact invoice ID in the accounting source'),
+    ledgerInvoiceId: z.string().min(1).max(REFERENCE_MAX).optional().describe('Exact invoice ID in the accounting source'),
     invoiceNumber: z
       .string()
       .min(1)
-      .max(64)
+      .max(REFERENCE_MAX)
       .optional()
       .describe(
         'Exact source invoice number; several invoices with one number are all returned (resolve them by `id` or `ledgerInvoiceId`, never pick the first). A shared number does not change `ready`: selecting such an invoice *by number* for a preparation answers 409 `ambiguous_invoice_number`',

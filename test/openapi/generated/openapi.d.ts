@@ -2981,6 +2981,10 @@ export interface operations {
                     environment?: "sandbox" | "production";
                     /** @description Context assertion: must be a connection of the key's integration */
                     connectionId?: string;
+                    /** @description Ignored: the sender identity derives from the key */
+                    requesterName?: unknown;
+                    /** @description Ignored: the sender identity derives from the key */
+                    requesterEmail?: unknown;
                 };
             };
         };
