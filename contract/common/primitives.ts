@@ -47,5 +47,11 @@ export const DecimalStringSchema = z
   .max(40, 'Decimal string must be at most 40 characters')
   .regex(/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/, 'Expected a decimal number written as a string, for example "1.5"');
 
+/**
+ * A three-letter currency code in any case (`USD`, `usd`): the CanonicalInvoice's currency (spec: "three-letter currency
+ * code"). The service reads it case-insensitively and answers each provider in its own case (docs/decisions.md).
+ */
+export const CurrencyCodeSchema = z.string().regex(/^[A-Za-z]{3}$/, 'Expected a three-letter currency code, for example USD or usd');
+
 export type AmountMinor = z.infer<typeof AmountMinorSchema>;
 export type Currency = z.infer<typeof CurrencySchema>;

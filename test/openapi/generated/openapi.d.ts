@@ -378,6 +378,7 @@ export interface operations {
                         purchaseOrderReference: string | null;
                         /** @enum {string} */
                         status: "draft" | "open" | "partially_paid" | "paid" | "void" | "uncollectible" | "unknown";
+                        /** @description Three-letter currency code in any case; read as its lowercase form */
                         currency: string;
                         /** @description Before tax, shipping and discounts */
                         subtotalAmountMinor: number;
@@ -1007,6 +1008,7 @@ export interface operations {
                         purchaseOrderReference: string | null;
                         /** @enum {string} */
                         status: "draft" | "open" | "partially_paid" | "paid" | "void" | "uncollectible" | "unknown";
+                        /** @description Three-letter currency code in any case; read as its lowercase form */
                         currency: string;
                         /** @description Before tax, shipping and discounts */
                         subtotalAmountMinor: number;
@@ -1703,6 +1705,7 @@ export interface operations {
                         purchaseOrderReference: string | null;
                         /** @enum {string} */
                         status: "draft" | "open" | "partially_paid" | "paid" | "void" | "uncollectible" | "unknown";
+                        /** @description Three-letter currency code in any case; read as its lowercase form */
                         currency: string;
                         /** @description Before tax, shipping and discounts */
                         subtotalAmountMinor: number;
