@@ -32,8 +32,8 @@ export const CreateInvitationBodySchema = z
     environment: EnvironmentSchema.optional().describe("Context assertion: must equal the key's environment"),
     connectionId: z.string().optional().describe("Context assertion: must be a connection of the key's integration"),
     // Spec endpoint 14: caller-supplied requester names or emails are not used; sent, they are ignored (never stored or mailed).
-    requesterName: z.unknown().optional().describe('Ignored: the sender identity derives from the key'),
-    requesterEmail: z.unknown().optional().describe('Ignored: the sender identity derives from the key'),
+    requesterName: z.string().optional().describe('Ignored: the sender identity derives from the key'),
+    requesterEmail: z.string().optional().describe('Ignored: the sender identity derives from the key'),
   })
   .strict()
   .describe('Connection invitation request');

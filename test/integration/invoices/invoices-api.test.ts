@@ -32,6 +32,7 @@ describe('stored invoices over HTTP (endpoints 8, 9)', () => {
     const first = invoices.find((i) => i.ledgerInvoiceId === '1001');
     expect(Object.keys(first).sort()).toEqual([
       'checkedThrough',
+      'checkoutMode',
       'currency',
       'id',
       'invoiceNumber',

@@ -2643,6 +2643,11 @@ export interface operations {
                                 checkedThrough: string | null;
                                 /** @description Ready for preparation with the calling key’s provider now; not a payment reservation */
                                 ready: boolean;
+                                /**
+                                 * @description `enhanced` when ready; `ordinary` when the invoice can be paid in full as a normal payment without enhanced fields (gwa: only PO, SKU or unit gaps, which endpoint 1 still refuses with 422 and these issues; gwc: endpoint 12’s ordinary mode); `blocked` otherwise. `issues` say why it is not enhanced
+                                 * @enum {string}
+                                 */
+                                checkoutMode: "enhanced" | "ordinary" | "blocked";
                                 issues: {
                                     /** @description Stable machine-readable code; see docs/issue-codes.md */
                                     code: string;
@@ -2783,6 +2788,11 @@ export interface operations {
                             checkedThrough: string | null;
                             /** @description Ready for preparation with the calling key’s provider now; not a payment reservation */
                             ready: boolean;
+                            /**
+                             * @description `enhanced` when ready; `ordinary` when the invoice can be paid in full as a normal payment without enhanced fields (gwa: only PO, SKU or unit gaps, which endpoint 1 still refuses with 422 and these issues; gwc: endpoint 12’s ordinary mode); `blocked` otherwise. `issues` say why it is not enhanced
+                             * @enum {string}
+                             */
+                            checkoutMode: "enhanced" | "ordinary" | "blocked";
                             issues: {
                                 /** @description Stable machine-readable code; see docs/issue-codes.md */
                                 code: string;
@@ -2985,9 +2995,9 @@ export interface operations {
                     /** @description Context assertion: must be a connection of the key's integration */
                     connectionId?: string;
                     /** @description Ignored: the sender identity derives from the key */
-                    requesterName?: unknown;
+                    requesterName?: string;
                     /** @description Ignored: the sender identity derives from the key */
-                    requesterEmail?: unknown;
+                    requesterEmail?: string;
                 };
             };
         };
