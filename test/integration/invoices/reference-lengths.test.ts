@@ -2,9 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { invoiceReader } from '../../support/ledger-flow.js';
 import { bodyFor, newKey, preparationFlow } from '../../support/preparation-flow.js';
+import { generateCompany } from '../../../server/ledger-sandbox/demo-company.js';
 
-// Spec Limits: "eventId, attemptId and other reference strings: non-empty, up to 160 characters".
-const app = useLedgerApp({ sandbox: { invoices: 3, items: 2 } });
+// Spec Limits: "eventId, attemptId and other reference strings: non-empty, up to 160 characters". The company id is
+// Luhn-valid (as about a tenth of the provider's 16-digit ids are): it must still work as the connectionId of a path.
+const LUHN_VALID_REALM = '9341452000000002';
+const app = useLedgerApp({
+  sandbox: { companies: [generateCompany({ invoices: 3, items: 2, linesPerInvoice: 2, realmId: LUHN_VALID_REALM })] },
+});
 const { sql, post, invoiceOf } = preparationFlow(app);
 const long = (n: number) => 'R'.repeat(n);
 
@@ -49,6 +54,27 @@ describe('source references up to 160 characters', () => {
       const tooLong = await app.request(`/api/v1/integrations/ledger/${long(161)}/sync`, { method, key: reader.ledger.key });
       expect(tooLong.status).toBe(400);
     }
+  });
+
+  it('when the connectionId path holds a card number, then 400 card_data_not_allowed unless it names the key’s connection (a provider company id)', async () => {
+    const reader = await invoiceReader(app, 'gwb');
+    expect(reader.connectionId).toBe(LUHN_VALID_REALM);
+    const own = await app.request(`/api/v1/integrations/ledger/${LUHN_VALID_REALM}/sync`, { key: reader.ledger.key });
+    expect(own.status).toBe(200);
+    expect(own.body.data).toMatchObject({ connectionId: LUHN_VALID_REALM, state: 'succeeded' });
+    for (const method of ['GET', 'POST']) {
+      const res = await app.request('/api/v1/integrations/ledger/4111111111111111/sync', { method, key: reader.ledger.key });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        error: {
+          type: 'validation_error',
+          message: 'The request contains card data or credentials, which this service never accepts',
+          issues: [{ code: 'card_data_not_allowed', path: 'connectionId', message: 'Card numbers must never be sent to this service' }],
+        },
+      });
+    }
+    expect(app.logs.text).not.toContain('4111111111111111');
+    expect(app.logs.text).not.toContain(LUHN_VALID_REALM);
   });
 
   it('when the schema is migrated, then every column holding a source reference takes 160 characters', async () => {
