@@ -27,7 +27,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Readiness of a stored invoice for one provider now (one implementation with invoice-backed preparation). */
 export function readinessOfInvoice(state: InvoiceState, provider: PaymentProvider, now: Date, cache?: SnapshotChecksCache): Readiness {
-  // A constraint gives every stored invoice a snapshot (Migration…_invoice_snapshot_required); a read that still finds
+  // A constraint gives every stored invoice a snapshot (Migration20261126083700_invoice_snapshot_required); a read that still finds
   // none (a snapshot row gone under a left join) reports the fact unavailable instead of dereferencing it.
   if (state.invoice === null) return withoutSnapshot(state, now);
   return readinessOf(

@@ -23,7 +23,8 @@ export const StoredInvoice = defineEntity({
     totalAmountMinor: p.bigint().nullable(),
     sourceVersion: p.string().length(32).nullable(),
     revision: p.string().length(64).nullable(),
-    currentSnapshotId: p.uuid().nullable(),
+    /** Never null, and a snapshot of this invoice (a deferred constraint trigger checks it at commit). */
+    currentSnapshotId: p.uuid(),
     /** Deleted at the source: kept with its last snapshot, never ready. */
     deleted: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
