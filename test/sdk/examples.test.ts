@@ -9,7 +9,7 @@ import {
   type GwaTransactions,
   type SettlementOptions,
 } from '../../examples/gwa-braintree.js';
-import { payInvoiceWithGwb, payInvoiceWithGwbFromInvoice, type GwbApi, type GwbOrder } from '../../examples/gwb-order.js';
+import { gwbReportStatus, payInvoiceWithGwb, payInvoiceWithGwbFromInvoice, type GwbApi, type GwbOrder } from '../../examples/gwb-order.js';
 import { payInvoiceWithGwc, payInvoiceWithGwcFromInvoice, reportFromWebhook, type GwcPaymentIntents } from '../../examples/gwc-stripe.js';
 import { createClient, type SvcClient } from '../../sdk/src/index.js';
 import { useLedgerApp } from '../support/ledger-app.js';
@@ -70,6 +70,24 @@ const attemptStore = () => {
 };
 const preparationRow = async (id: string | null) =>
   (await app.orm.em.getConnection().execute(`select id, mode, idempotency_key from preparations where id = ?`, [id]))[0];
+
+describe('examples/gwb-order.ts: provider state normalization', () => {
+  it('when a COMPLETED payment has refunds, then the status follows the cumulative refunded money (spec: gwb table)', () => {
+    const usd = (amount: number) => ({ amount, currency: 'USD' });
+    expect(gwbReportStatus({ status: 'COMPLETED' }, 1000)).toEqual({ status: 'captured', refundedAmountMinor: 0 });
+    expect(gwbReportStatus({ status: 'COMPLETED', refunded_money: usd(0) }, 1000)).toEqual({ status: 'captured', refundedAmountMinor: 0 });
+    expect(gwbReportStatus({ status: 'COMPLETED', refunded_money: usd(250) }, 1000)).toEqual({
+      status: 'partially_refunded',
+      refundedAmountMinor: 250,
+    });
+    expect(gwbReportStatus({ status: 'COMPLETED', refunded_money: usd(1000) }, 1000)).toEqual({
+      status: 'refunded',
+      refundedAmountMinor: 1000,
+    });
+    expect(gwbReportStatus({ status: 'APPROVED' }, 0)).toEqual({ status: 'authorized', refundedAmountMinor: 0 });
+    expect(gwbReportStatus({ status: 'PENDING' }, 0)).toEqual({ status: 'unknown', refundedAmountMinor: 0 });
+  });
+});
 
 describe('examples/ against a running server', () => {
   it('gwa: when the sale example runs, then data sits beside the nonce and the report correlates to the enrichment', async () => {
