@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AmountMinorSchema, CurrencySchema, DecimalStringSchema, ReferenceSchema, TimestampSchema } from './common/index.js';
+import { AmountMinorSchema, CurrencyCodeSchema, DecimalStringSchema, ReferenceSchema, TimestampSchema } from './common/index.js';
 
 /**
  * Structural caps only. Provider limits (gwa names of 35 characters, codes of 12,
@@ -40,7 +40,7 @@ export const CanonicalInvoiceSchema = z
     invoiceNumber: ReferenceSchema.describe('Authoritative invoice identifier'),
     purchaseOrderReference: nullableReference.describe("Buyer's purchase-order reference"),
     status: InvoiceStatusSchema,
-    currency: CurrencySchema,
+    currency: CurrencyCodeSchema.describe('Three-letter currency code in any case; read as its lowercase form'),
     subtotalAmountMinor: AmountMinorSchema.describe('Before tax, shipping and discounts'),
     taxAmountMinor: AmountMinorSchema,
     shippingAmountMinor: AmountMinorSchema,

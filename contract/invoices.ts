@@ -8,6 +8,7 @@ import {
   DecimalStringSchema,
   ErrorEnvelopeSchema,
   PaymentProviderSchema,
+  REFERENCE_MAX,
   TimestampSchema,
   UuidSchema,
   access,
@@ -115,6 +116,28 @@ export const InvoiceProvenanceSchema = z
   .strict();
 export type InvoiceProvenance = z.infer<typeof InvoiceProvenanceSchema>;
 
+/**
+ * What a checkout of the invoice can be now with the calling key's provider (spec: Preparation mode): `enhanced` (ready:
+ * invoice-backed preparation gives the enhanced fields), `ordinary` (payable in full as a normal payment without enhanced
+ * fields; `issues` say why it will not be enhanced), `blocked` (not payable as prepared now: state, source or amount
+ * problems). gwa: a gap in PO, SKU or unit (the codes of `GWA_ORDINARY_FALLBACK_CODES`, and nothing else) downgrades to
+ * `ordinary` while endpoint 1 still answers 422 with those codes; gwc: what endpoint 12's `mode` would be; gwb: `enhanced`
+ * or `blocked`.
+ */
+export const CheckoutModeSchema = z.enum(['enhanced', 'ordinary', 'blocked']);
+export type CheckoutMode = z.infer<typeof CheckoutModeSchema>;
+
+/**
+ * gwa issue codes that are gaps in PO, SKU or unit: with nothing else in the way they downgrade a gwa payment to ordinary
+ * instead of blocking it (spec: Preparation mode). `item_mapping_revoked` is the merchant's own removal of a SKU or unit.
+ */
+export const GWA_ORDINARY_FALLBACK_CODES = [
+  'missing_purchase_order_number',
+  'missing_product_code',
+  'missing_unit_of_measure',
+  'item_mapping_revoked',
+] as const;
+
 const summaryShape = {
   id: UuidSchema,
   ledgerInvoiceId: z.string(),
@@ -127,6 +150,11 @@ const summaryShape = {
   snapshotId: UuidSchema.nullable(),
   checkedThrough: TimestampSchema.nullable(),
   ready: z.boolean().describe('Ready for preparation with the calling key’s provider now; not a payment reservation'),
+  checkoutMode: CheckoutModeSchema.describe(
+    '`enhanced` when ready; `ordinary` when the invoice can be paid in full as a normal payment without enhanced fields ' +
+      '(gwa: only PO, SKU or unit gaps, which endpoint 1 still refuses with 422 and these issues; gwc: endpoint 12’s ordinary mode); ' +
+      '`blocked` otherwise. `issues` say why it is not enhanced',
+  ),
   issues: z.array(CategorizedIssueSchema),
 };
 
@@ -144,11 +172,11 @@ export const INVOICE_PAGE_MAX = 100;
 
 export const InvoiceListQuerySchema = z
   .object({
-    ledgerInvoiceId: z.string().min(1).max(64).optional().describe('Exact invoice ID in the accounting source'),
+    ledgerInvoiceId: z.string().min(1).max(REFERENCE_MAX).optional().describe('Exact invoice ID in the accounting source'),
     invoiceNumber: z
       .string()
       .min(1)
-      .max(64)
+      .max(REFERENCE_MAX)
       .optional()
       .describe(
         'Exact source invoice number; several invoices with one number are all returned (resolve them by `id` or `ledgerInvoiceId`, never pick the first). A shared number does not change `ready`: selecting such an invoice *by number* for a preparation answers 409 `ambiguous_invoice_number`',

@@ -1,6 +1,14 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { EnvironmentSchema, ErrorEnvelopeSchema, SyncStateSchema, TimestampSchema, access, ledgerEnvelope } from './common/index.js';
+import {
+  EnvironmentSchema,
+  ErrorEnvelopeSchema,
+  REFERENCE_MAX,
+  SyncStateSchema,
+  TimestampSchema,
+  access,
+  ledgerEnvelope,
+} from './common/index.js';
 
 const c = initContract();
 
@@ -8,7 +16,7 @@ const c = initContract();
 export const ConnectionIdSchema = z
   .string()
   .min(1)
-  .max(64)
+  .max(REFERENCE_MAX)
   .regex(/^[A-Za-z0-9_-]+$/, 'Expected a connection id (letters, digits, _ or -)');
 
 export const CreateInvitationBodySchema = z
@@ -23,6 +31,9 @@ export const CreateInvitationBodySchema = z
     organizationId: z.string().optional().describe("Context assertion: must equal the key's organization"),
     environment: EnvironmentSchema.optional().describe("Context assertion: must equal the key's environment"),
     connectionId: z.string().optional().describe("Context assertion: must be a connection of the key's integration"),
+    // Spec endpoint 14: caller-supplied requester names or emails are not used; sent, they are ignored (never stored or mailed).
+    requesterName: z.string().optional().describe('Ignored: the sender identity derives from the key'),
+    requesterEmail: z.string().optional().describe('Ignored: the sender identity derives from the key'),
   })
   .strict()
   .describe('Connection invitation request');

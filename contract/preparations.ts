@@ -8,6 +8,7 @@ import {
   IssueSchema,
   IssueCategorySchema,
   PositiveAmountMinorSchema,
+  REFERENCE_MAX,
   TimestampSchema,
   UuidSchema,
   access,
@@ -27,12 +28,17 @@ export type InvoiceSelector = (typeof INVOICE_SELECTORS)[number];
 
 const requestShape = {
   invoiceId: UuidSchema.optional().describe('Service invoice UUID'),
-  ledgerInvoiceId: z.string().min(1).max(64).optional().describe('Exact invoice ID in the accounting source'),
-  invoiceNumber: z.string().min(1).max(64).optional().describe('Source invoice number; only when it names one visible invoice'),
+  ledgerInvoiceId: z.string().min(1).max(REFERENCE_MAX).optional().describe('Exact invoice ID in the accounting source'),
+  invoiceNumber: z.string().min(1).max(REFERENCE_MAX).optional().describe('Source invoice number; only when it names one visible invoice'),
   amountMinor: PositiveAmountMinorSchema.describe('The full invoice total, which must also be its open balance'),
   currency: CurrencySchema.describe('Lowercase currency of the invoice'),
   idempotencyKey: IdempotencyKeySchema.describe('Persist it before the first request; reuse it only for the same request'),
-  expectedRevision: z.string().min(1).max(64).optional().describe('The revision reviewed at lookup; a changed invoice is refused'),
+  expectedRevision: z
+    .string()
+    .min(1)
+    .max(REFERENCE_MAX)
+    .optional()
+    .describe('The revision reviewed at lookup; a changed invoice is refused'),
 };
 
 /** Exactly one selector: zero or several is a 400 naming the selectors. */

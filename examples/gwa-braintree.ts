@@ -12,11 +12,18 @@
  * `preparation`: store `preparation.id` with the attempt and report it as
  * `enrichmentRequestId`; never merge `preparation`. A service error never
  * justifies retrying the provider sale.
+ *
+ * An invoice with a gap in PO, SKU or unit is paid as an ordinary sale instead of
+ * being blocked (spec: Preparation mode): the invoice list and detail show
+ * `checkoutMode: 'ordinary'` with the gaps as `issues`, and endpoint 1 answers 422
+ * with those gwa codes (`isGwaOrdinaryFallback`). The sale then carries the full
+ * amount and no enhanced fields, and its report has no `enrichmentRequestId`.
  */
 import type braintree from 'braintree';
 import {
   enrichmentRequestIdOf,
   gwaSettlementArgs,
+  isGwaOrdinaryFallback,
   mergeGwaSale,
   newEventId,
   type CanonicalInvoice,
@@ -33,9 +40,9 @@ export interface InvoiceToPay {
   revision?: string;
 }
 
-/** Where the merchant keeps its payment attempts; the preparation id is saved before the provider call. */
+/** Where the merchant keeps its payment attempts; the preparation id (null for an ordinary sale) is saved before the provider call. */
 export interface PaymentAttempts {
-  save(attempt: { attemptId: string; idempotencyKey: string; preparationId: string }): Promise<void>;
+  save(attempt: { attemptId: string; idempotencyKey: string; preparationId: string | null }): Promise<void>;
 }
 
 /**
@@ -121,15 +128,22 @@ export async function payInvoiceWithGwaSaleFromInvoice(
 ): Promise<string | null> {
   // 1. Prepare from the invoice; `preparation` is evidence, never merged.
   const idempotencyKey = `prep-${input.attemptId}`;
-  const prepared = await deps.svc.gwa.enrichTransactionFromInvoice({
-    body: {
-      invoiceId: input.invoice.invoiceId,
-      amountMinor: input.invoice.amountMinor,
-      currency: 'usd',
-      idempotencyKey,
-      ...optional('expectedRevision', input.invoice.revision),
-    },
-  });
+  const prepared = await deps.svc.gwa
+    .enrichTransactionFromInvoice({
+      body: {
+        invoiceId: input.invoice.invoiceId,
+        amountMinor: input.invoice.amountMinor,
+        currency: 'usd',
+        idempotencyKey,
+        ...optional('expectedRevision', input.invoice.revision),
+      },
+    })
+    .catch((err: unknown) => {
+      // Only gaps in PO, SKU or unit: the payment is downgraded to ordinary, not blocked. Anything else stays an error.
+      if (isGwaOrdinaryFallback(err)) return null;
+      throw err;
+    });
+  if (prepared === null) return payInvoiceWithOrdinaryGwaSale(deps, { ...input, idempotencyKey });
   const { data, preparation } = prepared.body;
   await deps.attempts.save({ attemptId: input.attemptId, idempotencyKey, preparationId: preparation.id });
 
@@ -152,6 +166,36 @@ export async function payInvoiceWithGwaSaleFromInvoice(
     invoiceReference: data.orderId,
   });
   return transaction.id;
+}
+
+/** The ordinary sale of an invoice gwa cannot enhance: the full amount, no Level 2/3 fields, a report without correlation. */
+async function payInvoiceWithOrdinaryGwaSale(
+  deps: { svc: SvcClient; transactions: GwaTransactions; attempts: PaymentAttempts },
+  input: { invoice: InvoiceToPay; paymentMethodNonce: string; attemptId: string; idempotencyKey: string },
+): Promise<string | null> {
+  await deps.attempts.save({ attemptId: input.attemptId, idempotencyKey: input.idempotencyKey, preparationId: null });
+  const result = await deps.transactions.sale({
+    paymentMethodNonce: input.paymentMethodNonce,
+    amount: decimalOfMinor(input.invoice.amountMinor),
+    options: { submitForSettlement: true },
+  });
+  const transaction = result.transaction;
+  if (!transaction) return null;
+  await reportGwaSale(deps.svc, {
+    attemptId: input.attemptId,
+    transaction,
+    amountMinor: input.invoice.amountMinor,
+    currency: 'usd',
+    enrichmentRequestId: undefined,
+    invoiceReference: input.invoice.invoiceId,
+  });
+  return transaction.id;
+}
+
+/** Minor units (cents) as the gateway's decimal string, exactly: `12345` → `"123.45"` (never through floating point). */
+function decimalOfMinor(minor: number): string {
+  const digits = String(minor).padStart(3, '0');
+  return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }
 
 /** Authorize-then-capture: capture an authorized transaction with the invoice's Level 2/3 data. */

@@ -67,15 +67,35 @@ export interface GwbApi {
     amount_money: Money;
     order_id: string;
     location_id: string;
-  }): Promise<{ payment: { id: string; status: 'APPROVED' | 'PENDING' | 'COMPLETED' | 'CANCELED' | 'FAILED'; order_id: string } }>;
+  }): Promise<{ payment: GwbPayment }>;
+}
+
+/** The parts of the provider's Payment this flow reads; `refunded_money` is the cumulative refunded amount. */
+export interface GwbPayment {
+  id: string;
+  status: 'APPROVED' | 'PENDING' | 'COMPLETED' | 'CANCELED' | 'FAILED';
+  order_id: string;
+  refunded_money?: Money;
 }
 
 /** Compile-time check that the fragment fits the order type. */
 const fitsOrder = (data: GwbOrderEnrichmentData): Omit<GwbOrder, 'location_id'> => data;
 
-/** gwb report status from a payment status (spec: Provider state normalization, gwb). */
-export function gwbReportStatus(status: 'APPROVED' | 'PENDING' | 'COMPLETED' | 'CANCELED' | 'FAILED'): GwbPaymentReport['status'] {
-  return ({ APPROVED: 'authorized', COMPLETED: 'captured', CANCELED: 'canceled', FAILED: 'failed', PENDING: 'unknown' } as const)[status];
+/**
+ * gwb report status and cumulative refund of a payment (spec: Provider state normalization, gwb): COMPLETED is
+ * captured, partially_refunded or refunded according to the cumulative refunded money against the captured amount.
+ */
+export function gwbReportStatus(
+  payment: Pick<GwbPayment, 'status' | 'refunded_money'>,
+  capturedMinor: number,
+): { status: GwbPaymentReport['status']; refundedAmountMinor: number } {
+  if (payment.status !== 'COMPLETED') {
+    const status = ({ APPROVED: 'authorized', CANCELED: 'canceled', FAILED: 'failed', PENDING: 'unknown' } as const)[payment.status];
+    return { status, refundedAmountMinor: 0 };
+  }
+  const refunded = Number(payment.refunded_money?.amount ?? 0);
+  const status = refunded === 0 ? 'captured' : refunded < capturedMinor ? 'partially_refunded' : 'refunded';
+  return { status, refundedAmountMinor: refunded };
 }
 
 /** An imported invoice the customer pays in full, as looked up with `svc.invoices.list` / `svc.invoices.get`. */
@@ -170,8 +190,9 @@ async function reportGwbPayment(
     enrichmentRequestId: string | undefined;
   },
 ): Promise<void> {
-  const status = gwbReportStatus(o.payment.status);
   const amountMinor = Number(o.order.total_money.amount);
+  const captured = o.payment.status === 'COMPLETED' ? amountMinor : 0;
+  const { status, refundedAmountMinor } = gwbReportStatus(o.payment, captured);
   await svc.gwb.reportPayment({
     body: {
       eventId: newEventId(),
@@ -179,8 +200,8 @@ async function reportGwbPayment(
       status,
       currency: o.order.total_money.currency.toLowerCase(),
       amountMinor,
-      capturedAmountMinor: status === 'captured' ? amountMinor : 0,
-      refundedAmountMinor: 0,
+      capturedAmountMinor: captured,
+      refundedAmountMinor,
       occurredAt: new Date().toISOString(),
       source: 'api',
       paymentId: o.payment.id,

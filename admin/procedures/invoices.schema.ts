@@ -42,7 +42,7 @@ const asConnectionRow = <T extends { connectionRowId?: string | undefined; conne
 export const ItemMappingConfirmInput = z
   .object({
     ...CONNECTION_ROW,
-    sourceItemId: z.string().min(1).max(64),
+    sourceItemId: z.string().min(1).max(160),
     productCode: identifier,
     unitOfMeasure: identifier,
     commodityCode: identifier.nullable().optional(),
@@ -53,7 +53,7 @@ export const ItemMappingConfirmInput = z
   .superRefine(oneConnectionRow(true))
   .transform((v) => ({ ...asConnectionRow(v), connectionRowId: (v.connectionRowId ?? v.connectionId)! }));
 export const ItemMappingListInput = z
-  .object({ ...CONNECTION_ROW, sourceItemId: z.string().min(1).max(64).optional() })
+  .object({ ...CONNECTION_ROW, sourceItemId: z.string().min(1).max(160).optional() })
   .strict()
   .superRefine(oneConnectionRow(true))
   .transform((v) => ({ ...asConnectionRow(v), connectionRowId: (v.connectionRowId ?? v.connectionId)! }));

@@ -12,7 +12,7 @@ export const ConnectionsListInput = z
 export const ConnectionIdInput = z.object({ id }).strict();
 export const SyncRunsListInput = z
   .object({
-    connectionId: z.string().min(1).max(64).optional(),
+    connectionId: z.string().min(1).max(160).optional(),
     state: SyncStateSchema.optional(),
     cursor: z.string().max(200).optional(),
     limit: z.number().int().min(1).max(100).optional(),

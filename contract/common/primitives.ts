@@ -31,11 +31,14 @@ export const IdempotencyKeySchema = z
   .max(160, 'Idempotency key must be at most 160 characters')
   .regex(/^[A-Za-z0-9._:-]+$/, 'Idempotency key may contain only letters, digits and . _ : -');
 
+/** Spec Limits: "eventId, attemptId and other reference strings: non-empty, up to 160 characters". */
+export const REFERENCE_MAX = 160;
+
 /** Non-empty, at most 160 characters, no control characters (eventId, attemptId and other references). */
 export const ReferenceSchema = z
   .string()
   .min(1, 'Must not be empty')
-  .max(160, 'Must be at most 160 characters')
+  .max(REFERENCE_MAX, `Must be at most ${REFERENCE_MAX} characters`)
   .refine((v) => !CONTROL_CHARACTERS.test(v), { message: 'Must not contain control characters' });
 
 /** Exact decimal number as a string, for example `"2"`, `"0.5"` or `"-1.25"`; never a JSON number. */
@@ -43,6 +46,12 @@ export const DecimalStringSchema = z
   .string()
   .max(40, 'Decimal string must be at most 40 characters')
   .regex(/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/, 'Expected a decimal number written as a string, for example "1.5"');
+
+/**
+ * A three-letter currency code in any case (`USD`, `usd`): the CanonicalInvoice's currency (spec: "three-letter currency
+ * code"). The service reads it case-insensitively and answers each provider in its own case (docs/decisions.md).
+ */
+export const CurrencyCodeSchema = z.string().regex(/^[A-Za-z]{3}$/, 'Expected a three-letter currency code, for example USD or usd');
 
 export type AmountMinor = z.infer<typeof AmountMinorSchema>;
 export type Currency = z.infer<typeof CurrencySchema>;

@@ -9,6 +9,7 @@
 export { createClient, RESOURCE_NAMESPACES } from './client.js';
 export type { ClientOptions, FetchLike, RouteArgs, RouteCall, RouterClient, SvcClient, SvcResponse } from './client.js';
 export { SvcError, isRetryableStatus } from './errors.js';
+export { isGwaOrdinaryFallback } from './checkout.js';
 export type { SvcErrorInit, SvcErrorType } from './errors.js';
 export { DEFAULT_RETRY_POLICY, backoffDelay, isRetrySafeBody, isRetrySafeRequest, parseRetryAfter } from './retry.js';
 export type { RetryOption, RetryPolicy } from './retry.js';

@@ -9,7 +9,7 @@ import {
   type GwaTransactions,
   type SettlementOptions,
 } from '../../examples/gwa-braintree.js';
-import { payInvoiceWithGwb, payInvoiceWithGwbFromInvoice, type GwbApi, type GwbOrder } from '../../examples/gwb-order.js';
+import { gwbReportStatus, payInvoiceWithGwb, payInvoiceWithGwbFromInvoice, type GwbApi, type GwbOrder } from '../../examples/gwb-order.js';
 import { payInvoiceWithGwc, payInvoiceWithGwcFromInvoice, reportFromWebhook, type GwcPaymentIntents } from '../../examples/gwc-stripe.js';
 import { createClient, type SvcClient } from '../../sdk/src/index.js';
 import { useLedgerApp } from '../support/ledger-app.js';
@@ -65,11 +65,29 @@ async function readyInvoice(svc: SvcClient, reader: Reader, ledgerInvoiceId: str
 
 /** Records what the example saves with each attempt. */
 const attemptStore = () => {
-  const saved: { attemptId: string; idempotencyKey: string; preparationId: string }[] = [];
+  const saved: { attemptId: string; idempotencyKey: string; preparationId: string | null }[] = [];
   return { saved, attempts: { save: async (a: (typeof saved)[number]) => void saved.push(a) } };
 };
-const preparationRow = async (id: string) =>
+const preparationRow = async (id: string | null) =>
   (await app.orm.em.getConnection().execute(`select id, mode, idempotency_key from preparations where id = ?`, [id]))[0];
+
+describe('examples/gwb-order.ts: provider state normalization', () => {
+  it('when a COMPLETED payment has refunds, then the status follows the cumulative refunded money (spec: gwb table)', () => {
+    const usd = (amount: number) => ({ amount, currency: 'USD' });
+    expect(gwbReportStatus({ status: 'COMPLETED' }, 1000)).toEqual({ status: 'captured', refundedAmountMinor: 0 });
+    expect(gwbReportStatus({ status: 'COMPLETED', refunded_money: usd(0) }, 1000)).toEqual({ status: 'captured', refundedAmountMinor: 0 });
+    expect(gwbReportStatus({ status: 'COMPLETED', refunded_money: usd(250) }, 1000)).toEqual({
+      status: 'partially_refunded',
+      refundedAmountMinor: 250,
+    });
+    expect(gwbReportStatus({ status: 'COMPLETED', refunded_money: usd(1000) }, 1000)).toEqual({
+      status: 'refunded',
+      refundedAmountMinor: 1000,
+    });
+    expect(gwbReportStatus({ status: 'APPROVED' }, 0)).toEqual({ status: 'authorized', refundedAmountMinor: 0 });
+    expect(gwbReportStatus({ status: 'PENDING' }, 0)).toEqual({ status: 'unknown', refundedAmountMinor: 0 });
+  });
+});
 
 describe('examples/ against a running server', () => {
   it('gwa: when the sale example runs, then data sits beside the nonce and the report correlates to the enrichment', async () => {
@@ -213,6 +231,50 @@ describe('examples/ against a running server', () => {
     expect(attempt!.idempotencyKey).not.toMatch(/[0-9]{13}/);
     expect(await preparationRow(attempt!.preparationId)).toMatchObject({ mode: 'enhanced', idempotency_key: attempt!.idempotencyKey });
     expect(await trackedPayment(attemptId)).toMatchObject({ status: 'captured', enrichment_request_id: attempt!.preparationId });
+  });
+
+  it('gwa from invoice: when the invoice lacks PO, SKU or unit, then the example makes an ordinary sale of the full amount and reports it uncorrelated', async () => {
+    const reader = await invoiceReader(app, 'gwa');
+    const svc = await merchantSvc(reader);
+    const [summary] = (await svc.invoices.list({ query: { ledgerInvoiceId: '1001' } })).body.data.invoices;
+    expect(summary).toMatchObject({ ready: false, checkoutMode: 'ordinary' });
+    const invoice = await readyInvoice(svc, reader, '1001');
+    const sales: braintree.TransactionRequest[] = [];
+    const transactions: GwaTransactions = {
+      sale: async (request) => {
+        sales.push(request);
+        return {
+          success: true,
+          transaction: { id: 'o7d1n4ry', status: 'submitted_for_settlement' },
+        } as braintree.ValidatedResponse<braintree.Transaction>;
+      },
+      submitForSettlement: async () => {
+        throw new Error('not used');
+      },
+    };
+    const { saved, attempts } = attemptStore();
+    const attemptId = `att_${randomUUID()}`;
+    expect(
+      await payInvoiceWithGwaSaleFromInvoice(
+        { svc, transactions, attempts },
+        { invoice, paymentMethodNonce: 'fake-valid-nonce', attemptId },
+      ),
+    ).toBe('o7d1n4ry');
+    const minor = String(invoice.amountMinor);
+    expect(sales).toEqual([
+      {
+        paymentMethodNonce: 'fake-valid-nonce',
+        amount: `${minor.slice(0, -2)}.${minor.slice(-2)}`,
+        options: { submitForSettlement: true },
+      },
+    ]);
+    expect(saved).toEqual([{ attemptId, idempotencyKey: `prep-${attemptId}`, preparationId: null }]);
+    expect(
+      await app.orm.em
+        .getConnection()
+        .execute(`select count(*)::int as n from preparations where integration_id = ?`, [reader.integrationId]),
+    ).toEqual([{ n: 0 }]);
+    expect(await trackedPayment(attemptId)).toMatchObject({ status: 'captured', enrichment_request_id: null });
   });
 
   it('gwb from invoice: when the order example prepares an invoice, then the fragment is in the order and the report carries preparation.id', async () => {

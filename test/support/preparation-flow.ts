@@ -21,6 +21,9 @@ export interface InvoiceDetailView {
   snapshotId: string;
   invoiceNumber: string;
   totalAmountMinor: number;
+  ready: boolean;
+  checkoutMode: 'enhanced' | 'ordinary' | 'blocked';
+  issues: { code: string; path: string; message: string; category: string }[];
   invoice: StoredInvoice;
 }
 

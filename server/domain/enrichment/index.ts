@@ -1,5 +1,12 @@
 /** Public surface of the pure enrichment core; HTTP handlers import only from here. */
-export { enrichInline, enrichmentAdapters, type EnrichmentAdapter, type EnrichmentData, type EnrichmentRequest } from './provider.js';
+export {
+  canonicalCurrency,
+  enrichInline,
+  enrichmentAdapters,
+  type EnrichmentAdapter,
+  type EnrichmentData,
+  type EnrichmentRequest,
+} from './provider.js';
 export type { EnrichmentResult } from './result.js';
 export { ISSUE_CODES, issue, type IssueCode, type Provider } from './issue-codes.js';
 export { checkCanonicalInvoice, checkPaymentState, type InvoiceFacts, type OrderedLine, type PaymentState } from './canonical-checks.js';

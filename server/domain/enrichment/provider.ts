@@ -53,5 +53,16 @@ export const enrichmentAdapters: { readonly [P in Provider]: EnrichmentAdapter<E
  */
 export function enrichInline<P extends Provider>(provider: P, request: EnrichmentRequest<P>): EnrichmentResult<EnrichmentData<P>> {
   const adapter: EnrichmentAdapter<EnrichmentRequest<P>, EnrichmentData<P>> = enrichmentAdapters[provider];
-  return adapter.enrich(request);
+  const { currency } = request.invoice;
+  const canonical = canonicalCurrency(currency);
+  return adapter.enrich(canonical === currency ? request : { ...request, invoice: { ...request.invoice, currency: canonical } });
+}
+
+/**
+ * The one form of a currency code inside the service: lowercase, as reports, preparations and stored invoices write it.
+ * A CanonicalInvoice may carry any case (spec: "three-letter currency code"); each provider's output then writes its own
+ * case (gwb money in uppercase; gwa and gwc fields carry no currency).
+ */
+export function canonicalCurrency(code: string): string {
+  return code.toLowerCase();
 }

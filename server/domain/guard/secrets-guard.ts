@@ -91,6 +91,27 @@ export function findUnsafeStructure(body: unknown): Issue[] {
 }
 
 /**
+ * Path parameters that carry an identifier the accounting provider assigned (its company id, often 15-19 digits, a
+ * tenth of which pass Luhn): the route looks them up, and a card-number-shaped value is refused there when it names no
+ * connection of the key (`refuseCardDataReference`), so a real company id is never locked out.
+ */
+const PROVIDER_ASSIGNED_PARAMETERS: ReadonlySet<string> = new Set(['connectionId']);
+
+/**
+ * Card data, credentials and unstorable text in a request's path and query parameters: refused with the same issues
+ * as in a body, each at the parameter's name (spec: "requests containing credentials or card data are rejected").
+ */
+export function findSecretsInParameters(params: Record<string, unknown>, query: Record<string, unknown>): Issue[] {
+  const pathIssues = findSecrets(params).filter((i) => !(i.code === CARD_DATA.code && PROVIDER_ASSIGNED_PARAMETERS.has(i.path)));
+  return [...pathIssues, ...findSecrets(query)];
+}
+
+/** The refusal of a provider-assigned reference that names nothing and holds a card number; undefined otherwise. */
+export function cardDataReferenceIssue(path: string, value: string): Issue | undefined {
+  return containsCardNumber(value) ? { ...CARD_DATA, path } : undefined;
+}
+
+/**
  * One walk of a body. Every string of every request passes here, so the walk
  * keeps the keys leading to the current value on one stack and builds a path
  * only for an issue, instead of a path string per value.

@@ -4,7 +4,7 @@ import { insertEnrichmentRecords } from '../../persistence/sql/enrichment-record
 import type { Sql } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import type { EnrichmentRecordInsert } from './types.js';
-import { enrichInline, type EnrichmentData, type EnrichmentRequest } from '../enrichment/index.js';
+import { canonicalCurrency, enrichInline, type EnrichmentData, type EnrichmentRequest } from '../enrichment/index.js';
 
 type InlineProvider = PaymentProvider;
 
@@ -48,7 +48,7 @@ export async function enrichInlineInvoice<P extends InlineProvider>(
     provider: input.provider,
     // The payment these fields go with is the whole invoice total (spec: Enrichment outputs).
     amountMinor: invoice.totalAmountMinor,
-    currency: invoice.currency,
+    currency: canonicalCurrency(invoice.currency),
     invoiceNumber: invoice.invoiceNumber,
     createdAt: new Date(),
   });

@@ -1,6 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PaymentProviderSchema, type CategorizedIssue, type PaymentProvider } from '../../../contract/common/index.js';
-import { INVOICE_PAGE_DEFAULT, type InvoiceDetail, type InvoiceListQuery, type InvoiceSummary } from '../../../contract/invoices.js';
+import {
+  INVOICE_PAGE_DEFAULT,
+  type CheckoutMode,
+  type InvoiceDetail,
+  type InvoiceListQuery,
+  type InvoiceSummary,
+} from '../../../contract/invoices.js';
 import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
 import {
   linkedLedgerIntegrations,
@@ -14,15 +20,20 @@ import { DomainError } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
 import { readinessOf, sourceStateIssues, type Readiness, type SnapshotChecksCache } from './readiness.js';
 import type { InvoiceState } from './types.js';
+import { checkoutModeOf } from './checkout-mode.js';
+import { invoiceIssue } from './issue-categories.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Readiness of a stored invoice for one provider now (one implementation with invoice-backed preparation). */
 export function readinessOfInvoice(state: InvoiceState, provider: PaymentProvider, now: Date, cache?: SnapshotChecksCache): Readiness {
+  // A constraint gives every stored invoice a snapshot (Migration20261126083700_invoice_snapshot_required); a read that still finds
+  // none (a snapshot row gone under a left join) reports the fact unavailable instead of dereferencing it.
+  if (state.invoice === null) return withoutSnapshot(state, now);
   return readinessOf(
     {
       provider,
-      invoice: state.invoice!,
+      invoice: state.invoice,
       snapshotId: state.snapshotId ?? undefined,
       mapperIssues: state.issues,
       deleted: state.deleted,
@@ -35,13 +46,29 @@ export function readinessOfInvoice(state: InvoiceState, provider: PaymentProvide
   );
 }
 
+function withoutSnapshot(state: InvoiceState, now: Date): Readiness {
+  const issues = [invoiceIssue('fact_unavailable', 'invoice', 'The invoice has no mapped snapshot.'), ...sourceStateOf(state, now)];
+  return { ready: false, issues, checkedThrough: state.checkedThrough?.toISOString() ?? null, canonical: null, enrichment: null };
+}
+
+/** Readiness with what a checkout of the invoice can be now (`checkoutModeOf`), as endpoints 8 and 9 show it. */
+type ReadinessView = Readiness & { checkoutMode: CheckoutMode };
+
+function readinessView(row: InvoiceState, provider: PaymentProvider, now: Date): ReadinessView {
+  const readiness = readinessOfInvoice(row, provider, now);
+  return { ...readiness, checkoutMode: checkoutModeOf(provider, readiness.issues, row.invoice) };
+}
+
 /** The checks of a stored invoice that do not read its snapshot (`sourceStateIssues`), now. */
 export function sourceStateOf(state: InvoiceState, now: Date): CategorizedIssue[] {
   const { deleted, connectionStatus, checkedThrough, syncActive } = state;
   return sourceStateIssues({ deleted, connectionStatus, checkedThrough, syncActive, now });
 }
 
-function toSummary(row: InvoiceState, readiness: Pick<Readiness, 'ready' | 'issues' | 'checkedThrough'>): InvoiceSummary {
+function toSummary(
+  row: InvoiceState,
+  readiness: Pick<Readiness, 'ready' | 'issues' | 'checkedThrough'> & { checkoutMode: CheckoutMode },
+): InvoiceSummary {
   return {
     id: row.id,
     ledgerInvoiceId: row.ledgerInvoiceId,
@@ -54,6 +81,7 @@ function toSummary(row: InvoiceState, readiness: Pick<Readiness, 'ready' | 'issu
     snapshotId: row.snapshotId,
     checkedThrough: readiness.checkedThrough,
     ready: readiness.ready,
+    checkoutMode: readiness.checkoutMode,
     issues: readiness.issues,
   };
 }
@@ -87,12 +115,12 @@ export async function listInvoices(em: EntityManager, ctx: AuthContext, query: I
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);
-  const invoices = page.map((row) => toSummary(row, readinessOfInvoice(row, provider, now)));
+  const invoices = page.map((row) => toSummary(row, readinessView(row, provider, now)));
   const last = page.at(-1);
   return { invoices, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }, binding) : null };
 }
 
-async function toDetail(sql: Sql, row: InvoiceState, readiness: Readiness): Promise<InvoiceDetail> {
+async function toDetail(sql: Sql, row: InvoiceState, readiness: ReadinessView): Promise<InvoiceDetail> {
   const ids = await sourceRecordIds(sql, row.connectionRowId, row.dependencies);
   return {
     ...toSummary(row, readiness),
@@ -117,18 +145,21 @@ export async function getInvoice(em: EntityManager, ctx: AuthContext, invoiceId:
   const sql = sqlOf(em);
   const row = UUID.test(invoiceId) ? await storedInvoiceById(sql, await visibilityOf(sql, ctx), invoiceId.toLowerCase()) : undefined;
   if (!row) throw new DomainError('not_found', 'No such invoice');
-  return toDetail(sql, row, readinessOfInvoice(row, PaymentProviderSchema.parse(ctx.provider), now));
+  return toDetail(sql, row, readinessView(row, PaymentProviderSchema.parse(ctx.provider), now));
 }
 
 /**
  * Readiness across every payment provider, for operators: ready only when ready
  * for each, with the union of their issues.
  */
-function readinessForAll(row: InvoiceState, now: Date): Readiness {
-  const each = PaymentProviderSchema.options.map((p) => readinessOfInvoice(row, p, now));
+function readinessForAll(row: InvoiceState, now: Date): ReadinessView {
+  const each = PaymentProviderSchema.options.map((p) => readinessView(row, p, now));
   const seen = new Set<string>();
   const issues = each.flatMap((r) => r.issues).filter((i) => !seen.has(`${i.code}|${i.path}`) && seen.add(`${i.code}|${i.path}`));
-  return { ...each[0]!, ready: each.every((r) => r.ready), issues };
+  // The least any provider can do: enhanced only when enhanced for all, blocked when blocked for one.
+  const modes = each.map((r) => r.checkoutMode);
+  const checkoutMode = modes.includes('blocked') ? 'blocked' : modes.includes('ordinary') ? 'ordinary' : 'enhanced';
+  return { ...each[0]!, ready: each.every((r) => r.ready), issues, checkoutMode };
 }
 
 /** Operator overview (`invoices.list`): one connection's invoices (or all), readiness for one provider or for all. */
@@ -150,7 +181,7 @@ export async function listInvoicesForOperator(
   const rows = await listStoredInvoices(sql, { visibility: undefined, connectionId: input.connectionRowId, after, limit: limit + 1 });
   const page = rows.slice(0, limit);
   const summaries = page
-    .map((row) => toSummary(row, input.provider ? readinessOfInvoice(row, input.provider, now) : readinessForAll(row, now)))
+    .map((row) => toSummary(row, input.provider ? readinessView(row, input.provider, now) : readinessForAll(row, now)))
     .filter((s) => input.ready === undefined || s.ready === input.ready);
   const last = page.at(-1);
   return {
@@ -168,5 +199,5 @@ export async function getInvoiceForOperator(
   const sql = sqlOf(em);
   const row = await storedInvoiceById(sql, undefined, input.id);
   if (!row) throw new DomainError('not_found', 'No such invoice');
-  return toDetail(sql, row, input.provider ? readinessOfInvoice(row, input.provider, now) : readinessForAll(row, now));
+  return toDetail(sql, row, input.provider ? readinessView(row, input.provider, now) : readinessForAll(row, now));
 }

@@ -6,13 +6,19 @@ import { sqlOf } from '../../persistence/sql/sql.js';
 import { scopeOfConnection, type SyncRun } from './types.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
+import { cardDataReferenceIssue, refusalMessage } from '../guard/secrets-guard.js';
 import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
 import { emptyProgress, planSync, SYNC_ENTITIES } from './sync-rules.js';
 import { afterReap, reapRun } from './reap-runs.js';
 import { toSyncRunView } from './sync-run-view.js';
 import type { SyncRunView } from '../../../contract/ledger.js';
 
-const notFound = () => new DomainError('not_found', "No such connection for this API key's integration");
+/** 404, except that a connection id naming nothing and holding a card number is refused like card data anywhere (400). */
+function notFound(connectionId: string): DomainError {
+  const cardData = cardDataReferenceIssue('connectionId', connectionId);
+  if (cardData) return new DomainError('validation_error', refusalMessage([cardData]), [cardData]);
+  return new DomainError('not_found', "No such connection for this API key's integration");
+}
 
 const BLOCKED: Partial<Record<ConnectionStatus, string>> = {
   paused: 'The connection is paused; resume it before queueing a sync',
@@ -37,7 +43,7 @@ export async function queueSync(
   const result = await em.transactional(async (tem) => {
     const sql = sqlOf(tem);
     const conn = await findConnection(sql, o.ctx.integrationId, o.connectionId, true);
-    if (!conn) throw notFound();
+    if (!conn) throw notFound(o.connectionId);
     const blocked = BLOCKED[conn.status];
     if (blocked) throw new DomainError('conflict', blocked);
     const existing = await activeRun(sql, conn.id);
@@ -94,7 +100,7 @@ export async function queueSync(
 export async function getLatestSyncRun(em: EntityManager, o: { ctx: AuthContext; connectionId: string }): Promise<SyncRunView | null> {
   const sql = sqlOf(em);
   const conn = await findConnection(sql, o.ctx.integrationId, o.connectionId);
-  if (!conn) throw notFound();
+  if (!conn) throw notFound(o.connectionId);
   const run = await latestRun(sql, conn.id);
   return run ? toSyncRunView(run) : null;
 }

@@ -1,10 +1,11 @@
-import type { CategorizedIssue, IssueCategory, PaymentProvider } from '../../../contract/common/index.js';
+import type { CategorizedIssue, PaymentProvider } from '../../../contract/common/index.js';
 import type { StoredInvoice } from '../../../contract/invoices.js';
 import type { GwcPaymentPreparationData, PreparationRequest } from '../../../contract/preparations.js';
 import type { InvoiceState } from '../invoices/types.js';
 import type { SnapshotChecksCache } from '../invoices/readiness.js';
 import { categorize, invoiceIssue } from '../invoices/issue-categories.js';
 import { readinessOfInvoice } from '../invoices/invoice-views.js';
+import { checkoutModeOf, isFieldIssue, paymentEstablished } from '../invoices/checkout-mode.js';
 import { issue } from '../enrichment/index.js';
 import { DomainError } from '../errors.js';
 
@@ -12,14 +13,7 @@ import type { PreparationKind } from './ports.js';
 
 export type { PreparationKind } from './ports.js';
 
-/**
- * Categories that mean "the invoice cannot produce valid fields" (422, or
- * `ordinary` mode on endpoint 12); every other category is a state conflict
- * (409). docs/errors.md, "Invoice-backed preparation: 409 or 422".
- */
-const FIELD_CATEGORIES: ReadonlySet<IssueCategory> = new Set(['mapping', 'validation']);
-
-export const isFieldIssue = (i: CategorizedIssue) => FIELD_CATEGORIES.has(i.category);
+export { isFieldIssue } from '../invoices/checkout-mode.js';
 
 export interface Evaluation {
   /** Payment, source, freshness and access problems, and the request's own conflicts (amount, currency, revision). */
@@ -33,6 +27,11 @@ export interface Evaluation {
    * checked against them. When not, no preparation is issued in any mode: ordinary mode is for enhanced-data gaps only.
    */
   readonly paymentEstablished: boolean;
+  /**
+   * gwa only: every issue is a gap in PO, SKU or unit, so the payment goes ahead as an ordinary sale (spec: Preparation
+   * mode); endpoint 1 still refuses with the issues and says so.
+   */
+  readonly ordinaryFallback?: boolean;
 }
 
 /**
@@ -59,7 +58,8 @@ export function evaluate(
     state: issues.filter((i) => !isFieldIssue(i)),
     fields: issues.filter(isFieldIssue),
     enrichment: readiness.enrichment,
-    paymentEstablished: stored.totalAmountMinor !== null && stored.balanceAmountMinor !== null && stored.currency !== null,
+    paymentEstablished: paymentEstablished(stored),
+    ordinaryFallback: provider === 'gwa' && checkoutModeOf(provider, issues, stored) === 'ordinary',
   };
 }
 
@@ -88,11 +88,15 @@ function requestIssues(stored: StoredInvoice, revision: string | null, request: 
 }
 
 /** Every issue of a blocked preparation: any state problem is a 409, otherwise field problems are a 422. */
-function refuse(state: CategorizedIssue[], fields: CategorizedIssue[]): never {
+function refuse(state: CategorizedIssue[], fields: CategorizedIssue[], ordinaryFallback: boolean): never {
   if (state.length > 0) {
     throw new DomainError('conflict', 'The invoice cannot be prepared for this payment now', [...state, ...fields]);
   }
-  throw new DomainError('validation_error', 'The invoice cannot produce valid provider fields', fields, 422);
+  const message = ordinaryFallback
+    ? 'The invoice cannot produce enhanced gwa fields: it lacks a purchase-order number, product code or unit. ' +
+      'Pay it as an ordinary sale without these fields (its checkoutMode is ordinary) and report it without enrichmentRequestId'
+    : 'The invoice cannot produce valid provider fields';
+  throw new DomainError('validation_error', message, fields, 422);
 }
 
 /**
@@ -102,7 +106,9 @@ function refuse(state: CategorizedIssue[], fields: CategorizedIssue[]): never {
  */
 export function decidePreparation(evaluation: Evaluation, kind: PreparationKind): { mode: 'enhanced' | 'ordinary'; data: unknown } {
   const { state, fields, enrichment, paymentEstablished } = evaluation;
-  if (state.length > 0 || (fields.length > 0 && (kind === 'enrichment' || !paymentEstablished))) refuse(state, fields);
+  if (state.length > 0 || (fields.length > 0 && (kind === 'enrichment' || !paymentEstablished))) {
+    refuse(state, fields, evaluation.ordinaryFallback === true);
+  }
   // Readiness ran the enrichment core on this invoice: without issues it made the fields.
   const enhanced = fields.length === 0 && enrichment !== null;
   if (kind === 'enrichment') {

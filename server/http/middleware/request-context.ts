@@ -2,6 +2,7 @@ import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { Logger } from '../../logger.js';
 import { newRequestId, REQUEST_ID_HEADER } from './request-id.js';
+import { containsCardNumber, containsSecretValue } from '../../domain/guard/secrets-guard.js';
 
 /**
  * One middleware for what every request gets: its request id (header sent
@@ -27,7 +28,7 @@ export function requestContext(logger: Logger, observe?: (req: Request, status: 
         {
           reqId: id,
           method: req.method,
-          path: req.originalUrl.split('?')[0],
+          path: loggedPath(req),
           route: (req.route?.path as string | undefined) ?? null,
           status,
           ms: Number(elapsedNs / 1000n) / 1000,
@@ -37,6 +38,22 @@ export function requestContext(logger: Logger, observe?: (req: Request, status: 
     });
     next();
   };
+}
+
+/**
+ * The request's path for the log, never its query. A path holding a card number or a credential (refused with 400, or
+ * naming no route) is logged as its route template, or as a marker when none matched: the value never reaches a log.
+ */
+function loggedPath(req: Request): string {
+  const path = req.originalUrl.split('?')[0]!;
+  let text = path;
+  try {
+    text = decodeURIComponent(path);
+  } catch {
+    // An undecodable path is logged as received; the scan below still reads its raw text.
+  }
+  if (!containsCardNumber(text) && !containsSecretValue(text)) return path;
+  return (req.route?.path as string | undefined) ?? '[path withheld: card data or credential]';
 }
 
 const FORK = Symbol('entity manager fork');

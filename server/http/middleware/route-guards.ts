@@ -6,7 +6,7 @@ import type { Config } from '../../config.js';
 import { authenticate } from '../../domain/auth/authenticate.js';
 import type { KeyDirectory } from '../../domain/auth/key-directory.js';
 import { DomainError } from '../../domain/errors.js';
-import { findSecrets, findUnsafeStructure, refusalMessage } from '../../domain/guard/secrets-guard.js';
+import { findSecrets, findSecretsInParameters, refusalMessage } from '../../domain/guard/secrets-guard.js';
 import { readJsonBody } from './json-body.js';
 import type { ApiRateLimit } from './rate-limit.js';
 import type { FailedAuthentications } from './failed-auth-gate.js';
@@ -74,8 +74,8 @@ export function routeGuards(
       });
       await rateLimit.check(req.auth.apiKeyId);
       await readBody(req, res, access, deps.config.SVC_BODY_LIMIT_BYTES);
-      // Parameters are text too: one PostgreSQL cannot store must be refused here, not fail in a query.
-      const issues = [...findUnsafeStructure({ ...req.params }), ...findUnsafeStructure({ ...req.query }), ...findSecrets(req.body)];
+      // Parameters are text too: card data, credentials and text PostgreSQL cannot store are refused as in a body.
+      const issues = [...findSecretsInParameters({ ...req.params }, { ...req.query }), ...findSecrets(req.body)];
       if (issues.length > 0) throw new DomainError('validation_error', refusalMessage(issues), issues);
       next();
     } catch (err) {

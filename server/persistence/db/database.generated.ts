@@ -257,7 +257,7 @@ export interface StoredInvoicesTable {
   total_amount_minor: Int8 | null;
   source_version: string | null;
   revision: string | null;
-  current_snapshot_id: string | null;
+  current_snapshot_id: string;
   deleted: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -15,7 +15,7 @@ export const ItemMapping = defineEntity({
   properties: {
     ...tenantScope(),
     connection: () => p.manyToOne(LedgerConnection),
-    sourceItemId: p.string().length(64),
+    sourceItemId: p.string().length(160),
     productCode: p.string().length(12),
     unitOfMeasure: p.string().length(12),
     commodityCode: p.string().length(12).nullable(),

@@ -17,7 +17,7 @@ export const LedgerConnection = defineEntity({
   properties: {
     ...tenantScope(),
     /** The provider's company id (realmId); the public `connectionId`. */
-    realmId: p.string().length(64),
+    realmId: p.string().length(160),
     companyName: p.string().length(200).nullable(),
     status: p.enum([...CONNECTION_STATUSES]).default('active'),
     accessTokenEnc: p.text(),

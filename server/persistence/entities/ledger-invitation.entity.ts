@@ -18,7 +18,7 @@ export const LedgerInvitation = defineEntity({
     expiresAt: p.datetime(),
     stateHash: p.string().length(64).nullable().unique(),
     stateExpiresAt: p.datetime().nullable(),
-    realmId: p.string().length(64).nullable(),
+    realmId: p.string().length(160).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     sentAt: p.datetime().nullable(),
     consumedAt: p.datetime().nullable(),

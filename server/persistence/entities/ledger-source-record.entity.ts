@@ -16,7 +16,7 @@ export const LedgerSourceRecord = defineEntity({
     ...tenantScope(),
     connection: () => p.manyToOne(LedgerConnection),
     entityType: p.string().length(32),
-    sourceId: p.string().length(64),
+    sourceId: p.string().length(160),
     syncToken: p.string().length(32).nullable(),
     lastUpdatedAt: p.datetime().nullable(),
     deleted: p.boolean().default(false),

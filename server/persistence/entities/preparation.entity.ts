@@ -28,7 +28,7 @@ export const Preparation = defineEntity({
     sourceIntegration: () => p.manyToOne(Integration),
     connection: () => p.manyToOne(LedgerConnection),
     /** The connection id as the API shows it (`sourceConnectionId`). */
-    sourceConnectionId: p.string().length(64),
+    sourceConnectionId: p.string().length(160),
     checkedThrough: p.datetime(),
     amountMinor: p.bigint('number'),
     currency: p.string().length(3),

@@ -16,14 +16,15 @@ export const StoredInvoice = defineEntity({
     ...tenantScope(),
     connection: () => p.manyToOne(LedgerConnection),
     sourceRecord: () => p.manyToOne(LedgerSourceRecord),
-    ledgerInvoiceId: p.string().length(64),
-    invoiceNumber: p.string().length(64).nullable(),
+    ledgerInvoiceId: p.string().length(160),
+    invoiceNumber: p.string().length(160).nullable(),
     status: p.string().length(32),
     currency: p.string().length(3).nullable(),
     totalAmountMinor: p.bigint().nullable(),
     sourceVersion: p.string().length(32).nullable(),
     revision: p.string().length(64).nullable(),
-    currentSnapshotId: p.uuid().nullable(),
+    /** Never null, and a snapshot of this invoice (a deferred constraint trigger checks it at commit). */
+    currentSnapshotId: p.uuid(),
     /** Deleted at the source: kept with its last snapshot, never ready. */
     deleted: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),

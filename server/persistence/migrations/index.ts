@@ -17,7 +17,9 @@ import { Migration20261125180000_gwc_webhooks } from './Migration20261125180000_
 import { Migration20261125183000_redact_card_numbers } from './Migration20261125183000_redact_card_numbers.js';
 import { Migration20261125190000_evidence_ledger } from './Migration20261125190000_evidence_ledger.js';
 import { Migration20261125191500_preparation_evidence } from './Migration20261125191500_preparation_evidence.js';
+import { Migration20261126073329_reference_lengths } from './Migration20261126073329_reference_lengths.js';
 import { Migration20261126073500_payment_chains } from './Migration20261126073500_payment_chains.js';
+import { Migration20261126083700_invoice_snapshot_required } from './Migration20261126083700_invoice_snapshot_required.js';
 
 /**
  * Every migration, in order. Listed statically (not discovered from disk) so the
@@ -42,5 +44,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125183000_redact_card_numbers', class: Migration20261125183000_redact_card_numbers },
   { name: 'Migration20261125190000_evidence_ledger', class: Migration20261125190000_evidence_ledger },
   { name: 'Migration20261125191500_preparation_evidence', class: Migration20261125191500_preparation_evidence },
+  { name: 'Migration20261126073329_reference_lengths', class: Migration20261126073329_reference_lengths },
   { name: 'Migration20261126073500_payment_chains', class: Migration20261126073500_payment_chains },
+  { name: 'Migration20261126083700_invoice_snapshot_required', class: Migration20261126083700_invoice_snapshot_required },
 ];

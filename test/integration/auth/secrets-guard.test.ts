@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../support/harness.js';
 import { createTenant } from '../../support/tenants.js';
 import { gwcReport } from '../../support/reports.js';
+import { ledgerTenant, linkedProvider, type LedgerFlowApp } from '../../support/ledger-flow.js';
 
 describe('card-data and credential guard over HTTP', () => {
   const app = useTestApp();
@@ -22,6 +23,45 @@ describe('card-data and credential guard over HTTP', () => {
     const stored = await app.orm.em.getConnection().execute('select count(*)::int as n from payment_observations');
     expect(stored).toEqual([{ n: 0 }]);
     expect(app.logs.text).not.toContain('4111');
+  });
+
+  const CARD_REFUSAL = 'The request contains card data or credentials, which this service never accepts';
+  const cardIssue = (path: string) => ({ code: 'card_data_not_allowed', path, message: 'Card numbers must never be sent to this service' });
+
+  it('when a query string or a path parameter carries a PAN or a key, then the same 400 names the parameter, and the log holds neither the value nor the query', async () => {
+    // No accounting source is needed: the guard refuses before any lookup (the flows only use request and admin).
+    const flows = app as unknown as LedgerFlowApp;
+    const ledger = await ledgerTenant(flows);
+    const reader = await linkedProvider(flows, ledger, 'gwa');
+    const pan = '4111 1111 1111 1111';
+    const cases = [
+      [`/api/v1/invoices?ledgerInvoiceId=${encodeURIComponent(pan)}`, reader.key, 'GET', cardIssue('ledgerInvoiceId')],
+      [`/api/v1/invoices?limit=5&invoiceNumber=4111-1111-1111-1111`, reader.key, 'GET', cardIssue('invoiceNumber')],
+      [`/api/v1/invoices/4111111111111111`, reader.key, 'GET', cardIssue('invoiceId')],
+      [`/api/v1/integrations/ledger/4111111111111111/sync`, ledger.key, 'GET', cardIssue('connectionId')],
+      [
+        `/api/v1/invoices?invoiceNumber=${ledger.key}`,
+        reader.key,
+        'GET',
+        {
+          code: 'credential_not_allowed',
+          path: 'invoiceNumber',
+          message: 'Credentials, payment-method nonces and card security data must never be sent to this service',
+        },
+      ],
+    ] as const;
+    for (const [url, key, method, issue] of cases) {
+      const res = await app.request(url, { method, key });
+      expect([url, method, res.status]).toEqual([url, method, 400]);
+      expect(res.body).toEqual({ error: { type: 'validation_error', message: CARD_REFUSAL, issues: [issue] } });
+      expect(res.text).not.toContain('4111');
+    }
+    expect(await app.orm.em.getConnection().execute('select count(*)::int as n from ledger_sync_runs')).toEqual([{ n: 0 }]);
+    expect(app.logs.text).not.toMatch(/4111|invoiceNumber=|ledgerInvoiceId=/);
+    expect(app.logs.text).not.toContain(ledger.key.split('_').at(-1));
+    // The refused requests are still logged, by route template.
+    expect(app.logs.text).toContain('"path":"/api/v1/invoices/:invoiceId"');
+    expect(app.logs.text).toContain('"path":"/api/v1/integrations/ledger/:connectionId/sync"');
   });
 
   it('when a body carries a secret-named property, then 400 before schema validation, naming its path', async () => {

@@ -114,6 +114,48 @@ describe.each(['gwa', 'gwb', 'gwc'] as const)('inline enrichment over HTTP: %s',
     ]);
   });
 
+  it.each(['USD', 'Usd'])(
+    'when the currency is written %s, then 200 with the data of usd in the provider’s own case, a lowercase record, and a usd report matches it',
+    async (currency) => {
+      const t = await createTenant(app, { provider, scopes: ['enrichment:write', 'payments:write'] });
+      const invoice = { ...happyInvoice(), currency };
+      const res = await post(app, t, { invoice });
+      expect(res.status).toBe(200);
+      const expected = (route.enrich as (r: unknown) => { ok: boolean; data?: unknown })({ invoice: happyInvoice() });
+      expect(res.body).toEqual({ object: route.object, api_version: 'v1', data: expected.data });
+      // gwb writes money in uppercase codes; gwa and gwc outputs carry no currency.
+      if (provider === 'gwb') expect(JSON.stringify(res.body.data)).toContain('"currency":"USD"');
+      else expect(JSON.stringify(res.body.data)).not.toMatch(/currency/i);
+      const requestId = res.headers.get('x-svc-request-id');
+      const sql = (q: string) => app.orm.em.getConnection().execute(q);
+      expect(await sql(`select currency from enrichment_records where request_id = '${requestId}'`)).toEqual([{ currency: 'usd' }]);
+      const report = await app.request(`/api/v1/${provider}/payment-reports`, {
+        method: 'POST',
+        key: t.key,
+        json: reportFor[provider]({
+          enrichmentRequestId: requestId,
+          amountMinor: invoice.totalAmountMinor,
+          capturedAmountMinor: invoice.totalAmountMinor,
+        }),
+      });
+      expect(report.status).toBe(200);
+      expect(await sql(`select kind from correlation_exceptions where enrichment_request_id = '${requestId}'`)).toEqual([]);
+    },
+  );
+
+  it('when the currency is not three letters, then 400 naming invoice.currency and nothing stored', async () => {
+    const t = await createTenant(app, { provider, scopes: ['enrichment:write'] });
+    const res = await post(app, t, { invoice: { ...happyInvoice(), currency: 'US$' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.issues).toEqual([
+      { code: 'invalid_string', path: 'invoice.currency', message: 'Expected a three-letter currency code, for example USD or usd' },
+    ]);
+    const count = await app.orm.em
+      .getConnection()
+      .execute(`select count(*)::int as n from enrichment_records where integration_id = '${t.integrationId}'`);
+    expect(count).toEqual([{ n: 0 }]);
+  });
+
   it('when the same invoice is enriched twice, then each response has its own request id and record', async () => {
     const t = await createTenant(app, { provider, scopes: ['enrichment:write'] });
     const a = await post(app, t, { invoice: happyInvoice() });

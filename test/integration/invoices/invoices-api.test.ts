@@ -3,6 +3,7 @@ import { useLedgerApp } from '../../support/ledger-app.js';
 import { connect, invoiceReader, waitForRun } from '../../support/ledger-flow.js';
 import { confirmItem } from '../../support/preparation-flow.js';
 import { createTenant } from '../../support/tenants.js';
+import { sqlOf } from '../../../server/persistence/sql/sql.js';
 
 // 12 invoices over 6 items: item 5 has no Sku; invoice 1007 is partly paid; 1004, 1008, 1012 have no PO field.
 const app = useLedgerApp({ sandbox: { invoices: 12, items: 6 } });
@@ -24,6 +25,35 @@ async function all(key: string, query = ''): Promise<any[]> {
 }
 
 describe('stored invoices over HTTP (endpoints 8, 9)', () => {
+  it('when a stored invoice would have no snapshot, or another invoice’s, then the database refuses it and nothing changes', async () => {
+    const reader = await invoiceReader(app, 'gwb');
+    const rows = await sql(
+      `select si.id, si.current_snapshot_id from stored_invoices si join ledger_connections c on c.id = si.connection_id
+        where c.integration_id = ? order by si.ledger_invoice_id limit 2`,
+      [reader.ledger.integrationId],
+    );
+    const [a, b] = rows as { id: string; current_snapshot_id: string }[];
+    await expect(sql(`update stored_invoices set current_snapshot_id = null where id = ?`, [a!.id])).rejects.toThrow(/not-null|null value/);
+    await expect(sql(`update stored_invoices set current_snapshot_id = ? where id = ?`, [crypto.randomUUID(), a!.id])).rejects.toThrow(
+      /has no snapshot of its own/,
+    );
+    await expect(sql(`update stored_invoices set current_snapshot_id = ? where id = ?`, [b!.current_snapshot_id, a!.id])).rejects.toThrow(
+      /has no snapshot of its own/,
+    );
+    expect(await sql(`select current_snapshot_id from stored_invoices where id = ?`, [a!.id])).toEqual([
+      { current_snapshot_id: a!.current_snapshot_id },
+    ]);
+    // Inside a transaction the check waits for the commit: the write batch points a row at its snapshot in a later statement.
+    await app.orm.em.fork().transactional(async (em) => {
+      const tx = sqlOf(em);
+      await tx(`update stored_invoices set current_snapshot_id = ? where id = ?`, [crypto.randomUUID(), a!.id]);
+      await tx(`update stored_invoices set current_snapshot_id = ? where id = ?`, [a!.current_snapshot_id, a!.id]);
+    });
+    const detail = await get(reader.key, a!.id);
+    expect(detail.status).toBe(200);
+    expect(detail.body.data.snapshotId).toBe(a!.current_snapshot_id);
+  });
+
   it('when a synced source is read, then every invoice comes once, in pages, with readiness that differs per provider', async () => {
     const gwc = await invoiceReader(app, 'gwc');
     const invoices = await all(gwc.key);
@@ -32,6 +62,7 @@ describe('stored invoices over HTTP (endpoints 8, 9)', () => {
     const first = invoices.find((i) => i.ledgerInvoiceId === '1001');
     expect(Object.keys(first).sort()).toEqual([
       'checkedThrough',
+      'checkoutMode',
       'currency',
       'id',
       'invoiceNumber',

@@ -45,6 +45,26 @@ describe('POST /api/v1/integrations/ledger/invitations', () => {
     expect(JSON.stringify(rows)).not.toContain(secret);
   });
 
+  it('when the body carries requesterName and requesterEmail, then 201 and neither is stored nor mailed (spec: not used)', async () => {
+    const tenant = await ledgerTenant(app);
+    const email = uniqueEmail();
+    const res = await invite(app, tenant, {
+      recipientEmail: email,
+      requesterName: 'Mallory Requester',
+      requesterEmail: 'mallory.requester@attacker.test',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.invitation.recipientEmail).toBe(email);
+    expect(JSON.stringify(res.body)).not.toMatch(/Mallory|mallory\.requester/);
+    const mail = app.smtp.messages.find((m) => m.to.includes(email))!;
+    expect(mail.raw).not.toMatch(/Mallory|mallory\.requester|attacker\.test/);
+    expect(mail.from).toBe('no-reply@example.test');
+    const rows = await app.orm.em.getConnection().execute(`select * from ledger_invitations where id = ?`, [res.body.invitation.id]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'sent', recipient_email: email });
+    expect(JSON.stringify(rows)).not.toMatch(/Mallory|mallory\.requester|attacker\.test/);
+  });
+
   it('when expiresInHours is omitted, then the invitation lasts 48 hours', async () => {
     const res = await invite(app, await ledgerTenant(app), { recipientEmail: uniqueEmail() });
     expect(res.status).toBe(201);
@@ -57,7 +77,8 @@ describe('POST /api/v1/integrations/ledger/invitations', () => {
     [{ recipientEmail: 'a@example.test', expiresInHours: 0 }, 'expiresInHours'],
     [{ recipientEmail: 'a@example.test', expiresInHours: 169 }, 'expiresInHours'],
     [{ recipientEmail: 'a@example.test', expiresInHours: 1.5 }, 'expiresInHours'],
-    [{ recipientEmail: 'a@example.test', requesterName: 'Mallory' }, 'requesterName'],
+    [{ recipientEmail: 'a@example.test', requesterName: 'Mallory', expiresInHours: 'soon' }, 'expiresInHours'],
+    [{ recipientEmail: 'a@example.test', requester: 'Mallory' }, 'requester'],
   ])('when the body is %j, then 400 names %s', async (json, field) => {
     const res = await invite(app, await ledgerTenant(app), json);
     expect(res.status).toBe(400);

@@ -378,6 +378,7 @@ export interface operations {
                         purchaseOrderReference: string | null;
                         /** @enum {string} */
                         status: "draft" | "open" | "partially_paid" | "paid" | "void" | "uncollectible" | "unknown";
+                        /** @description Three-letter currency code in any case; read as its lowercase form */
                         currency: string;
                         /** @description Before tax, shipping and discounts */
                         subtotalAmountMinor: number;
@@ -1007,6 +1008,7 @@ export interface operations {
                         purchaseOrderReference: string | null;
                         /** @enum {string} */
                         status: "draft" | "open" | "partially_paid" | "paid" | "void" | "uncollectible" | "unknown";
+                        /** @description Three-letter currency code in any case; read as its lowercase form */
                         currency: string;
                         /** @description Before tax, shipping and discounts */
                         subtotalAmountMinor: number;
@@ -1703,6 +1705,7 @@ export interface operations {
                         purchaseOrderReference: string | null;
                         /** @enum {string} */
                         status: "draft" | "open" | "partially_paid" | "paid" | "void" | "uncollectible" | "unknown";
+                        /** @description Three-letter currency code in any case; read as its lowercase form */
                         currency: string;
                         /** @description Before tax, shipping and discounts */
                         subtotalAmountMinor: number;
@@ -2640,6 +2643,11 @@ export interface operations {
                                 checkedThrough: string | null;
                                 /** @description Ready for preparation with the calling key’s provider now; not a payment reservation */
                                 ready: boolean;
+                                /**
+                                 * @description `enhanced` when ready; `ordinary` when the invoice can be paid in full as a normal payment without enhanced fields (gwa: only PO, SKU or unit gaps, which endpoint 1 still refuses with 422 and these issues; gwc: endpoint 12’s ordinary mode); `blocked` otherwise. `issues` say why it is not enhanced
+                                 * @enum {string}
+                                 */
+                                checkoutMode: "enhanced" | "ordinary" | "blocked";
                                 issues: {
                                     /** @description Stable machine-readable code; see docs/issue-codes.md */
                                     code: string;
@@ -2780,6 +2788,11 @@ export interface operations {
                             checkedThrough: string | null;
                             /** @description Ready for preparation with the calling key’s provider now; not a payment reservation */
                             ready: boolean;
+                            /**
+                             * @description `enhanced` when ready; `ordinary` when the invoice can be paid in full as a normal payment without enhanced fields (gwa: only PO, SKU or unit gaps, which endpoint 1 still refuses with 422 and these issues; gwc: endpoint 12’s ordinary mode); `blocked` otherwise. `issues` say why it is not enhanced
+                             * @enum {string}
+                             */
+                            checkoutMode: "enhanced" | "ordinary" | "blocked";
                             issues: {
                                 /** @description Stable machine-readable code; see docs/issue-codes.md */
                                 code: string;
@@ -2981,6 +2994,10 @@ export interface operations {
                     environment?: "sandbox" | "production";
                     /** @description Context assertion: must be a connection of the key's integration */
                     connectionId?: string;
+                    /** @description Ignored: the sender identity derives from the key */
+                    requesterName?: string;
+                    /** @description Ignored: the sender identity derives from the key */
+                    requesterEmail?: string;
                 };
             };
         };
