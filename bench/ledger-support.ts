@@ -12,19 +12,6 @@ import { createMailer } from '../server/integrations/mail/mailer.js';
 import { generateCompany } from '../server/ledger-sandbox/demo-company.js';
 import { startLedgerSandbox, type LedgerSandbox } from '../server/ledger-sandbox/sandbox.js';
 
-/** A `provider` integration of the ledger's organization, linked to its ledger integration, and a key with `scopes`. */
-export async function linkedKey(
-  orm: MikroORM,
-  ledger: { organizationId: string; integrationId: string },
-  provider: 'gwa' | 'gwb' | 'gwc',
-  scopes: ('invoices:read' | 'enrichment:write' | 'payments:write')[],
-): Promise<{ integrationId: string; key: string }> {
-  const admin = createAdminCaller({ orm, authorized: true });
-  const integration = await admin.integrations.create({ organizationId: ledger.organizationId, provider, environment: 'sandbox' });
-  await admin.links.create({ ledgerIntegrationId: ledger.integrationId, providerIntegrationId: integration.id });
-  return { integrationId: integration.id, key: (await admin.apiKeys.issue({ integrationId: integration.id, scopes })).key };
-}
-
 export interface QueuedImport {
   runId: string;
   runtime: LedgerRuntime;
