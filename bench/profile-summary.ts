@@ -2,7 +2,17 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { load, startService, type BenchDatabase, type Figures, type LoadOptions, type ServiceProcess } from './support.js';
+import {
+  load,
+  postgresCpuMs,
+  processTreeCpuMs,
+  settle,
+  startService,
+  type BenchDatabase,
+  type Figures,
+  type LoadOptions,
+  type ServiceProcess,
+} from './support.js';
 
 /** A V8 CPU profile (`Profiler.stop`, or a `.cpuprofile` file of `node --cpu-prof`). */
 export interface CpuProfile {
@@ -42,7 +52,10 @@ const CATEGORIES: [string, RegExp][] = [
   ['preparation rules (readiness, evaluation)', /\/server\/domain\/(preparations|invoices)\//],
   ['validation (zod, contract schemas)', /node_modules\/zod\/|\/contract\/|zod-issues|\/server\/(http\/)?validation\//],
   ['ts-rest', /node_modules\/@ts-rest\//],
-  ['database client (pg, knex, MikroORM)', /node_modules\/(pg|pg-[a-z]+|knex|@mikro-orm|postgres-[a-z]+)\/|\/server\/persistence\//],
+  [
+    'database client (pg, knex, MikroORM)',
+    /node_modules\/(pg|pg-[a-z]+|knex|@mikro-orm|postgres-[a-z]+|kysely|tarn|lodash)\/|\/server\/persistence\//,
+  ],
   ['logging (pino)', /node_modules\/(pino|sonic-boom|thread-stream|fast-redact|pino-std-serializers)\//],
   [
     'Express (routing, body parsing, response and its socket write)',
@@ -163,11 +176,47 @@ export function topFunctions(
     .slice(0, count);
 }
 
+/**
+ * The service's own functions (under dist/) by inclusive time inside `window`: the samples with the function anywhere
+ * on their stack (counted once per sample), idle apart. Which of the service's steps the self times above belong to.
+ */
+export function serviceFunctions(
+  profile: CpuProfile,
+  window: Window | undefined,
+  count: number,
+): { fn: string; micros: number; share: number }[] {
+  const weights = sampleWeights(profile, window);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
+  const sums = new Map<string, number>();
+  let total = 0;
+  for (const [id, weight] of weights) {
+    if (byId.get(id)!.callFrame.functionName === '(idle)') continue;
+    total += weight;
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
+      const { functionName, url, lineNumber } = byId.get(at)!.callFrame;
+      if (!url.includes('/dist/server/')) continue;
+      const fn = `${functionName || '(anonymous)'} (${url.replace(`file://${ROOT}`, '')}:${(lineNumber ?? -1) + 1})`;
+      if (seen.has(fn)) continue;
+      seen.add(fn);
+      sums.set(fn, (sums.get(fn) ?? 0) + weight);
+    }
+  }
+  return [...sums.entries()]
+    .map(([fn, micros]) => ({ fn, micros, share: micros / total }))
+    .sort((a, b) => b.micros - a.micros)
+    .slice(0, count);
+}
+
 /** A measured load inside a profiled service: its window on the monotonic clock and its figures. */
 export interface ProfiledLoad {
   name: string;
   window: Window;
   figures: Figures;
+  /** CPU time per request the kernel counted for the service and for PostgreSQL during the load, ms (/proc). */
+  cpu: { service: number; postgres: number };
 }
 
 /**
@@ -186,9 +235,17 @@ export async function startProfiledService(
   return {
     service,
     measure: async (name, options) => {
+      await settle([service.pid]);
+      const cpu0 = { service: processTreeCpuMs(service.pid) ?? NaN, postgres: postgresCpuMs(db.pgDataDir) ?? NaN };
       const start = nowMicros();
       const figures = await load(name, options);
-      loads.push({ name, window: { start, end: nowMicros() }, figures });
+      const end = nowMicros();
+      const perRequest = (from: number, to: number | undefined) => ((to ?? NaN) - from) / figures.requests;
+      const cpu = {
+        service: perRequest(cpu0.service, processTreeCpuMs(service.pid)),
+        postgres: perRequest(cpu0.postgres, postgresCpuMs(db.pgDataDir)),
+      };
+      loads.push({ name, window: { start, end }, figures, cpu });
       return figures;
     },
     stop: async () => {
@@ -198,14 +255,20 @@ export async function startProfiledService(
       const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
       if (process.env.BENCH_PROFILE_OUT) writeFileSync(`${process.env.BENCH_PROFILE_OUT}.cpuprofile`, JSON.stringify(profile));
       rmSync(dir, { recursive: true, force: true });
-      for (const { name, window, figures } of loads) printProfile(profile, name, window, figures);
+      for (const measured of loads) printProfile(profile, measured);
     },
   };
 }
 
-function printProfile(profile: CpuProfile, name: string, window: Window, figures: Figures): void {
+/**
+ * The profile's µs are sampled wall time of the service's thread (on a busy machine, time it waited for a core is
+ * charged to the frame it resumed in): the shares are the reading; the CPU per request above each table is the
+ * kernel's count.
+ */
+function printProfile(profile: CpuProfile, { name, window, figures, cpu }: ProfiledLoad): void {
   const requests = figures.requests;
-  console.log(`${name}: ${figures.requestsPerSecond} req/s, p99 ${figures.p99} ms, ${figures.statusCodes}\n`);
+  console.log(`${name}: ${figures.requestsPerSecond} req/s, p99 ${figures.p99} ms, ${figures.statusCodes}`);
+  console.log(`CPU per request (/proc): service ${cpu.service.toFixed(2)} ms, PostgreSQL ${cpu.postgres.toFixed(2)} ms\n`);
   console.log('| where | CPU share | µs per request |');
   console.log('|---|---|---|');
   for (const row of summariseProfile(profile, window)) {
@@ -214,6 +277,11 @@ function printProfile(profile: CpuProfile, name: string, window: Window, figures
   console.log('\n| function (self time, idle apart) | share | µs per request |');
   console.log('|---|---|---|');
   for (const row of topFunctions(profile, window, Number(process.env.BENCH_PROFILE_TOP ?? 25))) {
+    console.log(`| ${row.fn.replace(/\|/g, '\\|')} | ${(row.share * 100).toFixed(1)}% | ${(row.micros / requests).toFixed(1)} |`);
+  }
+  console.log('\n| service function (inclusive: on the stack) | share | µs per request |');
+  console.log('|---|---|---|');
+  for (const row of serviceFunctions(profile, window, Number(process.env.BENCH_PROFILE_TOP ?? 25))) {
     console.log(`| ${row.fn.replace(/\|/g, '\\|')} | ${(row.share * 100).toFixed(1)}% | ${(row.micros / requests).toFixed(1)} |`);
   }
   console.log('');
