@@ -1,7 +1,7 @@
 /**
  * `npm run bench:rate-limit`: what the per-key limit costs on the hottest
  * route. The service as `npm start` runs it on the same database, three ways (three processes), one key each, limits
- * raised so nothing is refused, interleaved BENCH_ROUNDS times (default 3, median reported), new
+ * raised so nothing is refused, each warmed (BENCH_WARMUP_SECONDS, default 2), then interleaved BENCH_ROUNDS times (default 3, median reported), new
  * payment reports at 32 connections:
  * - lease 20 (the default): one leasing statement per 20 requests of a key;
  * - lease 10^9: one leasing statement per key per second (the lease lifetime),
@@ -62,17 +62,17 @@ try {
   console.log(`in-memory check: ${(checkMs * 1e6).toFixed(0)} ns per request (1,000,000 calls)\n`);
   await orm.close(true);
 
+  const reports = (app: (typeof apps)[number]) => ({
+    url: `${app.url}/api/v1/gwc/payment-reports`,
+    method: 'POST' as const,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${app.key}` },
+    generator: 'report:unique',
+  });
+  for (const app of apps) await load('warm-up', { ...reports(app), duration: Number(process.env.BENCH_WARMUP_SECONDS ?? 2) });
   for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 3); round++) {
     for (const app of apps) {
       await settle(apps.map((a) => a.pid));
-      app.runs.push(
-        await load(app.name, {
-          url: `${app.url}/api/v1/gwc/payment-reports`,
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${app.key}` },
-          generator: 'report:unique',
-        }),
-      );
+      app.runs.push(await load(app.name, reports(app)));
     }
   }
   const mid = (runs: Figures[]) => runs.find((r) => r.requestsPerSecond === median(runs.map((x) => x.requestsPerSecond)))!;
