@@ -3,7 +3,8 @@
  * preparations over 12 months in 4 integrations; 70 % with a payment, most captured, gwa and gwc captures mostly
  * provider-verified, 1 % with a correlation exception), through the real service over HTTP. Target: p95 under 1 s on
  * the 2-core machine for the whole organization over 12 months. Then the CSV of one integration's month, with the
- * process's RSS sampled while it streams (flat memory).
+ * service process's RSS sampled while it streams (flat memory). The service runs as `npm start` runs it
+ * (bench/support.ts, `startService`); the rows are written on a direct connection to its database.
  *
  * The rows are written with SQL in bulk; triggers are off for that session only (`session_replication_role =
  * replica`), so one stored invoice and snapshot stand for all preparations (no foreign-key checks) and the
@@ -11,7 +12,8 @@
  */
 import pg from 'pg';
 import { performance } from 'node:perf_hooks';
-import { ADMIN_TOKEN, startBenchService } from './support.js';
+import { readFileSync } from 'node:fs';
+import { ADMIN_TOKEN, startDatabase, startService } from './support.js';
 
 /** What the log line reads of a summary answer. */
 interface SummaryAnswer {
@@ -21,8 +23,12 @@ interface SummaryAnswer {
 const N = Number(process.env.BENCH_PREPARATIONS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 
-const env = await startBenchService();
-const client = new pg.Client({ connectionString: env.databaseUrl });
+/** Resident memory of a process, bytes (/proc). */
+const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
+
+const db = await startDatabase();
+const env = await startService(db);
+const client = new pg.Client({ connectionString: db.url });
 await client.connect();
 try {
   const started = performance.now();
@@ -141,7 +147,7 @@ try {
 
   // The CSV of one integration's month, RSS sampled every 50 ms while it streams.
   const rss: number[] = [];
-  const timer = setInterval(() => rss.push(process.memoryUsage().rss), 50);
+  const timer = setInterval(() => rss.push(rssOf(env.pid)), 50);
   const t0 = performance.now();
   const res = await fetch(
     `${env.url}/admin/evidence/export.csv?${new URLSearchParams({ integrationId: intId, from: '2026-01-01T00:00:00Z', to: '2026-04-01T00:00:00Z' })}`,
@@ -161,5 +167,6 @@ try {
   );
 } finally {
   await client.end();
-  await env.close();
+  await env.stop();
+  await db.stop();
 }

@@ -7,13 +7,14 @@
  * invoices (5 lines, 1,000 items), each size imported twice on fresh connections,
  * interleaved: once with the mapping into stored invoices (as the sync does it) and
  * once with `mapInvoices: false` (source records only). Targets: 20k with mapping at
- * most 2.2 × 10k with mapping; mapping adds at most half to the import time.
+ * most 2.2 × 10k with mapping; mapping adds at most half to the import time. The importer runs in the bench's own
+ * process on a direct connection: this part measures the importer, not the HTTP service.
  *
- * list: `GET /api/v1/invoices?limit=25` over HTTP with a real key (gwc, invoices:read,
+ * list: `GET /api/v1/invoices?limit=25` over HTTP against the service as `npm start` runs it, with a real key (gwc, invoices:read,
  * linked to the ledger integration) for an organization with 1,000 stored invoices
  * and one with 100,000, interleaved: first pages and deep pages (cursors spread over
  * the whole list), sequential and at concurrency 4. Both organizations are synced
- * from the sandbox (1,000 invoices each, really mapped); the large one's source
+ * from the sandbox (1,000 invoices each, really mapped, by `bench/seed-ledger.ts` in its own process); the large one's source
  * records, stored invoices and snapshots are then copied 99 times in SQL with new
  * ids, source ids and numbers, so its rows are the mapper's own rows. Target: p50 of
  * the 100,000 list at most 1.5 × that of the 1,000 list.
@@ -26,8 +27,9 @@ import { importRun } from '../server/domain/ledger/import-run.js';
 import { encodeCursor } from '../server/domain/pagination.js';
 import { createLogger } from '../server/logger.js';
 import { sqlOf } from '../server/persistence/sql/sql.js';
-import { linkedKey, queuedImport } from './ledger-support.js';
-import { startBenchService } from './support.js';
+import { openOrm } from '../server/persistence/orm.js';
+import { queuedImport } from './ledger-support.js';
+import { linkedKey, seedLedger, startDatabase, startService, type ServiceProcess } from './support.js';
 
 const PART = process.env.BENCH_PART ?? 'all';
 const ITEMS = 1_000;
@@ -143,8 +145,13 @@ interface Reader {
 }
 
 /** A gwc integration of the organization, linked to its ledger integration, and an invoices:read key; cursors spread over the list. */
-async function reader(orm: MikroORM, name: string, ledger: { organizationId: string; integrationId: string }): Promise<Reader> {
-  const { integrationId: gwcId, key } = await linkedKey(orm, ledger, 'gwc', ['invoices:read']);
+async function reader(
+  orm: MikroORM,
+  service: ServiceProcess,
+  name: string,
+  ledger: { organizationId: string; integrationId: string },
+): Promise<Reader> {
+  const { integrationId: gwcId, key } = await linkedKey(service, ledger, 'gwc', ['invoices:read']);
   const sql = sqlOf(orm.em.fork());
   const [{ n }] = (await sql<{ n: string }>(`select count(*) as n from stored_invoices where integration_id = ?`, [
     ledger.integrationId,
@@ -175,12 +182,14 @@ async function timedGet(base: string, r: Reader, url: string): Promise<number> {
   return ms;
 }
 
-async function listPart(orm: MikroORM, databaseUrl: string, base: string) {
+async function listPart(orm: MikroORM, db: { url: string }, service: ServiceProcess) {
+  const base = service.url;
   const seedStarted = Date.now();
-  const small = await timedImport(orm, databaseUrl, 1_000, true);
-  const large = await timedImport(orm, databaseUrl, 1_000, true);
+  const company = { invoices: 1_000, items: ITEMS, lines: LINES };
+  const small = await seedLedger(db, { ...company, realmId: nextRealm() });
+  const large = await seedLedger(db, { ...company, realmId: nextRealm() });
   await multiply(orm, large.integrationId, 99);
-  const readers = [await reader(orm, '1,000', small), await reader(orm, '100,000', large)];
+  const readers = [await reader(orm, service, '1,000', small), await reader(orm, service, '100,000', large)];
   console.log(`seeded 1,000 + 100,000 stored invoices in ${fmt((Date.now() - seedStarted) / 1000, 1)} s`);
   const [{ bytes }] = (await sqlOf(orm.em.fork())<{ bytes: string }>(
     `select avg(pg_column_size(content) + pg_column_size(issues) + pg_column_size(dependencies) + pg_column_size(mappings))::int as bytes from invoice_snapshots`,
@@ -244,11 +253,17 @@ async function listPart(orm: MikroORM, databaseUrl: string, base: string) {
   console.log(`p50 ratio 100,000 / 1,000 (target ≤ 1.5): ${ratios.join('; ')}`);
 }
 
-const env = await startBenchService();
+const db = await startDatabase();
+// The service (as `npm start` runs it) migrates the database and serves the list; the bench's own connection runs the
+// importer of the sync part and the list part's bulk copies.
+const service = await startService(db);
+const orm = await openOrm(db.url, { pool: { min: 2, max: 10 } });
 try {
-  if (PART === 'all' || PART === 'sync') await syncPart(env.orm, env.databaseUrl);
-  if (PART === 'all' || PART === 'list') await listPart(env.orm, env.databaseUrl, env.url);
+  if (PART === 'all' || PART === 'sync') await syncPart(orm, db.url);
+  if (PART === 'all' || PART === 'list') await listPart(orm, db, service);
 } finally {
-  await env.close();
+  await orm.close(true);
+  await service.stop();
+  await db.stop();
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createAdminCaller } from '../admin/router.js';
-import { BENCH_KEY_MAC } from './support.js';
 import { ConfigSchema } from '../server/config.js';
+import { apiKeyMac } from '../server/crypto/api-key-mac.js';
 import { createTokenCipher } from '../server/crypto/token-cipher.js';
 import { storeConsent } from '../server/domain/ledger/consent.js';
 import { queueSync } from '../server/domain/ledger/queue-sync.js';
@@ -12,19 +12,6 @@ import { createLedgerRuntime, type LedgerRuntime } from '../server/integrations/
 import { createMailer } from '../server/integrations/mail/mailer.js';
 import { generateCompany } from '../server/ledger-sandbox/demo-company.js';
 import { startLedgerSandbox, type LedgerSandbox } from '../server/ledger-sandbox/sandbox.js';
-
-/** A `provider` integration of the ledger's organization, linked to its ledger integration, and a key with `scopes`. */
-export async function linkedKey(
-  orm: MikroORM,
-  ledger: { organizationId: string; integrationId: string },
-  provider: 'gwa' | 'gwb' | 'gwc',
-  scopes: ('invoices:read' | 'enrichment:write' | 'payments:write')[],
-): Promise<{ integrationId: string; key: string }> {
-  const admin = createAdminCaller({ orm, authorized: true, keyMac: BENCH_KEY_MAC });
-  const integration = await admin.integrations.create({ organizationId: ledger.organizationId, provider, environment: 'sandbox' });
-  await admin.links.create({ ledgerIntegrationId: ledger.integrationId, providerIntegrationId: integration.id });
-  return { integrationId: integration.id, key: (await admin.apiKeys.issue({ integrationId: integration.id, scopes })).key };
-}
 
 export interface QueuedImport {
   runId: string;
@@ -72,7 +59,7 @@ export async function queuedImport(
   );
   const code = new URL(auth.headers.get('location')!).searchParams.get('code')!;
   const tokens = await exchangeCode(runtime.endpoints, code);
-  const admin = createAdminCaller({ orm, authorized: true, keyMac: BENCH_KEY_MAC });
+  const admin = createAdminCaller({ orm, authorized: true, keyMac: apiKeyMac(randomBytes(32)) });
   const org = await admin.organizations.create({ name: `Bench ${o.realmId}` });
   const integration = await admin.integrations.create({ organizationId: org.id, provider: 'ledger', environment: 'sandbox' });
   await storeConsent(orm.em.fork(), cipher, {

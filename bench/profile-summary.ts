@@ -1,12 +1,46 @@
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
-import { load, type Figures } from './support.js';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  load,
+  postgresCpuMs,
+  processTreeCpuMs,
+  settle,
+  startService,
+  type BenchDatabase,
+  type Figures,
+  type LoadOptions,
+  type ServiceProcess,
+} from './support.js';
 
 /** A V8 CPU profile (`Profiler.stop`, or a `.cpuprofile` file of `node --cpu-prof`). */
 export interface CpuProfile {
-  nodes: { id: number; parent?: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
+  nodes: { id: number; parent?: number; callFrame: { functionName: string; url: string; lineNumber?: number }; children?: number[] }[];
+  /** Monotonic clock, µs: the clock of `process.hrtime` in every process of the machine (Linux: CLOCK_MONOTONIC). */
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
+}
+
+/** An interval of the monotonic clock, µs (`process.hrtime.bigint() / 1000n`). */
+export interface Window {
+  start: number;
+  end: number;
+}
+
+const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
+
+/** Sampled time per profile node, counting only the samples taken inside `window` (all of them without one). */
+function sampleWeights(profile: CpuProfile, window?: Window): Map<number, number> {
+  const weights = new Map<number, number>();
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    if (!window || (at >= window.start && at <= window.end)) weights.set(id, (weights.get(id) ?? 0) + delta);
+  });
+  return weights;
 }
 
 /** First match wins; matched against the script URL of a frame. */
@@ -18,7 +52,10 @@ const CATEGORIES: [string, RegExp][] = [
   ['preparation rules (readiness, evaluation)', /\/server\/domain\/(preparations|invoices)\//],
   ['validation (zod, contract schemas)', /node_modules\/zod\/|\/contract\/|zod-issues|\/server\/(http\/)?validation\//],
   ['ts-rest', /node_modules\/@ts-rest\//],
-  ['database client (pg, knex, MikroORM)', /node_modules\/(pg|pg-[a-z]+|knex|@mikro-orm|postgres-[a-z]+)\/|\/server\/persistence\//],
+  [
+    'database client (pg, knex, MikroORM)',
+    /node_modules\/(pg|pg-[a-z]+|knex|@mikro-orm|postgres-[a-z]+|kysely|tarn|lodash)\/|\/server\/persistence\//,
+  ],
   ['logging (pino)', /node_modules\/(pino|sonic-boom|thread-stream|fast-redact|pino-std-serializers)\//],
   [
     'Express (routing, body parsing, response and its socket write)',
@@ -39,9 +76,8 @@ const PROFILER = 'profiler';
  * the service, so the time of `JSON.stringify` in a response or of a write to
  * PostgreSQL lands where it was called.
  */
-export function summariseProfile(profile: CpuProfile): { category: string; micros: number; share: number }[] {
-  const weights = new Map<number, number>();
-  profile.samples.forEach((id, i) => weights.set(id, (weights.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+export function summariseProfile(profile: CpuProfile, window?: Window): { category: string; micros: number; share: number }[] {
+  const weights = sampleWeights(profile, window);
   return summariseWeights(profile.nodes, weights).map(({ category, weight, share }) => ({ category, micros: weight, share }));
 }
 
@@ -111,54 +147,174 @@ export function summariseAllocations(head: HeapProfileNode): { category: string;
   return summariseWeights(nodes, weights).map(({ category, weight, share }) => ({ category, bytes: weight, share }));
 }
 
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
 /**
- * One load (BENCH_SECONDS) with the service's process profiled, printed as CPU time per request by where it goes.
- * The raw profile is written to `${BENCH_PROFILE_OUT}-<name>.cpuprofile` when set (open it in Chrome DevTools).
+ * The functions with the most self time inside `window` (idle, the profiler and garbage collection apart: the
+ * categories show those), as `name (file:line)`; builtins keep their own name (`JSON.parse`, a socket write).
  */
-export async function profiledLoad(name: string, target: Parameters<typeof load>[1]): Promise<Figures> {
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-  const figures = await load(name, target);
-  const { profile } = (await session.post('Profiler.stop')) as { profile: CpuProfile };
-  session.disconnect();
-  if (process.env.BENCH_PROFILE_OUT) writeFileSync(`${process.env.BENCH_PROFILE_OUT}-${name}.cpuprofile`, JSON.stringify(profile));
-  const requests = figures.requestsPerSecond * Number(process.env.BENCH_SECONDS ?? 10);
-  console.log(`${name}: ${figures.requestsPerSecond} req/s, p99 ${figures.p99} ms, ${figures.statusCodes}\n`);
-  console.log('| where | CPU share | µs per request |');
-  console.log('|---|---|---|');
-  for (const row of summariseProfile(profile)) {
-    console.log(`| ${row.category} | ${(row.share * 100).toFixed(1)}% | ${Math.round(row.micros / requests)} |`);
+export function topFunctions(
+  profile: CpuProfile,
+  window: Window | undefined,
+  count: number,
+): { fn: string; micros: number; share: number }[] {
+  const weights = sampleWeights(profile, window);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const sums = new Map<string, number>();
+  let total = 0;
+  for (const [id, weight] of weights) {
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    if (functionName === '(idle)' || url === 'node:inspector') continue;
+    total += weight;
+    const where = url ? ` (${url.replace(`file://${ROOT}`, '').replace(/^.*node_modules\//, '')}:${(lineNumber ?? -1) + 1})` : '';
+    const fn = `${functionName || '(anonymous)'}${where}`;
+    sums.set(fn, (sums.get(fn) ?? 0) + weight);
   }
-  console.log('');
-  return figures;
+  return [...sums.entries()]
+    .map(([fn, micros]) => ({ fn, micros, share: micros / total }))
+    .sort((a, b) => b.micros - a.micros)
+    .slice(0, count);
 }
 
 /**
- * One load with V8's sampling heap profiler on in the service's process: bytes allocated per request by where they
- * were allocated (what garbage collection has to clear), including objects already collected.
+ * The service's own functions (under dist/) by inclusive time inside `window`: the samples with the function anywhere
+ * on their stack (counted once per sample), idle apart. Which of the service's steps the self times above belong to.
  */
-export async function allocationProfiledLoad(name: string, target: Parameters<typeof load>[1]): Promise<Figures> {
-  const session = new Session();
-  session.connect();
-  await session.post('HeapProfiler.enable');
-  await session.post('HeapProfiler.startSampling', {
-    samplingInterval: 4096,
-    includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
-  });
-  const figures = await load(name, target);
-  const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: { head: HeapProfileNode } };
-  session.disconnect();
-  const requests = figures.requestsPerSecond * Number(process.env.BENCH_SECONDS ?? 10);
-  console.log(`${name} (allocation profile): ${figures.requestsPerSecond} req/s\n`);
+export function serviceFunctions(
+  profile: CpuProfile,
+  window: Window | undefined,
+  count: number,
+): { fn: string; micros: number; share: number }[] {
+  const weights = sampleWeights(profile, window);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
+  const sums = new Map<string, number>();
+  let total = 0;
+  for (const [id, weight] of weights) {
+    if (byId.get(id)!.callFrame.functionName === '(idle)') continue;
+    total += weight;
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
+      const { functionName, url, lineNumber } = byId.get(at)!.callFrame;
+      if (!url.includes('/dist/server/')) continue;
+      const fn = `${functionName || '(anonymous)'} (${url.replace(`file://${ROOT}`, '')}:${(lineNumber ?? -1) + 1})`;
+      if (seen.has(fn)) continue;
+      seen.add(fn);
+      sums.set(fn, (sums.get(fn) ?? 0) + weight);
+    }
+  }
+  return [...sums.entries()]
+    .map(([fn, micros]) => ({ fn, micros, share: micros / total }))
+    .sort((a, b) => b.micros - a.micros)
+    .slice(0, count);
+}
+
+/** A measured load inside a profiled service: its window on the monotonic clock and its figures. */
+export interface ProfiledLoad {
+  name: string;
+  window: Window;
+  figures: Figures;
+  /** CPU time per request the kernel counted for the service and for PostgreSQL during the load, ms (/proc). */
+  cpu: { service: number; postgres: number };
+}
+
+/**
+ * The service as `npm start` runs it (bench/support.ts, `startService`) with V8's CPU profiler on for its whole life
+ * (`node --cpu-prof`, sampling every 200 µs). `measure` runs a load and notes its window; `stop` ends the service (its
+ * profile is written on exit) and prints, per measured load, CPU time per request by where it goes and the functions
+ * with the most self time, from the samples inside that load's window only (start-up, warm-up and set-up left out).
+ * The raw profile is kept as `${BENCH_PROFILE_OUT}.cpuprofile` when set (open it in Chrome DevTools).
+ */
+export async function startProfiledService(
+  db: BenchDatabase,
+): Promise<{ service: ServiceProcess; measure(name: string, options: LoadOptions): Promise<Figures>; stop(): Promise<void> }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-profile-'));
+  const service = await startService(db, { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=200'] });
+  const loads: ProfiledLoad[] = [];
+  return {
+    service,
+    measure: async (name, options) => {
+      await settle([service.pid]);
+      const cpu0 = { service: processTreeCpuMs(service.pid) ?? NaN, postgres: postgresCpuMs(db.pgDataDir) ?? NaN };
+      const start = nowMicros();
+      const figures = await load(name, options);
+      const end = nowMicros();
+      const perRequest = (from: number, to: number | undefined) => ((to ?? NaN) - from) / figures.requests;
+      const cpu = {
+        service: perRequest(cpu0.service, processTreeCpuMs(service.pid)),
+        postgres: perRequest(cpu0.postgres, postgresCpuMs(db.pgDataDir)),
+      };
+      loads.push({ name, window: { start, end }, figures, cpu });
+      return figures;
+    },
+    stop: async () => {
+      await service.stop();
+      const file = readdirSync(dir).find((f) => f.includes(`.${service.pid}.`) && f.endsWith('.cpuprofile'));
+      if (!file) throw new Error(`no CPU profile of the service (pid ${service.pid}) in ${dir}`);
+      const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
+      if (process.env.BENCH_PROFILE_OUT) writeFileSync(`${process.env.BENCH_PROFILE_OUT}.cpuprofile`, JSON.stringify(profile));
+      rmSync(dir, { recursive: true, force: true });
+      for (const measured of loads) printProfile(profile, measured);
+    },
+  };
+}
+
+/**
+ * The profile's µs are sampled wall time of the service's thread (on a busy machine, time it waited for a core is
+ * charged to the frame it resumed in): the shares are the reading; the CPU per request above each table is the
+ * kernel's count.
+ */
+function printProfile(profile: CpuProfile, { name, window, figures, cpu }: ProfiledLoad): void {
+  const requests = figures.requests;
+  console.log(`${name}: ${figures.requestsPerSecond} req/s, p99 ${figures.p99} ms, ${figures.statusCodes}`);
+  console.log(`CPU per request (/proc): service ${cpu.service.toFixed(2)} ms, PostgreSQL ${cpu.postgres.toFixed(2)} ms\n`);
+  console.log('| where | CPU share | µs per request |');
+  console.log('|---|---|---|');
+  for (const row of summariseProfile(profile, window)) {
+    console.log(`| ${row.category} | ${(row.share * 100).toFixed(1)}% | ${Math.round(row.micros / requests)} |`);
+  }
+  console.log('\n| function (self time, idle apart) | share | µs per request |');
+  console.log('|---|---|---|');
+  for (const row of topFunctions(profile, window, Number(process.env.BENCH_PROFILE_TOP ?? 25))) {
+    console.log(`| ${row.fn.replace(/\|/g, '\\|')} | ${(row.share * 100).toFixed(1)}% | ${(row.micros / requests).toFixed(1)} |`);
+  }
+  console.log('\n| service function (inclusive: on the stack) | share | µs per request |');
+  console.log('|---|---|---|');
+  for (const row of serviceFunctions(profile, window, Number(process.env.BENCH_PROFILE_TOP ?? 25))) {
+    console.log(`| ${row.fn.replace(/\|/g, '\\|')} | ${(row.share * 100).toFixed(1)}% | ${(row.micros / requests).toFixed(1)} |`);
+  }
+  console.log('');
+}
+
+/** A V8 sampling heap profile as `node --heap-prof` writes it. */
+interface HeapProfile {
+  head: HeapProfileNode;
+}
+
+/**
+ * The service with V8's sampling heap profiler on for its whole life (`node --heap-prof`): `run` drives it, then it is
+ * stopped and the bytes allocated per request by where are printed over `requests` (the heap profile has no clock,
+ * so start-up and set-up are included: run a long load).
+ */
+export async function allocationProfiledService(db: BenchDatabase, run: (service: ServiceProcess) => Promise<Figures>): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-heap-'));
+  const service = await startService(db, { nodeFlags: ['--heap-prof', `--heap-prof-dir=${dir}`, '--heap-prof-interval=4096'] });
+  let figures: Figures;
+  try {
+    figures = await run(service);
+  } finally {
+    await service.stop();
+  }
+  const file = readdirSync(dir).find((f) => f.includes(`.${service.pid}.`) && f.endsWith('.heapprofile'));
+  if (!file) throw new Error(`no heap profile of the service (pid ${service.pid}) in ${dir}`);
+  const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as HeapProfile;
+  rmSync(dir, { recursive: true, force: true });
+  console.log(`${figures.name} (allocation profile, whole life of the service): ${figures.requestsPerSecond} req/s\n`);
   console.log('| where | share of bytes | KB allocated per request |');
   console.log('|---|---|---|');
   for (const row of summariseAllocations(profile.head)) {
-    console.log(`| ${row.category} | ${(row.share * 100).toFixed(1)}% | ${(row.bytes / requests / 1024).toFixed(1)} |`);
+    console.log(`| ${row.category} | ${(row.share * 100).toFixed(1)}% | ${(row.bytes / figures.requests / 1024).toFixed(1)} |`);
   }
   console.log('');
-  return figures;
 }

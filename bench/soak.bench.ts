@@ -1,24 +1,17 @@
 /**
- * `npm run bench:soak -- --minutes N` (default 10): the real service
- * (`server/main.ts`, its own process) under mixed traffic for N minutes, in
- * windows of 30 s: new payment reports (6 connections), gwc 50-line inline
+ * `npm run bench:soak -- --minutes N` (default 10): the service as `npm start`
+ * runs it (bench/support.ts, `startService`) under mixed traffic for N minutes, in
+ * windows of 30 s (BENCH_WINDOW_SECONDS): new payment reports (6 connections), gwc 50-line inline
  * enrichment (2) and first pages of the invoice list of 1,000 stored invoices
  * (4), all with one key (limits raised: the limiter runs but never refuses).
  * Prints, per window, the service's RSS (sampled every 5 s) and each kind's
  * req/s and p99; then the RSS growth after warm-up (the first fifth of the
  * run, at least one window). Target: < 10 % growth over 10 minutes.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { importRun } from '../server/domain/ledger/import-run.js';
-import { createLogger } from '../server/logger.js';
-import { linkedKey, queuedImport } from './ledger-support.js';
-import { load, startBenchService, UNLIMITED_RATE, type Figures } from './support.js';
+import { readFileSync } from 'node:fs';
+import { linkedKey, load, seedLedger, startDatabase, startService, type Figures } from './support.js';
 
-const WINDOW_SECONDS = 30;
+const WINDOW_SECONDS = Number(process.env.BENCH_WINDOW_SECONDS ?? 30);
 const SAMPLE_MS = 5_000;
 const minutesArg = process.argv.indexOf('--minutes');
 const minutes = minutesArg > 0 ? Number(process.argv[minutesArg + 1]) : 10;
@@ -31,43 +24,13 @@ const rssMb = (pid: number) => {
   return kb / 1024;
 };
 
-/** The service as `npm start` runs it (without the tsx wrapper process, so the pid is the service's). */
-async function startService(databaseUrl: string, dataDir: string) {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: { ...process.env, ...UNLIMITED_RATE, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', SVC_DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const match = /svc listening on (http:\/\/localhost:\d+)/.exec(out);
-      if (match) resolve(match[1]!.replace('localhost', '127.0.0.1'));
-    });
-    child.once('exit', (code) => reject(new Error(`service exited (${code}) before listening`)));
-  });
-  return { child, url };
-}
-
-const scratch = mkdtempSync(path.join(tmpdir(), 'svc-bench-soak-'));
-const env = await startBenchService();
-const service = await startService(env.databaseUrl, path.join(scratch, 'data'));
+const db = await startDatabase();
+const service = await startService(db);
 try {
-  const q = await queuedImport(env.orm, env.databaseUrl, {
-    invoices: 1_000,
-    items: 100,
-    lines: 5,
-    realmId: '9341452981',
-    outboxDir: scratch,
-  });
-  if ((await importRun(env.orm.em.fork(), q.runtime, { runId: q.runId, maxAttempts: 1, logger: createLogger('warn') })) !== 'done')
-    throw new Error('the invoice import did not complete');
-  await q.sandbox.close();
-  const { key } = await linkedKey(env.orm, q, 'gwc', ['invoices:read', 'enrichment:write', 'payments:write']);
+  const ledger = await seedLedger(db, { invoices: 1_000, items: 100, lines: 5, realmId: '9341452981' });
+  const { key } = await linkedKey(service, ledger, 'gwc', ['invoices:read', 'enrichment:write', 'payments:write']);
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
-  const pid = service.child.pid!;
+  const pid = service.pid;
   console.log(`soak: ${minutes} min in ${windows} windows of ${WINDOW_SECONDS} s, service pid ${pid}, warm-up ${warmupWindows} window(s)`);
   console.log(
     '| window end (min) | RSS MB (mean / max) | reports req/s, p99 ms | enrichment req/s, p99 ms | invoice list req/s, p99 ms | non-2xx |',
@@ -113,8 +76,6 @@ try {
     `\nRSS after warm-up ${after.toFixed(1)} MB, at the end ${end.toFixed(1)} MB: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} % (target < 10 %)`,
   );
 } finally {
-  service.child.kill('SIGTERM');
-  await new Promise((r) => service.child.once('exit', r));
-  await env.close();
-  rmSync(scratch, { recursive: true, force: true });
+  await service.stop();
+  await db.stop();
 }

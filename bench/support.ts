@@ -1,21 +1,20 @@
+/**
+ * The benches' harness. Everything measured runs as production runs it, each in its own process:
+ * - the service exactly as `npm start` runs it (`node scripts/start.mjs`: the compiled `dist/`, built first when
+ *   stale), production defaults apart from the lifted rate limits below and `LOG_LEVEL` (`warn` unless set);
+ * - each baseline (`bench/baseline-server.mjs`: a bare Express 5 echo, + 1 INSERT, + HMAC verify + 1 INSERT) on
+ *   plain Node;
+ * - the load generator (`bench/load-generator.ts`).
+ * The bench's own process starts them, a throw-away embedded PostgreSQL (or BENCH_DATABASE_URL) they share, and
+ * makes its setup data through the service's operator API (/admin/trpc) or a direct database connection.
+ */
 import type autocannon from 'autocannon';
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigSchema } from '../server/config.js';
-import { createApp } from '../server/http/app.js';
-import { listen, type RunningServer } from '../server/http/lifecycle.js';
-import { createLogger } from '../server/logger.js';
 import { startEmbeddedPostgres } from '../server/persistence/embedded-postgres.js';
-import { migrate, openOrm } from '../server/persistence/orm.js';
-import { createAdminCaller } from '../admin/router.js';
-import { apiKeyMac } from '../server/crypto/api-key-mac.js';
-import { randomBytes } from 'node:crypto';
-import { createTokenCipher } from '../server/crypto/token-cipher.js';
-import type { WebhookRuntime } from '../server/domain/gwa-webhooks/runtime.js';
-import type { MikroORM } from '@mikro-orm/postgresql';
 
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef0123456789';
 
@@ -30,79 +29,179 @@ export const UNLIMITED_RATE = {
   SVC_WEBHOOK_RATE_LIMIT_BURST: '1000000000',
 } as const;
 
-export interface BenchEnv {
-  databaseUrl: string;
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+const GENERATOR = fileURLToPath(new URL('./load-generator.ts', import.meta.url));
+const BASELINE = fileURLToPath(new URL('./baseline-server.mjs', import.meta.url));
+
+export interface BenchDatabase {
+  url: string;
   /** The embedded PostgreSQL's data directory; undefined with BENCH_DATABASE_URL. */
   pgDataDir: string | undefined;
-  orm: MikroORM;
-  server: RunningServer;
-  url: string;
-  /** The provider webhook runtime the app serves deliveries with (a throw-away cipher key). */
-  webhooks: WebhookRuntime;
-  close(): Promise<void>;
+  stop(): Promise<void>;
 }
 
-/** The real service (log level warn) on a throw-away embedded PostgreSQL, or BENCH_DATABASE_URL. */
-export async function startBenchService(): Promise<BenchEnv> {
-  let stopDb = async () => {};
-  let pgDataDir: string | undefined;
-  let databaseUrl = process.env.BENCH_DATABASE_URL;
-  if (!databaseUrl) {
-    const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-'));
-    chmodSync(dir, 0o755);
-    const pg = await startEmbeddedPostgres({
-      dataDir: dir,
-      port: 40000 + Math.floor(Math.random() * 10000),
-      clusterDir: path.join(dir, 'pgdata'),
-      persistent: false,
-    });
-    databaseUrl = pg.url;
-    pgDataDir = path.join(dir, 'pgdata');
-    stopDb = async () => {
+/** A throw-away embedded PostgreSQL (its own processes), or BENCH_DATABASE_URL. The service migrates it on start. */
+export async function startDatabase(): Promise<BenchDatabase> {
+  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, pgDataDir: undefined, stop: async () => {} };
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-'));
+  chmodSync(dir, 0o755);
+  const pg = await startEmbeddedPostgres({
+    dataDir: dir,
+    port: 40000 + Math.floor(Math.random() * 10000),
+    clusterDir: path.join(dir, 'pgdata'),
+    persistent: false,
+  });
+  return {
+    url: pg.url,
+    pgDataDir: path.join(dir, 'pgdata'),
+    stop: async () => {
       await pg.stop();
       rmSync(dir, { recursive: true, force: true });
-    };
-  }
-  const orm = await openOrm(databaseUrl, { pool: { min: 2, max: 10 } });
-  await migrate(orm);
-  const config = ConfigSchema.parse({ DATABASE_URL: databaseUrl, SVC_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', ...UNLIMITED_RATE });
-  let url = '';
-  const webhooks: WebhookRuntime = {
-    cipher: createTokenCipher(randomBytes(32)),
-    publicUrl: () => url,
-    environment: config.SVC_ENVIRONMENT,
-  };
-  const app = createApp({ orm, config, logger: createLogger('warn'), adminToken: ADMIN_TOKEN, keyMac: BENCH_KEY_MAC, webhooks });
-  const server = await listen(app, 0, '127.0.0.1');
-  url = `http://127.0.0.1:${server.port}`;
-  return {
-    databaseUrl,
-    pgDataDir,
-    orm,
-    server,
-    url,
-    webhooks,
-    close: async () => {
-      await server.close(2000);
-      await orm.close(true);
-      await stopDb();
     },
   };
 }
 
-/** The tag of the keys every bench app issues and recognizes (as `npm start` derives it from its token key). */
-export const BENCH_KEY_MAC = apiKeyMac(randomBytes(32));
+export interface ServiceProcess {
+  url: string;
+  pid: number;
+  /** SIGTERM (graceful shutdown, which also writes a `--cpu-prof` profile) and wait for the exit. */
+  stop(): Promise<void>;
+}
 
-/** An organization, integration and key made through the operator router itself. */
+/** Resolves with the first match of `pattern` on the child's stdout; rejects if the child exits first. */
+function awaitLine(child: ChildProcess, pattern: RegExp, what: string): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onExit = (code: number | null) => reject(new Error(`${what} exited with ${code} before listening`));
+    child.once('exit', onExit);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const match = pattern.exec(out);
+      if (match) {
+        child.off('exit', onExit);
+        resolve(match);
+      }
+    });
+  });
+}
+
+function stopper(child: ChildProcess, cleanup = () => {}): () => Promise<void> {
+  const exited = new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+  return async () => {
+    if (child.exitCode === null) await settle([child.pid!]);
+    child.kill('SIGTERM');
+    await exited;
+    cleanup();
+  };
+}
+
+/**
+ * The service as `npm start` runs it: `node [nodeFlags] scripts/start.mjs` (no tsx, no npm wrapper, so `pid` is the
+ * service's own process), on `db`, port chosen by the system, a throw-away SVC_DATA_DIR, the bench's admin token and
+ * the lifted rate limits; `env` adds or overrides settings (SVC_WORKERS, SVC_RATE_LIMIT_LEASE, ...). Every other
+ * setting keeps its production default. Start services one after the other: a stale dist/ is rebuilt by the first.
+ */
+export async function startService(
+  db: { url: string },
+  options: { env?: Record<string, string>; nodeFlags?: string[] } = {},
+): Promise<ServiceProcess> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-data-'));
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), 'scripts/start.mjs'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: db.url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SVC_DATA_DIR: dataDir,
+      SVC_ADMIN_TOKEN: ADMIN_TOKEN,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      ...UNLIMITED_RATE,
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [, port] = await awaitLine(child, /svc listening on http:\/\/localhost:(\d+)/, 'the service');
+  // Its log lines (warn and above) go on to the bench's stdout.
+  child.stdout!.on('data', (chunk: Buffer) => process.stdout.write(chunk));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    stop: stopper(child, () => rmSync(dataDir, { recursive: true, force: true })),
+  };
+}
+
+/**
+ * Waits until the processes (and their children) are idle: under 5 % of a core over 200 ms, at most 20 s. A load
+ * generator stops at its deadline with requests still queued in the server; the next load (or a shutdown) waits for
+ * that backlog instead of sharing the machine with it.
+ */
+export async function settle(pids: number[]): Promise<void> {
+  const cpu = () => pids.reduce((sum, pid) => sum + (processTreeCpuMs(pid) ?? 0), 0);
+  const deadline = Date.now() + 20_000;
+  let before = cpu();
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = cpu();
+    if (now - before < 10) return;
+    before = now;
+  }
+}
+
+export type BaselineKind = 'echo' | 'insert' | 'hmac-insert';
+
+/**
+ * A bare Express 5 baseline on plain Node in its own process (`bench/baseline-server.mjs`): `echo` parses and echoes
+ * a JSON body; `insert` does one single-row INSERT per request; `hmac-insert` verifies a gwc signature over the raw
+ * body with `secret` and does the INSERT. The INSERTs use `db` with a pool the size of the service's (10).
+ */
+export async function startBaseline(kind: BaselineKind, options: { db?: { url: string }; secret?: string } = {}): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [BASELINE, kind], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      BASELINE_DATABASE_URL: options.db?.url ?? '',
+      BASELINE_SECRET: options.secret ?? '',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [, port] = await awaitLine(child, /baseline listening on (\d+)/, `the ${kind} baseline`);
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: stopper(child) };
+}
+
+/** One operator call over HTTP (tRPC without a transformer: a mutation is a POST of the input, a query a GET). */
+export async function admin<T>(
+  service: { url: string },
+  procedure: string,
+  input: unknown,
+  kind: 'mutation' | 'query' = 'mutation',
+): Promise<T> {
+  const base = `${service.url}/admin/trpc/${procedure}`;
+  const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+  const res =
+    kind === 'mutation'
+      ? await fetch(base, { method: 'POST', headers, body: JSON.stringify(input) })
+      : await fetch(`${base}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${procedure}: ${res.status} ${text.slice(0, 500)}`);
+  return (JSON.parse(text) as { result: { data: T } }).result.data;
+}
+
+/** An organization, a sandbox integration of `provider` and a key, made through the service's operator API. */
 export async function benchKey(
-  orm: MikroORM,
+  service: { url: string },
   provider: 'gwa' | 'gwb' | 'gwc',
-  scopes: ('enrichment:write' | 'payments:write')[],
+  scopes: ('enrichment:write' | 'payments:write' | 'invoices:read')[],
 ): Promise<string> {
-  const admin = createAdminCaller({ orm, authorized: true, keyMac: BENCH_KEY_MAC });
-  const org = await admin.organizations.create({ name: `bench ${provider}` });
-  const integration = await admin.integrations.create({ organizationId: org.id, provider, environment: 'sandbox' });
-  return (await admin.apiKeys.issue({ integrationId: integration.id, scopes })).key;
+  const org = await admin<{ id: string }>(service, 'organizations.create', { name: `bench ${provider}` });
+  const integration = await admin<{ id: string }>(service, 'integrations.create', {
+    organizationId: org.id,
+    provider,
+    environment: 'sandbox',
+  });
+  return (await admin<{ key: string }>(service, 'apiKeys.issue', { integrationId: integration.id, scopes })).key;
 }
 
 export interface Figures {
@@ -118,11 +217,10 @@ export interface Figures {
   generatorCpuMs: number;
 }
 
-const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
-const GENERATOR = fileURLToPath(new URL('./load-generator.ts', import.meta.url));
+export type LoadOptions = autocannon.Options & { generator?: string; secret?: string; randomKeys?: boolean };
 
 /** Run one load in a separate process (32 connections, BENCH_SECONDS long, default 10). */
-export async function load(name: string, options: autocannon.Options & { generator?: string; secret?: string }): Promise<Figures> {
+export async function load(name: string, options: LoadOptions): Promise<Figures> {
   const config = { connections: 32, duration: Number(process.env.BENCH_SECONDS ?? 10), ...options };
   const stdout = await new Promise<string>((resolve, reject) =>
     execFile(TSX, [GENERATOR, JSON.stringify(config)], { maxBuffer: 64 * 1024 * 1024 }, (err, out) => (err ? reject(err) : resolve(out))),
@@ -151,6 +249,86 @@ export function printTable(rows: Figures[], baseline: Figures): void {
     const p99 = (r.p99 / baseline.p99).toFixed(1);
     console.log(`| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.statusCodes} | ${r.errors} | ${ratio}% | ${p99}× |`);
   }
+}
+
+/** The machine's load average (1, 5, 15 min), printed with every result: figures taken on a busy machine are noise. */
+export function machineLoad(): string {
+  return `load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`;
+}
+
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** A path measured against a baseline, with the targets of docs/performance.md ("Targets"). */
+export interface Measured {
+  name: string;
+  options: LoadOptions;
+  /** Least share of the baseline's throughput. */
+  minShare?: number;
+  /** Most p99 as a multiple of the baseline's. */
+  maxP99Ratio?: number;
+}
+
+export interface Ratios {
+  name: string;
+  throughput: number[];
+  p99: number[];
+}
+
+/**
+ * Every target warmed (BENCH_WARMUP_SECONDS, default 2), then BENCH_ROUNDS rounds (default 3, at least 3 for figures
+ * of record) of: the baseline, then each path, one load each (BENCH_SECONDS). Each round's ratios use that round's
+ * baseline, so drift on a shared machine moves both; printed per round and then as the median over the rounds with
+ * their spread (lowest-highest), against each path's target.
+ */
+export async function compareInRounds(
+  baseline: { name: string; options: LoadOptions },
+  paths: Measured[],
+  /** The processes under load (service, baseline): each load starts once they are idle (`settle`). */
+  processes: { pid: number }[],
+): Promise<Ratios[]> {
+  const pids = processes.map((p) => p.pid);
+  const measure = async (name: string, options: LoadOptions) => {
+    await settle(pids);
+    return load(name, options);
+  };
+  const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+  for (const target of [baseline, ...paths]) await measure('warm-up', { ...target.options, duration: warmup });
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const ratios: Ratios[] = paths.map((p) => ({ name: p.name, throughput: [], p99: [] }));
+  const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+  console.log(`${rounds} rounds of ${seconds} s per load, 32 connections; ${machineLoad()}\n`);
+  for (let round = 1; round <= rounds; round++) {
+    const base = await measure(`round ${round}: ${baseline.name}`, baseline.options);
+    const runs: Figures[] = [];
+    for (const path of paths) runs.push(await measure(`round ${round}: ${path.name}`, path.options));
+    printTable([base, ...runs], base);
+    runs.forEach((run, i) => {
+      ratios[i]!.throughput.push(run.requestsPerSecond / base.requestsPerSecond);
+      // No answer within the load: its latency is beyond the load's length, whatever autocannon's empty histogram says.
+      ratios[i]!.p99.push(run.requests === 0 ? Infinity : run.p99 / base.p99);
+    });
+    console.log('');
+  }
+  printRatios(baseline.name, paths, ratios);
+  return ratios;
+}
+
+/** The median over the rounds of each path's ratios to its baseline, with their spread and whether each target is met. */
+export function printRatios(baselineName: string, paths: Measured[], ratios: Ratios[]): void {
+  const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
+  const times = (x: number) => `${x.toFixed(2)} ×`;
+  const spread = (xs: number[], f: (x: number) => string) =>
+    `**${f(median(xs))}** (${f(Math.min(...xs))}-${f(Math.max(...xs))}, ${xs.length} rounds)`;
+  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  console.log(`| path | baseline | throughput vs baseline | target | p99 vs baseline | target |`);
+  console.log('|---|---|---|---|---|---|');
+  paths.forEach((path, i) => {
+    const { throughput, p99 } = ratios[i]!;
+    const share = path.minShare === undefined ? '' : `≥ ${pct(path.minShare)}: ${verdict(median(throughput) >= path.minShare)}`;
+    const latency = path.maxP99Ratio === undefined ? '' : `≤ ${path.maxP99Ratio} ×: ${verdict(median(p99) <= path.maxP99Ratio)}`;
+    console.log(`| ${path.name} | ${baselineName} | ${spread(throughput, pct)} | ${share} | ${spread(p99, times)} | ${latency} |`);
+  });
+  console.log(`\n(${machineLoad()} at the end)`);
 }
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
@@ -222,82 +400,18 @@ export function machineBusyMs(): number | undefined {
   }
 }
 
-/** One line per target: throughput ratio and p99 ratio against the baseline of the same run, and whether each is met. */
-export function printTargets(baseline: Figures, targets: { run: Figures; minShare: number; maxP99Ratio?: number }[]): void {
-  console.log('');
-  for (const { run, minShare, maxP99Ratio } of targets) {
-    const share = run.requestsPerSecond / baseline.requestsPerSecond;
-    const p99Ratio = run.p99 / baseline.p99;
-    const throughput = `${(share * 100).toFixed(0)}% of baseline (target ≥ ${minShare * 100}%: ${share >= minShare ? 'met' : 'NOT met'})`;
-    const latency =
-      maxP99Ratio === undefined
-        ? `p99 ${p99Ratio.toFixed(1)}× baseline`
-        : `p99 ${p99Ratio.toFixed(1)}× baseline (target ≤ ${maxP99Ratio}×: ${p99Ratio <= maxP99Ratio ? 'met' : 'NOT met'})`;
-    console.log(`${run.name}: ${throughput}, ${latency}`);
-  }
-}
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
 /**
- * The service as `npm start` runs it (its own processes, SVC_WORKERS of them)
- * on the bench's database, for the scale-out comparison. Resolves once it
- * prints its start-up line; `stop` sends SIGTERM and waits for exit.
- */
-export async function startServiceProcess(
-  databaseUrl: string,
-  workers: number,
-): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-proc-'));
-  const child = spawn(TSX, ['server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SVC_DATA_DIR: dataDir,
-      SVC_ADMIN_TOKEN: ADMIN_TOKEN,
-      SVC_WORKERS: String(workers),
-      ...UNLIMITED_RATE,
-      LOG_LEVEL: 'warn',
-      LEDGER_WORKER: 'off',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /svc listening on http:\/\/localhost:(\d+)/.exec(out);
-      if (match) resolve(`http://127.0.0.1:${match[1]}`);
-    });
-    child.once('exit', (code) => reject(new Error(`service exited with ${code} before listening`)));
-  });
-  return {
-    url,
-    pid: child.pid!,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/**
- * Throughput of one load against the service run with 1 and then 2 processes (`npm start`, SVC_WORKERS), with where
- * the machine's CPU went during each load: the service's processes, PostgreSQL, the load generator, everything else.
+ * Throughput of one load against the service run with 1 and then 2 processes (SVC_WORKERS), with where the machine's
+ * CPU went during each load: the service's processes, PostgreSQL, the load generator, everything else.
  */
 export async function printScaleOut(
-  db: { databaseUrl: string; pgDataDir: string | undefined },
+  db: BenchDatabase,
   target: { path: string; headers: Record<string, string>; generator: string },
 ): Promise<void> {
   const figures: Figures[] = [];
   const cpu: string[] = [];
   for (const workers of [1, 2]) {
-    const service = await startServiceProcess(db.databaseUrl, workers);
+    const service = await startService(db, { env: { SVC_WORKERS: String(workers) } });
     try {
       const options = {
         url: `${service.url}${target.path}`,
@@ -333,4 +447,62 @@ export async function printScaleOut(
   console.log(
     `\nscale-out: 2 processes give ${(figures[1]!.requestsPerSecond / figures[0]!.requestsPerSecond).toFixed(2)}× the throughput of 1`,
   );
+}
+
+/**
+ * A gwc webhook endpoint with `secret` for a new organization's sandbox gwc integration, made through the operator
+ * API; its URL on `service` (the endpoint's own URL is built from the public URL, which a bench does not set).
+ */
+export async function gwcWebhookEndpoint(service: { url: string }, secret: string): Promise<string> {
+  const organization = await admin<{ id: string }>(service, 'organizations.create', { name: 'Bench gwc webhooks' });
+  const integration = await admin<{ id: string }>(service, 'integrations.create', {
+    organizationId: organization.id,
+    provider: 'gwc',
+    environment: 'sandbox',
+  });
+  const endpoint = await admin<{ url: string }>(service, 'webhookEndpoints.create', {
+    integrationId: integration.id,
+    signingSecret: secret,
+  });
+  return `${service.url}${new URL(endpoint.url).pathname}`;
+}
+
+/** A synced sandbox company: its organization and ledger integration. */
+export interface SeededLedger {
+  organizationId: string;
+  integrationId: string;
+  realmId: string;
+}
+
+/** A sandbox company of that size imported into `db` by `bench/seed-ledger.ts`, in its own process. */
+export async function seedLedger(
+  db: { url: string },
+  company: { invoices: number; items: number; lines: number; realmId: string },
+): Promise<SeededLedger> {
+  const stdout = await new Promise<string>((resolve, reject) =>
+    execFile(
+      TSX,
+      [fileURLToPath(new URL('./seed-ledger.ts', import.meta.url)), JSON.stringify({ databaseUrl: db.url, ...company })],
+      { maxBuffer: 1024 * 1024 },
+      (err, out) => (err ? reject(err) : resolve(out)),
+    ),
+  );
+  return JSON.parse(stdout) as SeededLedger;
+}
+
+/** A `provider` integration of the ledger's organization, linked to its ledger integration, and a key with `scopes`. */
+export async function linkedKey(
+  service: { url: string },
+  ledger: { organizationId: string; integrationId: string },
+  provider: 'gwa' | 'gwb' | 'gwc',
+  scopes: ('invoices:read' | 'enrichment:write' | 'payments:write')[],
+): Promise<{ integrationId: string; key: string }> {
+  const integration = await admin<{ id: string }>(service, 'integrations.create', {
+    organizationId: ledger.organizationId,
+    provider,
+    environment: 'sandbox',
+  });
+  await admin(service, 'links.create', { ledgerIntegrationId: ledger.integrationId, providerIntegrationId: integration.id });
+  const { key } = await admin<{ key: string }>(service, 'apiKeys.issue', { integrationId: integration.id, scopes });
+  return { integrationId: integration.id, key };
 }

@@ -1,7 +1,8 @@
 /**
  * `npm run bench:unknown-keys`: does a flood of made-up API keys slow down the
  * clients with valid keys? New gwc payment reports with one valid key at 32
- * connections, on one app, four ways, interleaved BENCH_ROUNDS times (default 2; the best run of each in the
+ * connections, against the service as `npm start` runs it (two processes on one database: default failure limit, and
+ * failure burst 10^9), four ways, interleaved BENCH_ROUNDS times (default 2; the best run of each in the
  * table, and the medians):
  * - alone: the baseline;
  * - during a flood: 32 more connections each sending a new random, well-formed
@@ -15,40 +16,26 @@
  * - during the same flood with the failure limit and negative cache out of the
  *   way (failure burst 10^9): what an unknown key cost before.
  */
-import { ConfigSchema } from '../server/config.js';
-import { createApp } from '../server/http/app.js';
-import { listen } from '../server/http/lifecycle.js';
-import { createLogger } from '../server/logger.js';
-import { ADMIN_TOKEN, BENCH_KEY_MAC, benchKey, load, printTable, startBenchService, UNLIMITED_RATE, type Figures } from './support.js';
+import { benchKey, load, printTable, settle, startDatabase, startService, type Figures } from './support.js';
 
-const env = await startBenchService();
+const db = await startDatabase();
+// One after the other: the first migrates the database (and builds dist/ when stale). SVC_AUTH_FAILURE_BURST's default.
+const limited = await startService(db);
+const unlimited = await startService(db, { env: { SVC_AUTH_FAILURE_BURST: '1000000000' } });
 try {
-  const start = async (failureBurst: string) => {
-    const config = ConfigSchema.parse({
-      DATABASE_URL: env.databaseUrl,
-      LOG_LEVEL: 'warn',
-      ...UNLIMITED_RATE,
-      SVC_AUTH_FAILURE_BURST: failureBurst,
-    });
-    return listen(
-      createApp({ orm: env.orm, config, logger: createLogger('warn'), adminToken: ADMIN_TOKEN, keyMac: BENCH_KEY_MAC }),
-      0,
-      '127.0.0.1',
-    );
-  };
-  const limited = await start('100');
-  const unlimited = await start('1000000000');
-  const key = await benchKey(env.orm, 'gwc', ['payments:write']);
-  const valid = (name: string, port: number) =>
-    load(name, {
-      url: `http://127.0.0.1:${port}/api/v1/gwc/payment-reports`,
+  const key = await benchKey(limited, 'gwc', ['payments:write']);
+  const valid = async (name: string, url: string) => {
+    await settle([limited.pid, unlimited.pid]);
+    return load(name, {
+      url: `${url}/api/v1/gwc/payment-reports`,
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
       generator: 'report:unique',
     });
-  const flood = (port: number, overallRate?: number) =>
+  };
+  const flood = (url: string, overallRate?: number) =>
     load('flood', {
-      url: `http://127.0.0.1:${port}/api/v1/gwc/payment-reports`,
+      url: `${url}/api/v1/gwc/payment-reports`,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       generator: 'report:unique',
@@ -58,18 +45,18 @@ try {
   const runs: Record<string, Figures[]> = { alone: [], flood: [], rated: [], unprotected: [] };
   const floods: Record<string, Figures[]> = { flood: [], rated: [], unprotected: [] };
   for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 2); round++) {
-    const alone = await valid('valid key alone', limited.port);
+    const alone = await valid('valid key alone', limited.url);
     runs.alone!.push(alone);
     const [r, fr] = await Promise.all([
-      valid('valid key during a flood at its own rate', limited.port),
-      flood(limited.port, alone.requestsPerSecond),
+      valid('valid key during a flood at its own rate', limited.url),
+      flood(limited.url, alone.requestsPerSecond),
     ]);
     runs.rated!.push(r);
     floods.rated!.push(fr);
-    const [a, fa] = await Promise.all([valid('valid key during an unbounded flood', limited.port), flood(limited.port)]);
+    const [a, fa] = await Promise.all([valid('valid key during an unbounded flood', limited.url), flood(limited.url)]);
     runs.flood!.push(a);
     floods.flood!.push(fa);
-    const [b, fb] = await Promise.all([valid('same flood, no failure limit or negative cache', unlimited.port), flood(unlimited.port)]);
+    const [b, fb] = await Promise.all([valid('same flood, no failure limit or negative cache', unlimited.url), flood(unlimited.url)]);
     runs.unprotected!.push(b);
     floods.unprotected!.push(fb);
   }
@@ -85,8 +72,8 @@ try {
     console.log(
       `${name}: flood req/s ${xs.map((r) => r.requestsPerSecond).join(', ')}; generator CPU ms ${xs.map((r) => Math.round(r.generatorCpuMs)).join(', ')}; statuses ${xs.map((r) => r.statusCodes).join(' / ')}`,
     );
-  await limited.close(1000);
-  await unlimited.close(1000);
 } finally {
-  await env.close();
+  await limited.stop();
+  await unlimited.stop();
+  await db.stop();
 }

@@ -4,6 +4,8 @@ import type { PaymentReport } from '../../contract/payment-reports.js';
 import { DomainError } from '../../server/domain/errors.js';
 import { receiveGwcEvent } from '../../server/domain/gwc-webhooks/intake.js';
 import { recordPaymentReport } from '../../server/domain/payment-reports/record-payment-report.js';
+import { coalescedRefusalNotes } from '../../server/persistence/refusal-notes.js';
+import { poolSql } from '../../server/persistence/sql/sql.js';
 import { EVIDENCE_STATES } from '../../server/domain/evidence/evidence-state.js';
 import { csvObjects } from './csv.js';
 import { charge, gwcEvent, newPaymentIntentId, newSecret, paymentIntent, signed } from './gwc-webhooks.js';
@@ -281,6 +283,10 @@ export async function checkBatch(env: PropertyEnv, histories: History[]): Promis
               header: delivery.header,
               rawBody: Buffer.from(delivery.body),
               requestId: 'req_property',
+              // Every delivery here is signed correctly: a refusal note would be a failure the model reports anyway.
+              refusals: coalescedRefusalNotes(poolSql(orm), (err) => {
+                throw err;
+              }),
             });
             // Provider evidence is never refused for arriving out of order.
             if (ack.status === 'rejected') throw new Error(`A provider event was rejected: ${delivery.body}`);

@@ -7,8 +7,8 @@ const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import
 };
 
 function atLeast(version: string, floor: string): boolean {
-  const [a, b] = [version, floor].map((v) => v.replace(/^v/, '').split('.').map(Number));
-  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] > b[i];
+  const [a = [], b = []] = [version, floor].map((v) => v.replace(/^v/, '').split('.').map(Number));
+  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
   return true;
 }
 
