@@ -2,6 +2,12 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { PROCESS_TESTS, UNIT_TESTS } from './test/support/vitest/lanes.js';
 
+/**
+ * The exit-code test (test/integration/platform/test-runner-exit.test.ts) writes a failing file under
+ * `test/exit-check-<pid>/` and runs it with this configuration; the suite's own run must never collect it.
+ */
+const EXIT_CHECK = process.env.EXIT_CHECK_RUN === '1' ? [] : ['test/exit-check-*/**'];
+
 /** Every lane's limits (projects do not inherit the root's test options). */
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 
@@ -32,7 +38,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: [...UNIT_TESTS, ...PROCESS_TESTS],
+          exclude: [...UNIT_TESTS, ...PROCESS_TESTS, ...EXIT_CHECK],
           pool: 'forks',
           isolate: false,
           ...timeouts,

@@ -19,7 +19,7 @@ describe('test runner exit code', () => {
     const file = path.join(dir, 'always-fails.test.ts');
     writeFileSync(file, "import { expect, it } from 'vitest';\nit('fails on purpose', () => expect(1).toBe(2));\n");
     try {
-      const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST')));
+      const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST'))), EXIT_CHECK_RUN: '1' };
       const run = spawnSync(path.join(ROOT, 'node_modules/.bin/vitest'), ['run', path.relative(ROOT, file)], {
         cwd: ROOT,
         env,

@@ -1,2 +1,0 @@
-import { expect, it } from 'vitest';
-it('fails on purpose', () => expect(1).toBe(2));
