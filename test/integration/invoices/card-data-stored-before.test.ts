@@ -252,7 +252,7 @@ describe('card numbers stored by earlier versions', () => {
     });
   });
 
-  it('when every table spans many pages, then each page is redacted and mapped the same', async () => {
+  it('when every table spans many pages, then each batch is redacted the same', async () => {
     for (const batch of [1, 2]) {
       await olderDatabase(async (orm, seeded, before) => {
         const redaction = new Redaction(orm.em.getDriver(), orm.config);
