@@ -19,7 +19,9 @@ export function ormOptions(clientUrl: string, overrides: Partial<Options> = {}):
       pathTs: MIGRATIONS_PATH,
       tableName: 'mikro_orm_migrations',
       transactional: true,
-      allOrNothing: true,
+      // Each migration commits on its own: a non-transactional data migration (its batches on their own connections)
+      // must see the tables earlier ones created, and no run holds their locks until the last one (docs/operations.md).
+      allOrNothing: false,
       snapshot: false,
       emit: 'ts',
       silent: true,

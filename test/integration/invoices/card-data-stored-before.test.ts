@@ -4,10 +4,10 @@ import { CARD_NUMBER_REDACTED } from '../../../server/domain/guard/redact-card-n
 import { getInvoiceForOperator } from '../../../server/domain/invoices/invoice-views.js';
 import { mapAndStoreInvoices } from '../../../server/domain/invoices/store-invoices.js';
 import { generateCompany } from '../../../server/ledger-sandbox/demo-company.js';
+import { Migration20261125183000_redact_card_numbers as Redaction } from '../../../server/persistence/migrations/Migration20261125183000_redact_card_numbers.js';
 import { migrate, openOrm } from '../../../server/persistence/orm.js';
 import { connectionById } from '../../../server/persistence/sql/ledger-connections.sql.js';
-import { redactStoredCardNumbers } from '../../../server/persistence/redact-stored-card-numbers.js';
-import { poolSql, sqlOf } from '../../../server/persistence/sql/sql.js';
+import { poolSql } from '../../../server/persistence/sql/sql.js';
 import { digitsOf, rowsHolding, TYPED } from '../../support/card-scan.js';
 import { createTestDatabase } from '../../support/database.js';
 
@@ -168,8 +168,9 @@ async function expectRedacted(orm: MikroORM, seeded: Seeded, before: Dump): Prom
     const paths = detail.issues.filter((i) => i.code === 'card_data_in_source').map((i) => `${i.category} ${i.path}`);
     return { ready: detail.ready, paths: paths.sort(), detail };
   };
-  const own = ['source source.DocNumber', 'source source.Line[0].Description'];
-  const ofItem = ['source source.Item(4).Name', 'source source.Line[0].SalesItemLineDetail.ItemRef.name'];
+  // Not mapped again (that needs the mapper of the day): the current snapshot is redacted in place, issues at its paths.
+  const own = ['source invoice.invoiceNumber', 'source invoice.lineItems[0].description'];
+  const ofItem = ['source invoice.lineItems[0].productName'];
   for (const provider of ['gwa', 'gwb', 'gwc'] as const) {
     const first = await cardPaths('1001', provider);
     expect({ ready: first.ready, paths: first.paths }, provider).toStrictEqual({ ready: false, paths: own });
@@ -205,7 +206,7 @@ async function expectRedacted(orm: MikroORM, seeded: Seeded, before: Dump): Prom
   const recordId = (key: string) => recordIds.find((r) => r.key === key)!.id;
   expect(changedIds(before, after)).toStrictEqual({
     ledger_source_records: [recordId('Invoice:1001'), recordId('Invoice:1002'), recordId('Item:4')].sort(),
-    stored_invoices: [id('1001').id, id('1002').id].sort(),
+    stored_invoices: [id('1001').id],
     invoice_snapshots: [id('1001').snapshot_id, id('1002').snapshot_id, seeded.earlierSnapshot].sort(),
     preparations: [prepared!.id],
   });
@@ -251,15 +252,12 @@ describe('card numbers stored by earlier versions', () => {
     });
   });
 
-  it('when every table spans many pages, then each page is redacted and mapped the same', async () => {
+  it('when every table spans many pages, then each batch is redacted the same', async () => {
     for (const batch of [1, 2]) {
       await olderDatabase(async (orm, seeded, before) => {
-        await orm.em.fork().transactional(async (em) => {
-          const sql = sqlOf(em);
-          for (const table of ['invoice_snapshots', 'preparations']) await sql(`alter table ${table} disable trigger ${table}_append_only`);
-          await redactStoredCardNumbers(sql, { now: new Date(), batch });
-          for (const table of ['invoice_snapshots', 'preparations']) await sql(`alter table ${table} enable trigger ${table}_append_only`);
-        });
+        const redaction = new Redaction(orm.em.getDriver(), orm.config);
+        redaction.batch = batch;
+        await redaction.up();
         await expectRedacted(orm, seeded, before);
       });
     }

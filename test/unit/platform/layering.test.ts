@@ -41,6 +41,22 @@ function violations(files: string[]): string[] {
   return found;
 }
 
+/**
+ * A migration runs on databases of every later release: it may import only the migration library and its own frozen
+ * copies (server/persistence/migrations/frozen), never live domain or persistence code, whose later changes would change
+ * what an old migration does.
+ */
+function migrationViolations(files: string[]): string[] {
+  const found: string[] = [];
+  for (const file of files) {
+    for (const { from } of imports(readFileSync(path.join(root, file), 'utf8'))) {
+      if (from.startsWith('@mikro-orm/') || from.startsWith('./')) continue;
+      found.push(`${file}: imports live code (${from})`);
+    }
+  }
+  return found;
+}
+
 describe('layering', () => {
   it('domain modules import no ORM entity and no SQL row type, and run no SQL of their own', () => {
     expect(violations(sources('server/domain'))).toEqual([]);
@@ -48,6 +64,20 @@ describe('layering', () => {
 
   it('operator procedures reach storage through the same domain and persistence functions', () => {
     expect(violations(sources('admin'))).toEqual([]);
+  });
+
+  it('migrations import only the migration library and their frozen copies', () => {
+    const migrations = sources('server/persistence/migrations').filter((f) => !f.endsWith('/index.ts'));
+    expect(migrations.length).toBeGreaterThan(10);
+    expect(migrationViolations(migrations)).toEqual([]);
+  });
+
+  it('the migration check sees a migration importing live code', () => {
+    expect(migrationViolations(['test/unit/platform/layering-migration-fixture.txt'])).toEqual([
+      'test/unit/platform/layering-migration-fixture.txt: imports live code (../redact-stored-card-numbers.js)',
+      'test/unit/platform/layering-migration-fixture.txt: imports live code (../sql/sql.js)',
+      'test/unit/platform/layering-migration-fixture.txt: imports live code (../../domain/guard/card-numbers.js)',
+    ]);
   });
 
   it('the check sees a violation when there is one', () => {
