@@ -438,6 +438,7 @@ function planGwa(orm: MikroORM, world: World, p: GwaPreparationHistory, total: n
     deliveries.push(send, ...(m.duplicate ? [send] : []));
   });
   if (steps.includes(1)) {
+    // Seconds after `base`: early is between the capture (60) and the first refund (120), late after the last (180).
     const notifications = [
       { kind: 'transaction_settled', n: p.settled, early: 80, late: 200 },
       { kind: 'transaction_disbursed', n: p.disbursed, early: 100, late: 220 },
