@@ -34,7 +34,9 @@ const STEPS = [
   { status: 'failed', captured: false, refunded: 'none' },
 ] as const;
 const LIFECYCLES = { authorized: [0], captured: [0, 1], partial: [0, 1, 2], full: [0, 1, 3], partialThenFull: [0, 1, 2, 3] } as const;
-const GWA_LIFECYCLES = { ...LIFECYCLES, canceled: [0, 4], failed: [5] } as const;
+/** gwa adds a void, a decline, and a settlement the provider declined after the authorization (`declined`). */
+const GWA_LIFECYCLES = { ...LIFECYCLES, canceled: [0, 4], failed: [5], declined: [0] } as const;
+const FAILED = 5;
 /** When a moment happened: one minute apart, in the order of `STEPS`. */
 const momentAt = (base: number, step: number) => base + step * 60;
 
@@ -77,7 +79,10 @@ export interface GwaPreparationHistory {
   mismatch: boolean;
   merchantNames: boolean;
   merchant: GwaMerchantDelivery[];
-  /** `transaction_settled` and `transaction_disbursed`: sent only for a transaction submitted for settlement. */
+  /**
+   * `transaction_settled` and `transaction_disbursed`: sent only for a transaction submitted for settlement;
+   * `settled` is `transaction_settlement_declined` in the `declined` lifecycle.
+   */
   settled: Notified;
   disbursed: Notified;
 }
@@ -219,17 +224,23 @@ export function gwaModel(
   const steps: readonly number[] = GWA_LIFECYCLES[p.lifecycle];
   const merchantSteps = steps.filter((s, k) => p.merchant[k]!.include);
   const notified = steps.includes(1) && (p.settled.include || p.disbursed.include);
+  // A declined settlement is a provider-verified failure after the authorization: no capture to verify.
+  const declined = p.lifecycle === 'declined' && p.settled.include;
+  const providerSteps = notified ? [1] : declined ? [FAILED] : [];
   const linked = steps.some((s, k) => p.merchant[k]!.include && p.merchant[k]!.withTransactionId);
   const amountMinor = p.mismatch ? total - 1 : total;
   const payments: ModelPayment[] = [];
   const m = merchantSteps.length > 0;
   if (m && linked) {
-    const step = Math.max(...merchantSteps, ...(notified ? [1] : []));
+    const step = Math.max(...merchantSteps, ...providerSteps);
     payments.push({ attemptId: ids.attemptId, step, names: p.merchantNames, verified: notified, amountMinor });
   } else {
     if (m)
       payments.push({ attemptId: ids.attemptId, step: Math.max(...merchantSteps), names: p.merchantNames, verified: false, amountMinor });
-    if (notified) payments.push({ attemptId: `gwa_transaction_${ids.transactionId}`, step: 1, names: false, verified: true, amountMinor });
+    if (providerSteps.length > 0) {
+      const attemptId = `gwa_transaction_${ids.transactionId}`;
+      payments.push({ attemptId, step: providerSteps[0]!, names: false, verified: notified, amountMinor });
+    }
   }
   return { preparation: preparationOf(ids.preparationId, p, payments), payments };
 }
@@ -437,12 +448,15 @@ function planGwa(orm: MikroORM, world: World, p: GwaPreparationHistory, total: n
     };
     deliveries.push(send, ...(m.duplicate ? [send] : []));
   });
-  if (steps.includes(1)) {
+  if (steps.includes(1) || p.lifecycle === 'declined') {
     // Seconds after `base`: early is between the capture (60) and the first refund (120), late after the last (180).
-    const notifications = [
-      { kind: 'transaction_settled', n: p.settled, early: 80, late: 200 },
-      { kind: 'transaction_disbursed', n: p.disbursed, early: 100, late: 220 },
-    ];
+    const notifications =
+      p.lifecycle === 'declined'
+        ? [{ kind: 'transaction_settlement_declined', n: p.settled, early: 80, late: 80 }]
+        : [
+            { kind: 'transaction_settled', n: p.settled, early: 80, late: 200 },
+            { kind: 'transaction_disbursed', n: p.disbursed, early: 100, late: 220 },
+          ];
     for (const { kind, n, early, late } of notifications) {
       if (!n.include) continue;
       const timestamp = new Date((base + (n.late ? late : early)) * 1000);
@@ -458,7 +472,7 @@ function planGwa(orm: MikroORM, world: World, p: GwaPreparationHistory, total: n
           payload: form.gwa_payload,
           requestId: 'req_property',
         });
-        // A settlement notification of the payment is never refused for arriving out of order.
+        // A notification of the payment is never refused for arriving out of order.
         if (ack.status === 'rejected') throw new Error(`A ${kind} notification was rejected, history ${JSON.stringify(p)}`);
       };
       deliveries.push(send, ...(n.duplicate ? [send] : []));
