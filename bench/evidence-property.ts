@@ -1,7 +1,8 @@
 /**
  * `npm run bench:evidence-property`: the interleaving property of docs/evidence.md ("Order never changes the answer")
  * over many more histories than `npm test` runs: `test/integration/evidence/order-property.test.ts` with
- * EVIDENCE_PROPERTY_HISTORIES (default 100,000; 30 histories per world, all of a world at once). The test prints
+ * EVIDENCE_PROPERTY_HISTORIES (default 100,000, gwc and gwa: each batch a gwc world and a gwa world of 15 histories
+ * each, all at once). The test prints
  * `evidence property: <histories> histories in <seconds> s, seed <seed>, failures 0`; a failure prints the seed and
  * the counterexample, and EVIDENCE_PROPERTY_SEED replays it.
  */

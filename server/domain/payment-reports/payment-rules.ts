@@ -74,12 +74,12 @@ export function establishedAliases(facts: readonly Fact[]) {
  * Why a new report cannot join its payment's history (409), per provider
  * (docs/payment-reports.md): conflicting stable aliases for all; for gwc any
  * cumulative amount lower than, or an observed time earlier than, the current
- * state; for gwa an attempt amount or cumulative amounts that contradict any
- * earlier or later report. The gwc order rules hold a merchant's reports to the
- * merchant's own earlier reports: provider evidence arrives asynchronously and in
- * any order, so it is never refused for order and never makes a merchant's
- * report of an earlier moment a conflict; the projection keeps the latest state
- * (docs/gwc-events.md).
+ * state; for gwa an attempt amount that differs, or cumulative amounts that
+ * contradict any earlier or later report. The order rules (gwc C5, C6; gwa C8)
+ * hold a merchant's reports to the merchant's own reports: provider evidence
+ * arrives asynchronously and in any order, so it is never refused for order and
+ * never makes a merchant's report of another moment a conflict; the projection
+ * keeps the latest state (docs/gwc-events.md, docs/payment-reports.md).
  */
 export function conflictIssues(provider: PaymentProvider, incoming: Fact, existing: readonly Fact[]): Issue[] {
   if (existing.length === 0) return [];
@@ -118,8 +118,13 @@ export function conflictIssues(provider: PaymentProvider, incoming: Fact, existi
     if (existing.some((f) => f.amountMinor !== incoming.amountMinor)) {
       issues.push(conflict('amount_conflict', 'amountMinor', 'The attempt amount differs from earlier reports of this attempt'));
     }
+  }
+  // C8 holds a merchant's report to the merchant's own: a notification carries no refund (a refund is its own
+  // transaction), so its amounts are the refunds known when it arrived, and holding either to the other would make the
+  // outcome depend on arrival order.
+  if (provider === 'gwa' && (incoming.evidence ?? 'merchant_report') === 'merchant_report') {
     const t = incoming.occurredAt.getTime();
-    const contradicts = existing.some((f) => {
+    const contradicts = merchantOnly.some((f) => {
       const ft = f.occurredAt.getTime();
       const lowerThanEarlier =
         ft <= t && (f.capturedAmountMinor > incoming.capturedAmountMinor || f.refundedAmountMinor > incoming.refundedAmountMinor);

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { BATCH, checkBatch, historyArb, type PropertyEnv } from '../../support/evidence-property.js';
+import { BATCH, checkBatch, gwaHistoryArb, historyArb, WORLD, type PropertyEnv } from '../../support/evidence-property.js';
 import { useLedgerApp } from '../../support/ledger-app.js';
-import { invoiceReader } from '../../support/ledger-flow.js';
+import { invoiceReader, linkedProvider } from '../../support/ledger-flow.js';
 import { bodyFor, preparationFlow } from '../../support/preparation-flow.js';
 
 const app = useLedgerApp({ sandbox: { invoices: 2, items: 2 } });
@@ -16,17 +16,31 @@ const SEED = process.env.EVIDENCE_PROPERTY_SEED === undefined ? Date.now() % 2 *
 /** docs/evidence.md, "Order never changes the answer". */
 describe('evidence, payments and missing confirmations in any arrival order', () => {
   it(
-    `when ${HISTORIES} generated histories of merchant reports and signed provider events arrive in any order, with duplicates, then every view equals the reference model of the final facts`,
+    `when ${HISTORIES} generated gwc and gwa histories of merchant reports and signed provider deliveries arrive in any order, with duplicates, then every view equals the reference model of the final facts`,
     async () => {
       const reader = await invoiceReader(app, 'gwc');
+      // gwa fields need the buyer's purchase-order number, kept in this custom field of the source.
+      expect((await app.admin('connections.configure', { id: reader.connectionRowId, purchaseOrderField: 'Purchase Order' })).status).toBe(
+        200,
+      );
       const invoice = await confirmMappings(reader, '1001');
       const prepared = await post(reader.key, 'gwcPreparation', bodyFor(invoice));
       expect(prepared.body.data.mode).toBe('enhanced');
-      const env: PropertyEnv = { app, template: { preparationId: prepared.body.preparation.id, amountMinor: invoice.totalAmountMinor } };
+      const gwa = await linkedProvider(app, reader.ledger, 'gwa');
+      const gwaPrepared = await post(gwa.key, 'gwa', bodyFor(invoice));
+      expect(gwaPrepared.status, JSON.stringify(gwaPrepared.body)).toBe(200);
+      const template = (res: typeof prepared) => ({ preparationId: res.body.preparation.id, amountMinor: invoice.totalAmountMinor });
+      const env: PropertyEnv = { app, templates: { gwc: template(prepared), gwa: template(gwaPrepared) } };
       const started = performance.now();
       // The seed is in the failure message (fast-check prints it with the counterexample); set EVIDENCE_PROPERTY_SEED to replay.
       await fc.assert(
-        fc.asyncProperty(fc.array(historyArb, { minLength: BATCH, maxLength: BATCH }), (batch) => checkBatch(env, batch)),
+        fc.asyncProperty(
+          fc.record({
+            gwc: fc.array(historyArb, { minLength: WORLD, maxLength: WORLD }),
+            gwa: fc.array(gwaHistoryArb, { minLength: WORLD, maxLength: WORLD }),
+          }),
+          (batch) => checkBatch(env, batch),
+        ),
         { numRuns: Math.ceil(HISTORIES / BATCH), seed: SEED, endOnFailure: process.env.EVIDENCE_PROPERTY_SHRINK !== 'true' },
       );
       const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -4,7 +4,7 @@ import { useTestApp, type TestApp, type TestResponse } from '../../support/harne
 import { adminCall, createTenant, type Tenant } from '../../support/tenants.js';
 import { gwaReport, gwcReport } from '../../support/reports.js';
 import { deliverGwc, gwcEvent, newPaymentIntentId, newSecret, paymentIntent, signed } from '../../support/gwc-webhooks.js';
-import { deliver, newKeys, sampleNotification } from '../../support/gwa-webhooks.js';
+import { deliver, newKeys, sampleNotification, transactionNotification } from '../../support/gwa-webhooks.js';
 import { recordPaymentReport } from '../../../server/domain/payment-reports/record-payment-report.js';
 import type { PaymentReport } from '../../../contract/payment-reports.js';
 
@@ -238,6 +238,86 @@ describe('provider identity links provider evidence and merchant reports', () =>
       duplicate: false,
     });
     expect(await sql(app, 'select observation_count from tracked_payments where id = ?', [rows[0].id])).toEqual([{ observation_count: 4 }]);
+  });
+
+  /**
+   * A gwa transaction refunded between its settlement and its notifications: captured at 10:00, settled 10:10, 25.00
+   * refunded 10:20, the rest 10:30, disbursed 10:40. A notification carries no refund (a refund is its own
+   * transaction), so C8 binds the merchant's reports to the merchant's own (docs/payment-reports.md).
+   */
+  const refundedBetween = (txn: string) => {
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 10, 10, minute));
+    const attemptId = `att_${txn}`;
+    const report = (status: string, refunded: number, minute: number) =>
+      merchantCapture(txn, { attemptId, status, refundedAmountMinor: refunded, occurredAt: at(minute).toISOString() });
+    return {
+      captured: report('captured', 0, 0),
+      partly: report('partially_refunded', 2500, 20),
+      refunded: report('refunded', 10000, 30),
+      notification: (kind: 'transaction_settled' | 'transaction_disbursed', keys: ReturnType<typeof newKeys>) =>
+        transactionNotification(keys, kind, txn, {
+          amountMinor: 10000,
+          timestamp: at(kind === 'transaction_settled' ? 10 : 40),
+          merchantAccountId: 'merchant_a',
+        }),
+    };
+  };
+  const paymentOf = async (txn: string) => {
+    const [payment] = await sql(
+      app,
+      'select id, status, captured_amount_minor::int, refunded_amount_minor::int from tracked_payments where provider_payment_id = ?',
+      [txn],
+    );
+    const evidence = await sql(app, 'select evidence, status from payment_observations where tracked_payment_id = ? order by occurred_at', [
+      payment.id,
+    ]);
+    return { status: payment.status, captured: payment.captured_amount_minor, refunded: payment.refunded_amount_minor, evidence };
+  };
+
+  it("C8: when the settlement notification arrives after the merchant's refund reports, then it is recorded and the payment is refunded with a verified capture", async () => {
+    const { tenant, keys, path } = await gwaSetup();
+    const txn = transactionId();
+    const h = refundedBetween(txn);
+    for (const report of [h.captured, h.partly, h.refunded]) {
+      expect((await app.request('/api/v1/gwa/payment-reports', { method: 'POST', json: report, key: tenant.key })).status).toBe(200);
+    }
+    const res = await deliver(app, path, h.notification('transaction_settled', keys));
+    expect(res.body).toEqual({ received: true, kind: 'transaction_settled', status: 'refunded', duplicate: false });
+    expect(await paymentOf(txn)).toEqual({
+      status: 'refunded',
+      captured: 10000,
+      refunded: 10000,
+      evidence: [
+        { evidence: 'merchant_report', status: 'captured' },
+        { evidence: 'provider_verified', status: 'refunded' },
+        { evidence: 'merchant_report', status: 'partially_refunded' },
+        { evidence: 'merchant_report', status: 'refunded' },
+      ],
+    });
+  });
+
+  it("C8: when the disbursement notification stamped after the refunds arrives before the merchant's refund reports, then the reports are accepted and the payment is refunded", async () => {
+    const { tenant, keys, path } = await gwaSetup();
+    const txn = transactionId();
+    const h = refundedBetween(txn);
+    expect((await app.request('/api/v1/gwa/payment-reports', { method: 'POST', json: h.captured, key: tenant.key })).status).toBe(200);
+    const res = await deliver(app, path, h.notification('transaction_disbursed', keys));
+    expect(res.body).toEqual({ received: true, kind: 'transaction_disbursed', status: 'captured', duplicate: false });
+    for (const report of [h.partly, h.refunded]) {
+      const answer = await app.request('/api/v1/gwa/payment-reports', { method: 'POST', json: report, key: tenant.key });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    }
+    expect(await paymentOf(txn)).toEqual({
+      status: 'refunded',
+      captured: 10000,
+      refunded: 10000,
+      evidence: [
+        { evidence: 'merchant_report', status: 'captured' },
+        { evidence: 'merchant_report', status: 'partially_refunded' },
+        { evidence: 'merchant_report', status: 'refunded' },
+        { evidence: 'provider_verified', status: 'captured' },
+      ],
+    });
   });
 
   it('when a merchant report names a transaction already linked to another merchant attempt, then it is still refused 409 identity_conflict', async () => {

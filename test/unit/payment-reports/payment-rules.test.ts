@@ -100,6 +100,24 @@ describe('conflicts (docs/payment-reports.md)', () => {
     expect(conflictIssues('gwa', fact({ status: 'authorized', capturedAmountMinor: 0, occurredAt: at(1) }), [captured])).toEqual([]);
   });
 
+  it("C8: when a gwa notification and the merchant's reports differ in refunds, then neither is a conflict for the other", () => {
+    const provider = (overrides: Partial<Fact>) => fact({ evidence: 'provider_verified', ...overrides });
+    const partly = fact({ status: 'partially_refunded', refundedAmountMinor: 250, occurredAt: at(20) });
+    // a settlement stamped before the refund, carrying the full refund known when it arrived
+    const settled = provider({ status: 'refunded', refundedAmountMinor: 1000, occurredAt: at(10) });
+    expect(conflictIssues('gwa', settled, [fact({ occurredAt: at(0) }), partly])).toEqual([]);
+    // a merchant's refund observed before a disbursement that knew of no refund
+    const disbursed = provider({ occurredAt: at(40) });
+    expect(conflictIssues('gwa', fact({ status: 'refunded', refundedAmountMinor: 1000, occurredAt: at(30) }), [disbursed])).toEqual([]);
+    // the merchant's own reports still bind each other, and C7 binds everyone
+    expect(codes(conflictIssues('gwa', fact({ status: 'captured', occurredAt: at(30) }), [partly, disbursed]))).toEqual([
+      'cumulative_amount_conflict@capturedAmountMinor',
+    ]);
+    expect(codes(conflictIssues('gwa', provider({ amountMinor: 900, capturedAmountMinor: 900 }), [partly]))).toEqual([
+      'amount_conflict@amountMinor',
+    ]);
+  });
+
   it('P3/P4: when a gwb report is older or lower, then it is no conflict (kept as history)', () => {
     const current = fact({ status: 'partially_refunded', refundedAmountMinor: 300, occurredAt: at(5) });
     expect(conflictIssues('gwb', fact({ occurredAt: at(1) }), [current])).toEqual([]);
