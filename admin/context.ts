@@ -3,7 +3,7 @@ import type { ApiKeyMac } from '../server/crypto/api-key-mac.js';
 import { secretsEqual } from '../server/crypto/secrets.js';
 import type { LedgerRuntime } from '../server/integrations/ledger/runtime.js';
 import type { Logger } from '../server/logger.js';
-import type { WebhookRuntime } from '../server/domain/gwa-webhooks/runtime.js';
+import type { WebhookRuntime } from '../server/domain/webhooks/runtime.js';
 
 export interface AdminContext {
   orm: MikroORM;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { PaymentReport } from '../../contract/payment-reports.js';
 import { DomainError } from '../../server/domain/errors.js';
-import { receiveGwcEvent } from '../../server/domain/gwc-webhooks/intake.js';
+import { receiveGwcEvent } from '../../server/domain/webhooks/gwc/intake.js';
 import { recordPaymentReport } from '../../server/domain/payment-reports/record-payment-report.js';
 import { coalescedRefusalNotes } from '../../server/persistence/refusal-notes.js';
 import { poolSql } from '../../server/persistence/sql/sql.js';
