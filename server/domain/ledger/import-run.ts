@@ -8,15 +8,9 @@ import { markDeleted, markSeen, markUnseenDeleted, upsertSourceRecords } from '.
 import { finishRun, recordRunError, runById, saveRunEntities, startRunAttempt } from '../../persistence/sql/ledger-sync-runs.sql.js';
 import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
 import { scopeOfConnection } from './types.js';
-import { LedgerHttpError, queryPage } from '../../integrations/ledger/ledger-api.js';
-import { changesSince } from '../../integrations/ledger/ledger-cdc.js';
-import {
-  ConnectionNoLongerActive,
-  LedgerSession,
-  ReauthorizationRequired,
-  TokenOutcomeUnknown,
-} from '../../integrations/ledger/ledger-session.js';
-import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
+import { ledgerTokenStore } from '../../persistence/ledger-token-store.js';
+import type { LedgerPorts } from './ports.js';
+import { ConnectionNoLongerActive, LedgerHttpError, ReauthorizationRequired, TokenOutcomeUnknown } from './provider-errors.js';
 import {
   cdcAnswerCapped,
   absenceMeansDeleted,
@@ -97,7 +91,7 @@ function toRecord(row: Record<string, unknown>) {
  */
 export async function importRun(
   em: EntityManager,
-  runtime: LedgerRuntime,
+  runtime: LedgerPorts,
   o: {
     runId: string;
     maxAttempts: number;
@@ -138,7 +132,7 @@ export async function importRun(
       return 'done';
     }
     await startRunAttempt(sql, run.id, new Date());
-    const session = new LedgerSession(sql, runtime, connection);
+    const session = runtime.client.forConnection(connection, ledgerTokenStore(sql));
     const pageSize = runtime.settings.pageSize;
     const strategy = deletionStrategy(run.mode, periodStart, new Date());
     const itemCache: ItemCache = new Map();
@@ -151,14 +145,7 @@ export async function importRun(
       if (p.deletions === undefined && entity !== 'Preferences' && strategy === 'cdc') {
         // One entity per CDC call, so one entity's changes cannot crowd another's out of the 1000-object answer.
         await stillOurs(sql);
-        const changes = await session.call((token) =>
-          changesSince(runtime.endpoints, {
-            realmId: connection.realmId,
-            accessToken: token,
-            entities: [entity],
-            changedSince: periodStart!,
-          }),
-        );
+        const changes = await session.changesSince({ entities: [entity], changedSince: periodStart! });
         const objects = changes[entity] ?? [];
         await em.transactional(async (tem) => {
           await stillOurs(sqlOf(tem));
@@ -187,9 +174,7 @@ export async function importRun(
         const status = (await connectionById(sql, connection.id))?.status ?? 'disconnected';
         if (status !== 'active') throw new ConnectionInactive(status);
         const statement = pageStatement({ entity, periodStart, periodEnd, cursor, pageSize, reconcile });
-        const page = await session.call((token) =>
-          queryPage(runtime.endpoints, { realmId: connection.realmId, accessToken: token, entity, statement }),
-        );
+        const page = await session.query({ entity, statement });
         return { cursor, window: pageWindow(cursor, pageSize), rows: page.rows };
       };
       let prefetched: ReturnType<typeof fetchPage> | undefined;
