@@ -1,21 +1,30 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ApiKeyMac } from '../server/crypto/api-key-mac.js';
 import { secretsEqual } from '../server/crypto/secrets.js';
-import type { LedgerRuntime } from '../server/integrations/ledger/runtime.js';
+import type { EvidenceStore } from '../server/domain/evidence/ports.js';
+import type { LedgerPorts } from '../server/domain/ledger/ports.js';
 import type { Logger } from '../server/logger.js';
-import type { WebhookRuntime } from '../server/domain/gwa-webhooks/runtime.js';
+import type { WebhookRuntime } from '../server/domain/webhooks/runtime.js';
 
 export interface AdminContext {
   orm: MikroORM;
+  /** Storage the procedures reach through domain ports; built at the composition root (server/http/admin.ts). */
+  storage: AdminStorage;
   /** True when the request carried `Authorization: Bearer <SVC_ADMIN_TOKEN>`. */
   authorized: boolean;
   /** The tag issued API keys carry (server/crypto/api-key-mac.ts). */
   keyMac: ApiKeyMac;
   /** The accounting-source runtime (provider calls such as revoking tokens on disconnect), when configured. */
-  ledger?: LedgerRuntime | undefined;
+  ledger?: LedgerPorts | undefined;
   logger?: Logger | undefined;
   /** Cipher and public URL of the gwa webhook endpoints, when configured. */
   webhooks?: WebhookRuntime | undefined;
+}
+
+export interface AdminStorage {
+  evidence(): EvidenceStore;
+  /** A write refused by a unique constraint: the record exists already (answered CONFLICT). */
+  isUniqueViolation(err: unknown): boolean;
 }
 
 /** Constant-time check of the operator bearer token. */

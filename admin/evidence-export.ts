@@ -1,9 +1,7 @@
 import { Router, type Response } from 'express';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { evidenceCsv } from '../server/domain/evidence/evidence-queries.js';
-import { evidenceFilterTargetsExist } from '../server/persistence/sql/evidence.sql.js';
+import { evidenceCsv, evidenceTargetsExist } from '../server/domain/evidence/evidence-queries.js';
+import type { EvidenceStore } from '../server/domain/evidence/ports.js';
 import { issuesFromZodError } from '../server/domain/zod-issues.js';
-import { poolSql } from '../server/persistence/sql/sql.js';
 import type { Logger } from '../server/logger.js';
 import { isAdminAuthorized } from './context.js';
 import { EVIDENCE_EXPORT_PATH, EvidenceExportInput } from './procedures/evidence.schema.js';
@@ -13,7 +11,7 @@ import { EVIDENCE_EXPORT_PATH, EvidenceExportInput } from './procedures/evidence
  * previous one, so memory stays flat for any range (docs/evidence.md). Same token as /admin/trpc; filters in the
  * query string, checked by the procedure's schema.
  */
-export function evidenceExportRoute(orm: MikroORM, adminToken: string, logger: Logger): Router {
+export function evidenceExportRoute(evidence: () => EvidenceStore, adminToken: string, logger: Logger): Router {
   const router = Router({ strict: true, caseSensitive: true });
   router.get(EVIDENCE_EXPORT_PATH, async (req, res) => {
     res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
@@ -27,8 +25,8 @@ export function evidenceExportRoute(orm: MikroORM, adminToken: string, logger: L
         .json({ error: { type: 'validation_error', message: 'Invalid input', issues: issuesFromZodError(parsed.error) } });
     }
     const input = parsed.data;
-    const sql = poolSql(orm);
-    if (!(await evidenceFilterTargetsExist(sql, input))) {
+    const store = evidence();
+    if (!(await evidenceTargetsExist(store, input))) {
       return res.status(404).json({ error: { type: 'not_found', message: 'No such organization or integration' } });
     }
     const name = `evidence-${input.from.slice(0, 10)}-${input.to.slice(0, 10)}.csv`;
@@ -36,7 +34,7 @@ export function evidenceExportRoute(orm: MikroORM, adminToken: string, logger: L
     let aborted = false;
     res.on('close', () => (aborted = !res.writableFinished));
     try {
-      for await (const chunk of evidenceCsv(sql, input)) {
+      for await (const chunk of evidenceCsv(store, input)) {
         if (aborted) return;
         if (!res.write(chunk)) await drained(res);
       }

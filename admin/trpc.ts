@@ -3,7 +3,6 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/unstable-core-do-not-impo
 import { ZodError } from 'zod';
 import { DomainError } from '../server/domain/errors.js';
 import { findUnsafeStructure, refusalMessage } from '../server/domain/guard/secrets-guard.js';
-import { isUniqueViolation } from '../server/persistence/sql/sql.js';
 import { issuesFromZodError } from '../server/domain/zod-issues.js';
 import type { AdminContext } from './context.js';
 
@@ -54,7 +53,7 @@ export const operatorProcedure = t.procedure.use(async ({ ctx, next, getRawInput
     if (cause instanceof DomainError) {
       throw new TRPCError({ code: TRPC_CODES[cause.type] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause });
     }
-    if (isUniqueViolation(cause)) {
+    if (ctx.storage.isUniqueViolation(cause)) {
       throw new TRPCError({ code: 'CONFLICT', message: 'That record already exists' });
     }
     if (!(cause instanceof ZodError) && result.error.code === 'INTERNAL_SERVER_ERROR') {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createAdminCaller } from '../admin/router.js';
+import { adminStorage } from '../server/persistence/admin-storage.js';
 import { ConfigSchema } from '../server/config.js';
 import { apiKeyMac } from '../server/crypto/api-key-mac.js';
 import { createTokenCipher } from '../server/crypto/token-cipher.js';
@@ -59,7 +60,7 @@ export async function queuedImport(
   );
   const code = new URL(auth.headers.get('location')!).searchParams.get('code')!;
   const tokens = await exchangeCode(runtime.endpoints, code);
-  const admin = createAdminCaller({ orm, authorized: true, keyMac: apiKeyMac(randomBytes(32)) });
+  const admin = createAdminCaller({ orm, storage: adminStorage(orm), authorized: true, keyMac: apiKeyMac(randomBytes(32)) });
   const org = await admin.organizations.create({ name: `Bench ${o.realmId}` });
   const integration = await admin.integrations.create({ organizationId: org.id, provider: 'ledger', environment: 'sandbox' });
   await storeConsent(orm.em.fork(), cipher, {
@@ -86,6 +87,6 @@ export async function queuedImport(
     environment: 'sandbox' as const,
     scopes: [],
   };
-  await queueSync(orm.em.fork(), runtime, { ctx, connectionId: o.realmId, fullReconciliation: false });
+  await queueSync(orm.em.fork(), runtime, { ctx, realmId: o.realmId, fullReconciliation: false });
   return { runId, runtime, sandbox, organizationId: org.id, integrationId: integration.id, realmId: o.realmId };
 }

@@ -32,12 +32,12 @@ function oneConnectionRow(required: boolean) {
   };
 }
 
-/** The input with the row id under its one name. */
+/** The input with the row id under its one internal name, `connectionId` (the domain's name for the row id). */
 const asConnectionRow = <T extends { connectionRowId?: string | undefined; connectionId?: string | undefined }>({
   connectionId,
   connectionRowId,
   ...rest
-}: T) => ({ ...rest, connectionRowId: connectionRowId ?? connectionId });
+}: T) => ({ ...rest, connectionId: connectionRowId ?? connectionId });
 
 export const ItemMappingConfirmInput = z
   .object({
@@ -51,12 +51,12 @@ export const ItemMappingConfirmInput = z
   })
   .strict()
   .superRefine(oneConnectionRow(true))
-  .transform((v) => ({ ...asConnectionRow(v), connectionRowId: (v.connectionRowId ?? v.connectionId)! }));
+  .transform((v) => ({ ...asConnectionRow(v), connectionId: (v.connectionRowId ?? v.connectionId)! }));
 export const ItemMappingListInput = z
   .object({ ...CONNECTION_ROW, sourceItemId: z.string().min(1).max(160).optional() })
   .strict()
   .superRefine(oneConnectionRow(true))
-  .transform((v) => ({ ...asConnectionRow(v), connectionRowId: (v.connectionRowId ?? v.connectionId)! }));
+  .transform((v) => ({ ...asConnectionRow(v), connectionId: (v.connectionRowId ?? v.connectionId)! }));
 export const ItemMappingRevokeInput = z.object({ id }).strict();
 export const ConnectionConfigureInput = z.object({ id, purchaseOrderField: z.string().trim().min(1).max(100).nullable() }).strict();
 

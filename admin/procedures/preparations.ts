@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { getPreparationForOperator, listPreparationsForOperator } from '../../server/domain/preparations/preparation-queries.js';
-import { listUnconfirmedPreparations } from '../../server/domain/gwc-webhooks/unconfirmed.js';
+import { listUnconfirmedPreparations } from '../../server/domain/webhooks/gwc/unconfirmed.js';
 import { operatorProcedure, router } from '../trpc.js';
 
 /** Saved invoice-backed preparations, for operators (docs/decisions.md, "Invoice-backed preparation"). */

@@ -1,5 +1,5 @@
-import { createEndpoint, disableEndpoint, listEndpoints, setCredentials } from '../../server/domain/gwa-webhooks/endpoints.js';
-import { listWebhookEvents } from '../../server/domain/gwa-webhooks/events-view.js';
+import { createEndpoint, disableEndpoint, listEndpoints, setCredentials } from '../../server/domain/webhooks/endpoints.js';
+import { listWebhookEvents } from '../../server/domain/webhooks/events-view.js';
 import { operatorProcedure, router } from '../trpc.js';
 import {
   EndpointCreateInput,

@@ -40,13 +40,6 @@ export function decodeCursor(cursor: string, binding?: string): Position {
   return { createdAt, id };
 }
 
-/** The filter that continues after a cursor, for a MikroORM query ordered by createdAt, id ascending. */
-export function afterCursor(cursor: string | undefined): Record<string, unknown> {
-  if (!cursor) return {};
-  const { createdAt, id } = decodeCursor(cursor);
-  return { $or: [{ createdAt: { $gt: createdAt } }, { createdAt, id: { $gt: id } }] };
-}
-
 /** Given limit+1 fetched rows, the page and the cursor of the next one (null on the last page). */
 export function pageOf<T extends Position>(rows: T[], limit: number): { items: T[]; nextCursor: string | null } {
   const items = rows.slice(0, limit);

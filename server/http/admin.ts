@@ -5,12 +5,14 @@ import { adminRouter } from '../../admin/router.js';
 import { consoleRoutes } from '../../admin/console/routes.js';
 import { evidenceExportRoute } from '../../admin/evidence-export.js';
 import type { AppDeps } from './app.js';
+import { adminStorage } from '../persistence/admin-storage.js';
 import { ADMIN_MAX_BATCH } from './middleware/admin-gate.js';
 
 /** Mount the operator surface (tRPC, plain JSON) at /admin/trpc, guarded by the admin token, its browser console at /admin/, and the evidence CSV download. */
 export function mountAdmin(app: Express, deps: AppDeps): void {
+  const storage = adminStorage(deps.orm);
   app.use(consoleRoutes(deps.logger));
-  app.use(evidenceExportRoute(deps.orm, deps.adminToken, deps.logger));
+  app.use(evidenceExportRoute(storage.evidence, deps.adminToken, deps.logger));
   app.use(
     '/admin/trpc',
     createExpressMiddleware({
@@ -19,6 +21,7 @@ export function mountAdmin(app: Express, deps: AppDeps): void {
       maxBatchSize: ADMIN_MAX_BATCH,
       createContext: ({ req }) => ({
         orm: deps.orm,
+        storage,
         keyMac: deps.keyMac,
         ledger: deps.ledger,
         logger: deps.logger,

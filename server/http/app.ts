@@ -21,7 +21,7 @@ import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
 import { ledgerConsentRoutes } from './routes/ledger-consent.js';
 import { gwaWebhookRoutes } from './routes/gwa-webhooks.js';
 import { gwcWebhookRoutes } from './routes/gwc-webhooks.js';
-import type { WebhookRuntime } from '../domain/gwa-webhooks/runtime.js';
+import type { WebhookRuntime } from '../domain/webhooks/runtime.js';
 import { adminRouter } from '../../admin/router.js';
 import { httpRequestMetrics } from '../observability/http-metrics.js';
 import { collectProcessMetrics } from '../observability/registry.js';

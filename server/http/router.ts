@@ -4,7 +4,7 @@ import { contract } from '../../contract/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { AppDeps } from './app.js';
 import { cachedKeyDirectory, type KeyDirectory } from '../domain/auth/key-directory.js';
-import { groupCommittedEnrichmentRecords } from '../domain/inline-enrichment/enrich-inline-invoice.js';
+import { groupCommittedEnrichmentRecords } from '../persistence/enrichment-record-group-commit.js';
 import { groupCommittedFirstReports } from '../persistence/report-group-commit.js';
 import { pooledPreparationStore } from '../persistence/preparation-store.js';
 import { sharedReads, type SharedReads } from '../persistence/shared-reads.js';

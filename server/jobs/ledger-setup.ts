@@ -19,9 +19,9 @@ export function startEmbeddedSandbox(config: Config): Promise<LedgerSandbox> {
 }
 
 /**
- * The ledger runtime from configuration. With no provider configured (the
- * embedded default) the ledger sandbox starts in-process with the demo company
- * and its own generated client credentials (startEmbeddedSandbox).
+ * The ledger runtime from configuration: the domain's ledger ports (the provider's client, the mailer) wired for
+ * this deployment. With no provider configured (the embedded default) the ledger sandbox starts in-process with the
+ * demo company and its own generated client credentials (startEmbeddedSandbox).
  */
 export async function buildLedgerRuntime(
   config: Config,

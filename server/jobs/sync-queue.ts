@@ -3,7 +3,7 @@ import PgBoss from 'pg-boss';
 import type { Logger } from '../logger.js';
 import { importRun } from '../domain/ledger/import-run.js';
 import { reapStuckRuns } from '../domain/ledger/reap-runs.js';
-import type { LedgerRuntime, SyncQueuePort } from '../integrations/ledger/runtime.js';
+import type { LedgerPorts, SyncQueuePort } from '../domain/ledger/ports.js';
 import { oneProcessAtATime } from './queue-setup-lock.js';
 import { takeRunLease } from './run-lease.js';
 import { observeQueueDepth } from '../observability/saturation-metrics.js';
@@ -28,7 +28,7 @@ export interface SyncQueue extends SyncQueuePort {
 export async function startSyncQueue(o: {
   databaseUrl: string;
   orm: MikroORM;
-  runtime: LedgerRuntime;
+  runtime: LedgerPorts;
   logger: Logger;
   work: boolean;
 }): Promise<SyncQueue> {

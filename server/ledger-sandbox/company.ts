@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { providerDateTime } from '../integrations/ledger/provider-time.js';
+import { providerDateTime } from '../domain/ledger/provider-time.js';
 
 /** An entity as the provider returns it (XSD names: Id, SyncToken, MetaData, …). */
 export type QboEntity = {

@@ -1,6 +1,6 @@
 import { noteRefusal } from './sql/webhooks.sql.js';
 import type { Sql } from './sql/sql.js';
-import type { RefusalNote, RefusalNotes } from '../domain/gwc-webhooks/intake.js';
+import type { RefusalNote, RefusalNotes } from '../domain/webhooks/gwc/intake.js';
 
 /** At most one write of an endpoint's last refusal per this many milliseconds. */
 const WINDOW_MS = 1_000;

@@ -107,11 +107,3 @@ export function cachedKeyDirectory(sql: Sql, currentEpoch: () => Promise<string>
     },
   };
 }
-
-/** Every lookup reads the database (operator tools and tests that want no cache). */
-export function uncachedKeyDirectory(sql: Sql): KeyDirectory {
-  return {
-    find: async (prefix) => (await findKeyRecord(sql, prefix)).key,
-    touch: (key, at, resolutionMs) => touchKey(sql, key.id, at, resolutionMs),
-  };
-}

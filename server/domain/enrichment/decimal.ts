@@ -57,11 +57,6 @@ export function isPositive(value: Decimal): boolean {
   return value.units > 0n;
 }
 
-/** True when the value has no fraction (after normalization, `"3.0"` is integral). */
-export function isIntegral(value: Decimal): boolean {
-  return value.scale === 0;
-}
-
 /**
  * quantity × unit amount in minor units, or `null` when the product is not a
  * whole number of minor units (the caller reports it; rounding would invent money).

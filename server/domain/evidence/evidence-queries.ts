@@ -1,6 +1,5 @@
-import { evidenceChains, evidenceFilterTargetsExist, evidenceGroups } from '../../persistence/sql/evidence.sql.js';
 import { DomainError } from '../errors.js';
-import type { Sql } from '../../persistence/sql/sql.js';
+import type { EvidenceStore } from './ports.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
 import { csvRecord, tenantText } from './csv.js';
 import { ageHours, evidenceState, factKeysOf, factsOfKey, monthOf, type EvidenceState } from './evidence-state.js';
@@ -76,8 +75,8 @@ export function evidenceRow(chain: EvidenceChain, now: Date) {
 export type EvidenceRow = ReturnType<typeof evidenceRow>;
 
 /** `evidence.summary`: per integration, UTC month and currency, count and net volume per state, and the verified share. */
-export async function evidenceSummary(sql: Sql, input: Omit<EvidenceInput, 'state'>) {
-  const groups = await evidenceGroups(sql, filterOf(input));
+export async function evidenceSummary(store: EvidenceStore, input: Omit<EvidenceInput, 'state'>) {
+  const groups = await store.groups(filterOf(input));
   return {
     from: new Date(input.from).toISOString(),
     to: new Date(input.to).toISOString(),
@@ -88,7 +87,7 @@ export async function evidenceSummary(sql: Sql, input: Omit<EvidenceInput, 'stat
 
 /** `evidence.list`: one row per preparation, oldest first, keyset pages; the cursor is bound to the filters. */
 export async function listEvidence(
-  sql: Sql,
+  store: EvidenceStore,
   input: EvidenceInput & { cursor?: string | undefined; limit?: number | undefined },
   now = new Date(),
 ) {
@@ -102,7 +101,7 @@ export async function listEvidence(
     input.state ?? null,
   ]);
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, binding);
-  const chains = await evidenceChains(sql, filterOf(input), { after, limit: limit + 1 });
+  const chains = await store.chains(filterOf(input), { after, limit: limit + 1 });
   const page = chains.slice(0, limit);
   const last = page.at(-1);
   return {
@@ -188,8 +187,8 @@ export function csvValues(r: EvidenceRow): (string | number | null)[] {
  * `evidence.export`: where the CSV of these filters downloads from. A download is a file the operator keeps, so a
  * filter naming no organization or integration (a typo) is a 404 here, not an empty file.
  */
-export async function evidenceExportLink(sql: Sql, input: EvidenceInput, path: string) {
-  if (!(await evidenceFilterTargetsExist(sql, input))) {
+export async function evidenceExportLink(store: EvidenceStore, input: EvidenceInput, path: string) {
+  if (!(await evidenceTargetsExist(store, input))) {
     throw new DomainError('not_found', 'No such organization or integration (or the integration is not the organization’s)');
   }
   const query = new URLSearchParams(Object.entries(input).filter((e): e is [string, string] => typeof e[1] === 'string'));
@@ -201,18 +200,23 @@ export async function evidenceExportLink(sql: Sql, input: EvidenceInput, path: s
   };
 }
 
+/** Whether the organization and integration the filters name exist (and the integration is the organization's). */
+export function evidenceTargetsExist(store: EvidenceStore, input: EvidenceInput): Promise<boolean> {
+  return store.filterTargetsExist(input);
+}
+
 const BATCH = 1000;
 
 /**
  * `evidence.export`: the CSV, header first, then the rows in batches of keyset pages, so memory stays flat whatever
  * the range; each batch is one statement.
  */
-export async function* evidenceCsv(sql: Sql, input: EvidenceInput, now = new Date()): AsyncGenerator<string> {
+export async function* evidenceCsv(store: EvidenceStore, input: EvidenceInput, now = new Date()): AsyncGenerator<string> {
   yield csvRecord(EVIDENCE_CSV_COLUMNS);
   const filter = filterOf(input);
   let after: { createdAt: Date; id: string } | undefined;
   for (;;) {
-    const chains = await evidenceChains(sql, filter, { after, limit: BATCH });
+    const chains = await store.chains(filter, { after, limit: BATCH });
     if (chains.length > 0) yield chains.map((c) => csvRecord(csvValues(evidenceRow(c, now)))).join('');
     if (chains.length < BATCH) return;
     const last = chains[chains.length - 1]!;

@@ -1,34 +1,15 @@
 import type { Issue, PaymentProvider } from '../../../contract/common/index.js';
-import { batched, settleTogetherOrAlone, unwrap } from '../../persistence/sql/batch.js';
-import { insertEnrichmentRecords } from '../../persistence/sql/enrichment-records.sql.js';
-import type { Sql } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import type { EnrichmentRecordInsert } from './types.js';
 import { canonicalCurrency, enrichInline, type EnrichmentData, type EnrichmentRequest } from '../enrichment/index.js';
 
 type InlineProvider = PaymentProvider;
 
-/** Stores one correlation record; resolves once it is committed. */
+/** Stores one enrichment record; resolves once it is committed (server/persistence/enrichment-record-group-commit.ts). */
 export type EnrichmentRecordWriter = (row: EnrichmentRecordInsert) => Promise<void>;
 
 /**
- * Correlation records of concurrent requests written as one multi-row INSERT
- * (group commit); each request is answered only after the statement holding
- * its row has committed. A refused statement is retried row by row, so one
- * row's failure is only its own request's.
- */
-export function groupCommittedEnrichmentRecords(sql: Sql): EnrichmentRecordWriter {
-  const write = batched((rows: EnrichmentRecordInsert[]) =>
-    settleTogetherOrAlone(rows, async (some) => {
-      await insertEnrichmentRecords(sql, some);
-      return some.map(() => undefined);
-    }),
-  );
-  return async (row) => unwrap(await write(row));
-}
-
-/**
- * Inline enrichment with its correlation record: the pure core produces the
+ * Inline enrichment with its enrichment record: the pure core produces the
  * provider fields or every issue; on success a small record (request id,
  * integration, environment, provider, amount, currency, invoice number, time)
  * is stored so a later payment report can name it as `enrichmentRequestId`.

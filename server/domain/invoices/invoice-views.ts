@@ -121,13 +121,13 @@ export async function listInvoices(em: EntityManager, ctx: AuthContext, query: I
 }
 
 async function toDetail(sql: Sql, row: InvoiceState, readiness: ReadinessView): Promise<InvoiceDetail> {
-  const ids = await sourceRecordIds(sql, row.connectionRowId, row.dependencies);
+  const ids = await sourceRecordIds(sql, row.connectionId, row.dependencies);
   return {
     ...toSummary(row, readiness),
     invoice: row.invoice,
     provenance: {
       sourceIntegrationId: row.integrationId,
-      sourceConnectionId: row.sourceConnectionId,
+      sourceConnectionId: row.realmId,
       sourceRecordId: row.sourceRecordId,
       mapperVersion: row.mapperVersion ?? '',
       dependencies: row.dependencies.map((d) => ({
@@ -166,7 +166,7 @@ function readinessForAll(row: InvoiceState, now: Date): ReadinessView {
 export async function listInvoicesForOperator(
   em: EntityManager,
   input: {
-    connectionRowId?: string | undefined;
+    connectionId?: string | undefined;
     provider?: PaymentProvider | undefined;
     ready?: boolean | undefined;
     cursor?: string | undefined;
@@ -176,9 +176,9 @@ export async function listInvoicesForOperator(
 ) {
   const sql = sqlOf(em);
   const limit = input.limit ?? INVOICE_PAGE_DEFAULT;
-  const binding = bindingOf(`operator:${input.connectionRowId ?? '*'}`, {});
+  const binding = bindingOf(`operator:${input.connectionId ?? '*'}`, {});
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, binding);
-  const rows = await listStoredInvoices(sql, { visibility: undefined, connectionId: input.connectionRowId, after, limit: limit + 1 });
+  const rows = await listStoredInvoices(sql, { visibility: undefined, connectionId: input.connectionId, after, limit: limit + 1 });
   const page = rows.slice(0, limit);
   const summaries = page
     .map((row) => toSummary(row, input.provider ? readinessView(row, input.provider, now) : readinessForAll(row, now)))

@@ -18,13 +18,13 @@ const noConnection = () => new DomainError('not_found', 'No such connection');
 
 /**
  * Confirm an item's mapping: the next version (version + 1; earlier versions stay
- * as evidence). `connectionRowId` is the connection's row id as `connections.list`
- * shows it. The tenant columns are the connection's.
+ * as evidence). `connectionId` is the connection's row id as `connections.list`
+ * shows it (operators send it as `connectionRowId`). The tenant columns are the connection's.
  */
 export async function confirmItemMapping(
   em: EntityManager,
   input: {
-    connectionRowId: string;
+    connectionId: string;
     sourceItemId: string;
     productCode: string;
     unitOfMeasure: string;
@@ -38,7 +38,7 @@ export async function confirmItemMapping(
   // (connection, item, version) constraint still guards it.
   const row = await em.transactional(async (tem) => {
     const sql = sqlOf(tem);
-    const connection = await connectionById(sql, input.connectionRowId, true);
+    const connection = await connectionById(sql, input.connectionId, true);
     if (!connection) throw noConnection();
     const row = await insertNextMappingVersion(sql, {
       scope: scopeOfConnection(connection),
@@ -58,13 +58,13 @@ export async function confirmItemMapping(
   return toItemMappingView(row);
 }
 
-export async function listItemMappings(em: EntityManager, input: { connectionRowId: string; sourceItemId?: string | undefined }) {
+export async function listItemMappings(em: EntityManager, input: { connectionId: string; sourceItemId?: string | undefined }) {
   const sql = sqlOf(em);
-  if (!(await connectionById(sql, input.connectionRowId))) throw noConnection();
+  if (!(await connectionById(sql, input.connectionId))) throw noConnection();
   const filter =
     input.sourceItemId === undefined
-      ? { connectionId: input.connectionRowId }
-      : { connectionId: input.connectionRowId, sourceItemId: input.sourceItemId };
+      ? { connectionId: input.connectionId }
+      : { connectionId: input.connectionId, sourceItemId: input.sourceItemId };
   return (await listMappings(sql, filter)).map(toListView);
 }
 

@@ -64,9 +64,9 @@ export interface InvoiceState {
   /** The ledger integration that imported it. */
   readonly integrationId: string;
   /** The connection's row id. */
-  readonly connectionRowId: string;
+  readonly connectionId: string;
   /** The accounting source's company id (the API's `connectionId` / `sourceConnectionId`). */
-  readonly sourceConnectionId: string;
+  readonly realmId: string;
   readonly connectionStatus: ConnectionStatus;
   /** Boundary of the connection's last completed sync checkpoint; `null` when none completed. */
   readonly checkedThrough: Date | null;

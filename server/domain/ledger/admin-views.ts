@@ -11,8 +11,8 @@ import { finishRun, listRuns, runById } from '../../persistence/sql/ledger-sync-
 import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
 import type { Logger } from '../../logger.js';
-import { LedgerHttpError, revokeToken } from '../../integrations/ledger/ledger-api.js';
-import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
+import type { LedgerPorts } from './ports.js';
+import { LedgerHttpError } from './provider-errors.js';
 import { mapAndStoreInvoices } from '../invoices/store-invoices.js';
 import { toSyncRunView } from './sync-run-view.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
@@ -56,7 +56,7 @@ export async function listConnectionViews(em: EntityManager, input: { integratio
 export async function changeConnection(
   em: EntityManager,
   input: { id: string; action: 'pause' | 'resume' | 'disconnect' },
-  deps: { runtime?: LedgerRuntime | undefined; logger?: Logger | undefined } = {},
+  deps: { runtime?: LedgerPorts | undefined; logger?: Logger | undefined } = {},
 ) {
   let revoke: { refreshEnc: string } | undefined;
   const view = await em.transactional(async (tem) => {
@@ -85,13 +85,13 @@ export async function changeConnection(
 
 /** Revoke a disconnected connection's refresh token (its whole grant) at the provider; failures are logged, never thrown. */
 async function revokeStoredToken(
-  runtime: LedgerRuntime,
+  runtime: LedgerPorts,
   connectionId: string,
   refreshEnc: string,
   logger: Logger | undefined,
 ): Promise<void> {
   try {
-    await revokeToken(runtime.endpoints, runtime.cipher.decrypt(refreshEnc, connectionId));
+    await runtime.client.revokeToken(runtime.cipher.decrypt(refreshEnc, connectionId));
     logger?.info({ connectionId }, 'ledger tokens revoked after disconnect');
   } catch (err) {
     // Only the status and fault code (LedgerHttpError.summary) — never the token or the provider's body.
@@ -102,11 +102,11 @@ async function revokeStoredToken(
 
 export async function listSyncRunViews(
   em: EntityManager,
-  input: { connectionId?: string | undefined; state?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
+  input: { realmId?: string | undefined; state?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
 ) {
   const limit = input.limit ?? 25;
   const rows = await listRuns(sqlOf(em), {
-    ...(input.connectionId ? { connectionId: input.connectionId } : {}),
+    ...(input.realmId ? { connectionId: input.realmId } : {}),
     ...(input.state ? { state: input.state as SyncState } : {}),
     ...(input.cursor ? { before: decodeCursor(input.cursor) } : {}),
     limit: limit + 1,

@@ -9,18 +9,11 @@ import {
 import { claimConnection, storeConsentTokens } from '../../persistence/sql/ledger-connections.sql.js';
 import type { ConnectionStatus, Environment } from '../../../contract/common/index.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
-import {
-  authorizationUrl,
-  companyInfo,
-  exchangeCode,
-  LedgerHttpError,
-  revokeToken,
-  type TokenSet,
-} from '../../integrations/ledger/ledger-api.js';
+import { LedgerHttpError } from './provider-errors.js';
 import type { TokenCipher } from '../../crypto/token-cipher.js';
 import { hashSecret, newSecret } from '../../crypto/secrets.js';
 import { checkInvitation, CONSENT_STATE_TTL_MS, type ConsentCheck } from './invitation-rules.js';
-import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
+import type { LedgerPorts, TokenSet } from './ports.js';
 
 export type ConsentFailure = Exclude<ConsentCheck, 'ok'> | 'denied' | 'exchange_failed' | 'invalid' | 'realm_mismatch';
 
@@ -31,7 +24,7 @@ export type ConsentFailure = Exclude<ConsentCheck, 'ok'> | 'denied' | 'exchange_
  */
 export async function openConnectUrl(
   em: EntityManager,
-  runtime: LedgerRuntime,
+  runtime: LedgerPorts,
   secret: string,
 ): Promise<{ redirect: string } | { failure: ConsentFailure }> {
   const now = new Date();
@@ -41,7 +34,7 @@ export async function openConnectUrl(
   if (check !== 'ok') return { failure: check };
   const state = newSecret();
   await setInvitationState(sql, invitation!.id, hashSecret(state), new Date(now.getTime() + CONSENT_STATE_TTL_MS));
-  return { redirect: authorizationUrl(runtime.endpoints, state) };
+  return { redirect: runtime.client.authorizationUrl(state) };
 }
 
 /**
@@ -94,9 +87,9 @@ export async function storeConsent(
  */
 export async function completeConsent(
   em: EntityManager,
-  runtime: LedgerRuntime,
+  runtime: LedgerPorts,
   q: { state?: string; code?: string; realmId?: string; error?: string },
-): Promise<{ connectionId: string; status: ConnectionStatus } | { failure: ConsentFailure }> {
+): Promise<{ realmId: string; status: ConnectionStatus } | { failure: ConsentFailure }> {
   const now = new Date();
   const sql = sqlOf(em);
   if (!q.state || !/^[A-Za-z0-9_-]{43}$/.test(q.state)) return { failure: 'unknown' };
@@ -109,15 +102,15 @@ export async function completeConsent(
   if (!(await consumeInvitation(sql, invitation!.id, stateHash, now))) return { failure: 'used' };
   let tokens: TokenSet;
   try {
-    tokens = await exchangeCode(runtime.endpoints, q.code);
+    tokens = await runtime.client.exchangeCode(q.code);
   } catch {
     return { failure: 'exchange_failed' };
   }
   try {
-    await companyInfo(runtime.endpoints, { realmId: q.realmId, accessToken: tokens.accessToken });
+    await runtime.client.companyInfo({ realmId: q.realmId, accessToken: tokens.accessToken });
   } catch (err) {
     // The tokens are not kept either way; give the unused grant back (best effort).
-    await revokeToken(runtime.endpoints, tokens.refreshToken).catch(() => undefined);
+    await runtime.client.revokeToken(tokens.refreshToken).catch(() => undefined);
     const refused = err instanceof LedgerHttpError && (err.status === 401 || err.status === 403);
     return { failure: refused ? 'realm_mismatch' : 'exchange_failed' };
   }
@@ -129,5 +122,5 @@ export async function completeConsent(
     tokens,
     onStored: (tem) => recordInvitationRealm(sqlOf(tem), invitation!.id, q.realmId!),
   });
-  return { connectionId: q.realmId, status: stored.status };
+  return { realmId: q.realmId, status: stored.status };
 }

@@ -16,7 +16,7 @@ import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError, refusalOf } from '../errors.js';
 import { invitationMetrics } from '../../observability/business-metrics.js';
 import { inSpan } from '../../observability/spans.js';
-import { invitationEmail } from '../../integrations/mail/invitation-email.js';
+import { invitationEmail } from './invitation-email.js';
 import { hashSecret, newSecret } from '../../crypto/secrets.js';
 import {
   cooldownRemainingSeconds,
@@ -24,7 +24,7 @@ import {
   INVITATION_KEY_WINDOW_MS,
   keyLimitRetryAfterSeconds,
 } from './invitation-rules.js';
-import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
+import type { LedgerPorts } from './ports.js';
 
 async function assertContext(em: EntityManager, ctx: AuthContext, body: CreateInvitationBody): Promise<void> {
   const issues: Issue[] = [];
@@ -41,7 +41,7 @@ async function assertContext(em: EntityManager, ctx: AuthContext, body: CreateIn
  * transaction as the insert, so concurrent requests cannot overshoot), commit, then send the email outside any transaction. A delivery failure
  * marks the invitation failed (never usable) and answers 502.
  */
-export async function createInvitation(em: EntityManager, runtime: LedgerRuntime, options: InvitationInput): Promise<LedgerInvitationView> {
+export async function createInvitation(em: EntityManager, runtime: LedgerPorts, options: InvitationInput): Promise<LedgerInvitationView> {
   // The one place an invitation's outcome is counted (docs/operations.md, svc_invitations_total).
   try {
     const view = await inSpan('ledger_invitation.create', (e, o) => writeAndSendInvitation(e, runtime, o), em, options);
@@ -55,7 +55,7 @@ export async function createInvitation(em: EntityManager, runtime: LedgerRuntime
 
 type InvitationInput = { ctx: AuthContext; body: CreateInvitationBody; now?: Date };
 
-async function writeAndSendInvitation(em: EntityManager, runtime: LedgerRuntime, options: InvitationInput): Promise<LedgerInvitationView> {
+async function writeAndSendInvitation(em: EntityManager, runtime: LedgerPorts, options: InvitationInput): Promise<LedgerInvitationView> {
   const { ctx, body } = options;
   const now = options.now ?? new Date();
   await assertContext(em, ctx, body);

@@ -7,16 +7,10 @@ import { advanceCheckpoint, connectionById } from '../../persistence/sql/ledger-
 import { markDeleted, markSeen, markUnseenDeleted, upsertSourceRecords } from '../../persistence/sql/ledger-source-records.sql.js';
 import { finishRun, recordRunError, runById, saveRunEntities, startRunAttempt } from '../../persistence/sql/ledger-sync-runs.sql.js';
 import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
-import { scopeOfConnection } from './types.js';
-import { LedgerHttpError, queryPage } from '../../integrations/ledger/ledger-api.js';
-import { changesSince } from '../../integrations/ledger/ledger-cdc.js';
-import {
-  ConnectionNoLongerActive,
-  LedgerSession,
-  ReauthorizationRequired,
-  TokenOutcomeUnknown,
-} from '../../integrations/ledger/ledger-session.js';
-import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
+import { scopeOfConnection, type LedgerConnection, type SyncRun } from './types.js';
+import { ledgerTokenStore } from '../../persistence/ledger-token-store.js';
+import type { LedgerConnectionClient, LedgerPorts } from './ports.js';
+import { ConnectionNoLongerActive, LedgerHttpError, ReauthorizationRequired, TokenOutcomeUnknown } from './provider-errors.js';
 import {
   cdcAnswerCapped,
   absenceMeansDeleted,
@@ -46,21 +40,30 @@ class AttemptStopped extends Error {}
 /** A safe summary of a failure for the run's `error` (no tokens, no provider bodies). */
 function summarize(err: unknown): { code: string; message: string } {
   if (err instanceof ConnectionInactive)
-    return { code: 'connection_not_active', message: `The connection became ${err.status} during the run` };
+    return {
+      code: 'connection_not_active',
+      message: `The connection became ${err.status} during the run`,
+    };
   if (err instanceof ConnectionNoLongerActive)
     return {
       code: 'connection_not_active',
       message: 'The connection stopped being active during the run; refreshed tokens were not stored',
     };
   if (err instanceof ReauthorizationRequired)
-    return { code: 'reauthorization_required', message: 'The accounting source refused the refresh token; send a new invitation' };
+    return {
+      code: 'reauthorization_required',
+      message: 'The accounting source refused the refresh token; send a new invitation',
+    };
   if (err instanceof TokenOutcomeUnknown)
     return {
       code: 'token_outcome_unknown',
       message: 'The token endpoint failed after it may have rotated the refresh token, which is never sent twice; send a new invitation',
     };
   if (err instanceof LedgerHttpError) return { code: `ledger_${err.kind}`, message: err.summary };
-  return { code: 'internal_error', message: 'The import failed unexpectedly; see the service log' };
+  return {
+    code: 'internal_error',
+    message: 'The import failed unexpectedly; see the service log',
+  };
 }
 
 /**
@@ -80,8 +83,44 @@ function toRecord(row: Record<string, unknown>) {
   };
 }
 
+interface ImportOptions {
+  runId: string;
+  maxAttempts: number;
+  lastAttempt?: boolean;
+  logger: Logger;
+  leaseLost?: () => boolean;
+  mapInvoices?: boolean;
+}
+
+/** One attempt at a run: what every step reads, and the progress per entity it writes back to the run. */
+interface Attempt {
+  em: EntityManager;
+  sql: Sql;
+  runtime: LedgerPorts;
+  o: ImportOptions;
+  run: SyncRun;
+  entities: Record<SyncEntity, EntityProgress>;
+  mapInvoices: boolean;
+}
+
+/** An attempt whose connection is active and whose provider session is open. */
+interface Importing extends Attempt {
+  connection: LedgerConnection;
+  session: LedgerConnectionClient;
+  strategy: ReturnType<typeof deletionStrategy>;
+  itemCache: ItemCache;
+}
+
+type ImportRecord = ReturnType<typeof toRecord>;
+type FetchedPage = {
+  cursor: EntityProgress['cursor'];
+  window: ReturnType<typeof pageWindow>;
+  rows: Record<string, unknown>[];
+};
+
 /**
- * Import one sync run, resuming from its stored cursors. Each page's records and
+ * Import one sync run, resuming from its stored cursors: for each entity, pages are fetched, stored, mapped (invoices)
+ * and reconciled (deletions), and the run's checkpoint moves once every entity is done. Each page's records and
  * the run's advanced cursor are written in one transaction, so a crash resumes
  * at the first page not stored. The connection's checkpoint moves to the run's
  * period end only when every entity is done. Returns `retry` when the job queue
@@ -95,207 +134,303 @@ function toRecord(row: Record<string, unknown>) {
  * mapped, `remapAfterRun`): for bulk back-fills, and to measure the import alone
  * (`bench/invoices.bench.ts`). The default maps inside the run.
  */
-export async function importRun(
-  em: EntityManager,
-  runtime: LedgerRuntime,
-  o: {
-    runId: string;
-    maxAttempts: number;
-    lastAttempt?: boolean;
-    logger: Logger;
-    leaseLost?: () => boolean;
-    mapInvoices?: boolean;
-  },
-): Promise<'done' | 'retry'> {
+export async function importRun(em: EntityManager, runtime: LedgerPorts, o: ImportOptions): Promise<'done' | 'retry'> {
+  const attempt = await beginAttempt(em, runtime, o);
+  if (!attempt) return 'done';
+  let current: SyncEntity | undefined;
+  try {
+    const importing = await openSession(attempt);
+    if (!importing) return 'done';
+    for (const entity of SYNC_ENTITIES) {
+      if (attempt.entities[entity].state === 'done') continue;
+      current = entity;
+      await importEntity(importing, entity);
+    }
+    current = undefined;
+    await checkpoint(importing);
+    return 'done';
+  } catch (err) {
+    return failAttempt(attempt, err, current);
+  }
+}
+
+/** The run and its stored progress, or null when the run is no longer queued or running. */
+async function beginAttempt(em: EntityManager, runtime: LedgerPorts, o: ImportOptions): Promise<Attempt | null> {
   const sql = sqlOf(em);
-  const mapInvoices = o.mapInvoices ?? true;
   const run = await runById(sql, o.runId);
-  if (!run || (run.state !== 'queued' && run.state !== 'running')) return 'done';
+  if (!run || (run.state !== 'queued' && run.state !== 'running')) return null;
   const stored = (e: SyncEntity) => run.entities[e] as EntityProgress | undefined;
   const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, { ...emptyProgress(), ...stored(e) }])) as Record<
     SyncEntity,
     EntityProgress
   >;
-  let current: SyncEntity | undefined;
-  const periodStart = run.periodStart;
-  const periodEnd = run.periodEnd!;
-  // Stop before each provider call when the run was ended elsewhere or the lease is gone.
-  const stillOurs = async (s: Sql, lock = true) => {
-    if (o.leaseLost?.()) throw new AttemptStopped('lease lost');
-    const now = await runById(s, run.id, lock);
-    if (now?.state !== 'running') throw new AttemptStopped(`run ${now?.state ?? 'gone'}`);
+  return {
+    em,
+    sql,
+    runtime,
+    o,
+    run,
+    entities,
+    mapInvoices: o.mapInvoices ?? true,
   };
-  try {
-    const connection = await connectionById(sql, run.connectionId);
-    if (connection?.status !== 'active') {
-      await finishRun(
-        sql,
-        run.id,
-        'failed',
-        { code: 'connection_not_active', message: `The connection is ${connection?.status ?? 'gone'}` },
-        new Date(),
-      );
-      return 'done';
-    }
-    await startRunAttempt(sql, run.id, new Date());
-    const session = new LedgerSession(sql, runtime, connection);
-    const pageSize = runtime.settings.pageSize;
-    const strategy = deletionStrategy(run.mode, periodStart, new Date());
-    const itemCache: ItemCache = new Map();
-    for (const entity of SYNC_ENTITIES) {
-      current = entity;
-      const p = entities[entity];
-      if (p.state === 'done') continue;
-      p.state = 'running';
-      p.error = null;
-      if (p.deletions === undefined && entity !== 'Preferences' && strategy === 'cdc') {
-        // One entity per CDC call, so one entity's changes cannot crowd another's out of the 1000-object answer.
-        await stillOurs(sql);
-        const changes = await session.call((token) =>
-          changesSince(runtime.endpoints, {
-            realmId: connection.realmId,
-            accessToken: token,
-            entities: [entity],
-            changedSince: periodStart!,
-          }),
-        );
-        const objects = changes[entity] ?? [];
-        await em.transactional(async (tem) => {
-          await stillOurs(sqlOf(tem));
-          if (cdcAnswerCapped(objects.length)) {
-            p.deletions = 'reconcile';
-            o.logger.info({ syncRunId: run.id, entity, objects: objects.length }, 'change feed answer at its cap; reconciling the entity');
-          } else {
-            p.deletions = 'cdc';
-            const ids = objects.filter((r) => r.status === 'Deleted').map((r) => String(r.Id));
-            p.deleted += await markDeleted(sqlOf(tem), {
-              connectionId: connection.id,
-              entityType: entity,
-              sourceIds: ids,
-              syncRunId: run.id,
-              now: new Date(),
-            });
-          }
-          await saveRunEntities(sqlOf(tem), run.id, entities);
-        });
-      }
-      if (p.deletions === undefined) p.deletions = entity === 'Preferences' || strategy === 'cdc' ? 'none' : strategy;
-      const reconcile = p.deletions === 'reconcile';
-      const fetchPage = async (cursor: EntityProgress['cursor'], lock: boolean) => {
-        await stillOurs(sql, lock);
-        // An operator may pause or disconnect the connection mid-run: stop before the next provider call.
-        const status = (await connectionById(sql, connection.id))?.status ?? 'disconnected';
-        if (status !== 'active') throw new ConnectionInactive(status);
-        const statement = pageStatement({ entity, periodStart, periodEnd, cursor, pageSize, reconcile });
-        const page = await session.call((token) =>
-          queryPage(runtime.endpoints, { realmId: connection.realmId, accessToken: token, entity, statement }),
-        );
-        return { cursor, window: pageWindow(cursor, pageSize), rows: page.rows };
-      };
-      let prefetched: ReturnType<typeof fetchPage> | undefined;
-      for (;;) {
-        const fetched = await (prefetched ?? fetchPage(p.cursor, true));
-        prefetched = undefined;
-        // Preferences is a singleton: one answer is the whole entity.
-        const digest = {
-          ...nextPage(fetched.cursor, fetched.window, fetched.rows, pageSize),
-          ...(entity === 'Preferences' ? { fresh: fetched.rows, last: true } : {}),
-        };
-        const records = digest.fresh.map((r) => toRecord(r as Record<string, unknown>));
-        const nextCursor = digest.cursor ?? { startPosition: 1, lastUpdatedTime: null, seenIds: [] };
-        // While this page's mapped invoices are written, the next page is asked for (its cursor is known from this
-        // page's rows); it is used only after this page committed. The check before that call cannot wait for the run
-        // row this page's transaction holds: it reads the run as committed, and the next page's transaction checks it
-        // again, locked, before writing anything.
-        let prefetch: ReturnType<typeof fetchPage> | undefined;
-        const fetchNext = () => {
-          if (digest.last) return;
-          prefetch = fetchPage(nextCursor, false);
-          prefetch.catch(() => undefined); // awaited by the next page, or settled below when this page fails
-        };
-        await em
-          .transactional(async (tem) => {
-            const tsql = sqlOf(tem);
-            await stillOurs(tsql);
-            const store = () =>
-              upsertSourceRecords(tsql, {
-                scope: scopeOfConnection(connection),
-                connectionId: connection.id,
-                entityType: entity,
-                syncRunId: run.id,
-                records,
-                now: new Date(),
-              });
-            // The page's invoices are mapped in its transaction: a crash never leaves a page stored but unmapped.
-            const counts =
-              entity === 'Invoice' && mapInvoices
-                ? await storeAndMapInvoicePage(tsql, {
-                    connection,
-                    records,
-                    store,
-                    items: itemCache,
-                    whileWriting: fetchNext,
-                    now: new Date(),
-                  })
-                : await store();
-            const sourceIds = records.map((r) => r.sourceId);
-            if (reconcile) await markSeen(tsql, { connectionId: connection.id, entityType: entity, sourceIds, syncRunId: run.id });
-            p.pages += 1;
-            p.fetched += records.length;
-            p.created += counts.created;
-            p.updated += counts.updated;
-            p.unchanged += counts.unchanged;
-            p.cursor = nextCursor;
-            if (digest.last) {
-              // Every current record of the entity was read in this run: the stored ones not seen are gone at the source.
-              if (reconcile && absenceMeansDeleted(entity))
-                p.deleted += await markUnseenDeleted(tsql, {
-                  connectionId: connection.id,
-                  entityType: entity,
-                  syncRunId: run.id,
-                  now: new Date(),
-                });
-              p.state = 'done';
-            }
-            await saveRunEntities(tsql, run.id, entities);
-          })
-          .catch(async (err: unknown) => {
-            await prefetch?.catch(() => undefined);
-            throw err;
-          });
-        prefetched = prefetch;
-        if (digest.last) break;
-      }
-    }
-    current = undefined;
-    await em.transactional(async (tem) => {
-      await stillOurs(sqlOf(tem));
-      if (mapInvoices) await remapAfterRun(sqlOf(tem), { connection, syncRunId: run.id, now: new Date() });
-      await advanceCheckpoint(sqlOf(tem), connection.id, periodEnd);
-      await finishRun(sqlOf(tem), run.id, 'succeeded', null, new Date());
+}
+
+/** Stop before each provider call when the run was ended elsewhere or the lease is gone. */
+async function stillOurs(a: Attempt, s: Sql, lock = true): Promise<void> {
+  if (a.o.leaseLost?.()) throw new AttemptStopped('lease lost');
+  const now = await runById(s, a.run.id, lock);
+  if (now?.state !== 'running') throw new AttemptStopped(`run ${now?.state ?? 'gone'}`);
+}
+
+/** The connection must be active: the run starts its attempt and a provider session opens; otherwise the run fails (null). */
+async function openSession(a: Attempt): Promise<Importing | null> {
+  const connection = await connectionById(a.sql, a.run.connectionId);
+  if (connection?.status !== 'active') {
+    const error = {
+      code: 'connection_not_active',
+      message: `The connection is ${connection?.status ?? 'gone'}`,
+    };
+    await finishRun(a.sql, a.run.id, 'failed', error, new Date());
+    return null;
+  }
+  await startRunAttempt(a.sql, a.run.id, new Date());
+  const session = a.runtime.client.forConnection(connection, ledgerTokenStore(a.sql));
+  const strategy = deletionStrategy(a.run.mode, a.run.periodStart, new Date());
+  return { ...a, connection, session, strategy, itemCache: new Map() };
+}
+
+/** One entity, page after page: fetch, then store, map and reconcile in one transaction; the next page is fetched meanwhile. */
+async function importEntity(a: Importing, entity: SyncEntity): Promise<void> {
+  const p = a.entities[entity];
+  p.state = 'running';
+  p.error = null;
+  // One entity per CDC call, so one entity's changes cannot crowd another's out of the 1000-object answer.
+  if (p.deletions === undefined && entity !== 'Preferences' && a.strategy === 'cdc') await reconcileFromChangeFeed(a, entity);
+  if (p.deletions === undefined) p.deletions = entity === 'Preferences' || a.strategy === 'cdc' ? 'none' : a.strategy;
+  const reconcile = p.deletions === 'reconcile';
+  let prefetched: Promise<FetchedPage> | undefined;
+  for (;;) {
+    // The page prefetched while the previous page was written, or this one fetched now.
+    const fetched = await (prefetched ?? fetchPage(a, entity, p.cursor, reconcile, true));
+    const page = digestPage(a, entity, fetched);
+    // While this page's mapped invoices are written, the next page is asked for (its cursor is known from this
+    // page's rows); it is used only after this page committed. The check before that call cannot wait for the run
+    // row this page's transaction holds: it reads the run as committed, and the next page's transaction checks it
+    // again, locked, before writing anything.
+    let prefetch: Promise<FetchedPage> | undefined;
+    const fetchNext = () => {
+      if (page.last) return;
+      prefetch = fetchPage(a, entity, page.nextCursor, reconcile, false);
+      prefetch.catch(() => undefined); // awaited by the next page, or settled below when this page fails
+    };
+    await writePage(a, entity, page, reconcile, fetchNext).catch(async (err: unknown) => {
+      await prefetch?.catch(() => undefined);
+      throw err;
     });
-    return 'done';
-  } catch (err) {
-    if (err instanceof AttemptStopped) {
-      o.logger.warn({ syncRunId: run.id, reason: err.message }, 'ledger sync attempt stopped');
-      return 'done';
+    prefetched = prefetch;
+    if (page.last) break;
+  }
+}
+
+type DigestedPage = { records: ImportRecord[]; nextCursor: NonNullable<EntityProgress['cursor']>; last: boolean };
+
+/** The fetched rows this page adds (ties already seen are left out) as records to store, and where the next page starts. */
+function digestPage(a: Importing, entity: SyncEntity, fetched: FetchedPage): DigestedPage {
+  // Preferences is a singleton: one answer is the whole entity.
+  const digest = {
+    ...nextPage(fetched.cursor, fetched.window, fetched.rows, a.runtime.settings.pageSize),
+    ...(entity === 'Preferences' ? { fresh: fetched.rows, last: true } : {}),
+  };
+  return {
+    records: digest.fresh.map((r) => toRecord(r as Record<string, unknown>)),
+    nextCursor: digest.cursor ?? { startPosition: 1, lastUpdatedTime: null, seenIds: [] },
+    last: digest.last,
+  };
+}
+
+/** One page in one transaction: its records stored, its invoices mapped, reconciled, and the run's progress advanced. */
+async function writePage(a: Importing, entity: SyncEntity, page: DigestedPage, reconcile: boolean, fetchNext: () => void): Promise<void> {
+  const p = a.entities[entity];
+  const { records } = page;
+  await a.em.transactional(async (tem) => {
+    const tsql = sqlOf(tem);
+    await stillOurs(a, tsql);
+    const store = () => storeRecords(a, tsql, entity, records);
+    // The page's invoices are mapped in its transaction: a crash never leaves a page stored but unmapped.
+    const counts = entity === 'Invoice' && a.mapInvoices ? await mapInvoicePage(a, tsql, records, store, fetchNext) : await store();
+    if (reconcile) await reconcilePage(a, tsql, entity, records);
+    p.pages += 1;
+    p.fetched += records.length;
+    p.created += counts.created;
+    p.updated += counts.updated;
+    p.unchanged += counts.unchanged;
+    p.cursor = page.nextCursor;
+    if (page.last) {
+      if (reconcile) p.deleted += await reconcileEntity(a, tsql, entity);
+      p.state = 'done';
     }
-    const error = summarize(err);
-    if (current) entities[current] = { ...entities[current], state: 'failed', error };
-    await saveRunEntities(sql, run.id, entities);
-    const transient = err instanceof LedgerHttpError && err.kind !== 'invalid_grant' && err.kind !== 'client';
-    o.logger.warn(
-      { syncRunId: run.id, entity: current ?? null, code: error.code, attempt: run.attempts + 1 },
-      'ledger sync attempt failed',
-    );
-    // Unexpected failures (not provider answers) are logged for operators by type and message only: they may come from token handling.
-    const safeErr = { type: (err as Error)?.name, message: (err as Error)?.message };
-    if (error.code === 'internal_error') o.logger.error({ syncRunId: run.id, err: safeErr }, 'ledger sync failed unexpectedly');
-    if (transient && !o.lastAttempt && run.attempts + 1 < o.maxAttempts) {
-      await recordRunError(sql, run.id, error);
-      return 'retry';
+    await saveRunEntities(tsql, a.run.id, a.entities);
+  });
+}
+
+/** Fetch: one page of the entity at `cursor`, once the run is still ours and the connection still active. */
+async function fetchPage(
+  a: Importing,
+  entity: SyncEntity,
+  cursor: EntityProgress['cursor'],
+  reconcile: boolean,
+  lock: boolean,
+): Promise<FetchedPage> {
+  await stillOurs(a, a.sql, lock);
+  // An operator may pause or disconnect the connection mid-run: stop before the next provider call.
+  const status = (await connectionById(a.sql, a.connection.id))?.status ?? 'disconnected';
+  if (status !== 'active') throw new ConnectionInactive(status);
+  const pageSize = a.runtime.settings.pageSize;
+  const { periodStart, periodEnd } = a.run;
+  const statement = pageStatement({
+    entity,
+    periodStart,
+    periodEnd: periodEnd!,
+    cursor,
+    pageSize,
+    reconcile,
+  });
+  const page = await a.session.query({ entity, statement });
+  return { cursor, window: pageWindow(cursor, pageSize), rows: page.rows };
+}
+
+/** Store: the page's source records, as provider records with card numbers redacted. */
+function storeRecords(a: Importing, tsql: Sql, entity: SyncEntity, records: ImportRecord[]) {
+  return upsertSourceRecords(tsql, {
+    scope: scopeOfConnection(a.connection),
+    connectionId: a.connection.id,
+    entityType: entity,
+    syncRunId: a.run.id,
+    records,
+    now: new Date(),
+  });
+}
+
+/** Map: an invoice page's records stored and mapped into stored invoices in one go (`whileWriting` fetches the next page). */
+function mapInvoicePage<Stored extends { written: ReadonlyMap<string, string> }>(
+  a: Importing,
+  tsql: Sql,
+  records: ImportRecord[],
+  store: () => Promise<Stored>,
+  whileWriting: () => void,
+): Promise<Stored> {
+  return storeAndMapInvoicePage(tsql, {
+    connection: a.connection,
+    records,
+    store,
+    items: a.itemCache,
+    whileWriting,
+    now: new Date(),
+  });
+}
+
+/** Reconcile (full read), each page: its records are marked seen by this run. */
+async function reconcilePage(a: Importing, tsql: Sql, entity: SyncEntity, records: ImportRecord[]): Promise<void> {
+  const sourceIds = records.map((r) => r.sourceId);
+  await markSeen(tsql, {
+    connectionId: a.connection.id,
+    entityType: entity,
+    sourceIds,
+    syncRunId: a.run.id,
+  });
+}
+
+/**
+ * Reconcile (full read), after the last page: every current record of the entity was read in this run, so the stored
+ * ones not seen are gone at the source (for entities whose absence means deletion). Returns how many were marked deleted.
+ */
+async function reconcileEntity(a: Importing, tsql: Sql, entity: SyncEntity): Promise<number> {
+  if (!absenceMeansDeleted(entity)) return 0;
+  return markUnseenDeleted(tsql, {
+    connectionId: a.connection.id,
+    entityType: entity,
+    syncRunId: a.run.id,
+    now: new Date(),
+  });
+}
+
+/**
+ * Reconcile (change feed): the entity's deletions since the period start, from one CDC answer; an answer at its cap
+ * may have left some out, so the entity is reconciled by a full read instead.
+ */
+async function reconcileFromChangeFeed(a: Importing, entity: SyncEntity): Promise<void> {
+  const p = a.entities[entity];
+  await stillOurs(a, a.sql);
+  const changes = await a.session.changesSince({
+    entities: [entity],
+    changedSince: a.run.periodStart!,
+  });
+  const objects = changes[entity] ?? [];
+  await a.em.transactional(async (tem) => {
+    await stillOurs(a, sqlOf(tem));
+    if (cdcAnswerCapped(objects.length)) {
+      p.deletions = 'reconcile';
+      a.o.logger.info({ syncRunId: a.run.id, entity, objects: objects.length }, 'change feed answer at its cap; reconciling the entity');
+    } else {
+      p.deletions = 'cdc';
+      const ids = objects.filter((r) => r.status === 'Deleted').map((r) => String(r.Id));
+      p.deleted += await markDeleted(sqlOf(tem), {
+        connectionId: a.connection.id,
+        entityType: entity,
+        sourceIds: ids,
+        syncRunId: a.run.id,
+        now: new Date(),
+      });
     }
-    await finishRun(sql, run.id, 'failed', error, new Date());
+    await saveRunEntities(sqlOf(tem), a.run.id, a.entities);
+  });
+}
+
+/** Checkpoint: every entity is done; invoices not yet mapped are mapped, the connection's checkpoint moves and the run succeeds. */
+async function checkpoint(a: Importing): Promise<void> {
+  await a.em.transactional(async (tem) => {
+    await stillOurs(a, sqlOf(tem));
+    if (a.mapInvoices)
+      await remapAfterRun(sqlOf(tem), {
+        connection: a.connection,
+        syncRunId: a.run.id,
+        now: new Date(),
+      });
+    await advanceCheckpoint(sqlOf(tem), a.connection.id, a.run.periodEnd!);
+    await finishRun(sqlOf(tem), a.run.id, 'succeeded', null, new Date());
+  });
+}
+
+/** A failed attempt: the run is retried when the failure is transient and attempts are left, otherwise it fails. */
+async function failAttempt(a: Attempt, err: unknown, current: SyncEntity | undefined): Promise<'done' | 'retry'> {
+  const { run, o, sql, entities } = a;
+  if (err instanceof AttemptStopped) {
+    o.logger.warn({ syncRunId: run.id, reason: err.message }, 'ledger sync attempt stopped');
     return 'done';
   }
+  const error = summarize(err);
+  if (current) entities[current] = { ...entities[current], state: 'failed', error };
+  await saveRunEntities(sql, run.id, entities);
+  const transient = err instanceof LedgerHttpError && err.kind !== 'invalid_grant' && err.kind !== 'client';
+  o.logger.warn(
+    {
+      syncRunId: run.id,
+      entity: current ?? null,
+      code: error.code,
+      attempt: run.attempts + 1,
+    },
+    'ledger sync attempt failed',
+  );
+  // Unexpected failures (not provider answers) are logged for operators by type and message only: they may come from token handling.
+  const safeErr = {
+    type: (err as Error)?.name,
+    message: (err as Error)?.message,
+  };
+  if (error.code === 'internal_error') o.logger.error({ syncRunId: run.id, err: safeErr }, 'ledger sync failed unexpectedly');
+  if (transient && !o.lastAttempt && run.attempts + 1 < o.maxAttempts) {
+    await recordRunError(sql, run.id, error);
+    return 'retry';
+  }
+  await finishRun(sql, run.id, 'failed', error, new Date());
+  return 'done';
 }

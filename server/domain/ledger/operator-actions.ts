@@ -5,14 +5,14 @@ import type { CreateInvitationBody, LedgerInvitationView } from '../../../contra
 import { keyRecordById } from '../../persistence/sql/api-keys.sql.js';
 import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
-import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
+import type { LedgerPorts } from './ports.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { authorizeKey } from '../auth/authenticate.js';
 import { DomainError } from '../errors.js';
 import { createInvitation } from './create-invitation.js';
 import { queueSync } from './queue-sync.js';
 
-function requireRuntime(runtime: LedgerRuntime | undefined): LedgerRuntime {
+function requireRuntime(runtime: LedgerPorts | undefined): LedgerPorts {
   if (!runtime) throw new DomainError('internal_error', 'The accounting source is not configured on this service');
   return runtime;
 }
@@ -39,7 +39,7 @@ async function invitingKeyContext(em: EntityManager, apiKeyId: string): Promise<
 /** Operator `invitations.create`: endpoint 14 on behalf of a ledger key; the answer carries the connect URL, as the key's own call does. */
 export async function createInvitationForKey(
   em: EntityManager,
-  runtime: LedgerRuntime | undefined,
+  runtime: LedgerPorts | undefined,
   input: { apiKeyId: string; recipientEmail: string; expiresInHours?: number | undefined },
 ): Promise<LedgerInvitationView> {
   const ctx = await invitingKeyContext(em, input.apiKeyId);
@@ -51,14 +51,14 @@ export async function createInvitationForKey(
 /** Operator `connections.sync`: endpoint 15 for a connection named by its row id (the same reuse of queued or running work). */
 export async function queueSyncForConnection(
   em: EntityManager,
-  runtime: LedgerRuntime | undefined,
+  runtime: LedgerPorts | undefined,
   input: { id: string; fullReconciliation?: boolean | undefined },
 ): Promise<{ syncRunId: string; workflowRunId: string; created: boolean }> {
   const connection = await connectionById(sqlOf(em), input.id);
   if (!connection) throw new DomainError('not_found', 'No such connection');
   return queueSync(em, requireRuntime(runtime), {
     ctx: { integrationId: connection.integrationId },
-    connectionId: connection.realmId,
+    realmId: connection.realmId,
     fullReconciliation: input.fullReconciliation ?? false,
   });
 }

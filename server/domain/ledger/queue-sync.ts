@@ -7,15 +7,16 @@ import { scopeOfConnection, type SyncRun } from './types.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
 import { cardDataReferenceIssue, refusalMessage } from '../guard/secrets-guard.js';
-import type { LedgerRuntime } from '../../integrations/ledger/runtime.js';
+import type { LedgerPorts } from './ports.js';
 import { emptyProgress, planSync, SYNC_ENTITIES } from './sync-rules.js';
 import { afterReap, reapRun } from './reap-runs.js';
 import { toSyncRunView } from './sync-run-view.js';
 import type { SyncRunView } from '../../../contract/ledger.js';
 
 /** 404, except that a connection id naming nothing and holding a card number is refused like card data anywhere (400). */
-function notFound(connectionId: string): DomainError {
-  const cardData = cardDataReferenceIssue('connectionId', connectionId);
+function notFound(realmId: string): DomainError {
+  // `connectionId` is the wire name of the company id.
+  const cardData = cardDataReferenceIssue('connectionId', realmId);
   if (cardData) return new DomainError('validation_error', refusalMessage([cardData]), [cardData]);
   return new DomainError('not_found', "No such connection for this API key's integration");
 }
@@ -33,8 +34,8 @@ const BLOCKED: Partial<Record<ConnectionStatus, string>> = {
  */
 export async function queueSync(
   em: EntityManager,
-  runtime: LedgerRuntime,
-  o: { ctx: Pick<AuthContext, 'integrationId'>; connectionId: string; fullReconciliation: boolean; now?: Date },
+  runtime: LedgerPorts,
+  o: { ctx: Pick<AuthContext, 'integrationId'>; realmId: string; fullReconciliation: boolean; now?: Date },
 ): Promise<{ syncRunId: string; workflowRunId: string; created: boolean }> {
   const queue = runtime.queue;
   if (!queue) throw new DomainError('internal_error', 'The sync queue is not configured');
@@ -42,8 +43,8 @@ export async function queueSync(
   let reaped: { run: Pick<SyncRun, 'id' | 'workflowRunId'>; decision: string } | undefined;
   const result = await em.transactional(async (tem) => {
     const sql = sqlOf(tem);
-    const conn = await findConnection(sql, o.ctx.integrationId, o.connectionId, true);
-    if (!conn) throw notFound(o.connectionId);
+    const conn = await findConnection(sql, o.ctx.integrationId, o.realmId, true);
+    if (!conn) throw notFound(o.realmId);
     const blocked = BLOCKED[conn.status];
     if (blocked) throw new DomainError('conflict', blocked);
     const existing = await activeRun(sql, conn.id);
@@ -97,10 +98,10 @@ export async function queueSync(
 }
 
 /** Endpoint 16: the latest run of a connection in the key's scope, or null. */
-export async function getLatestSyncRun(em: EntityManager, o: { ctx: AuthContext; connectionId: string }): Promise<SyncRunView | null> {
+export async function getLatestSyncRun(em: EntityManager, o: { ctx: AuthContext; realmId: string }): Promise<SyncRunView | null> {
   const sql = sqlOf(em);
-  const conn = await findConnection(sql, o.ctx.integrationId, o.connectionId);
-  if (!conn) throw notFound(o.connectionId);
+  const conn = await findConnection(sql, o.ctx.integrationId, o.realmId);
+  if (!conn) throw notFound(o.realmId);
   const run = await latestRun(sql, conn.id);
   return run ? toSyncRunView(run) : null;
 }

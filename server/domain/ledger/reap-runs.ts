@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { finishRun, lockRunUnlessLocked, openRunIds, runById, runLeaseFree } from '../../persistence/sql/ledger-sync-runs.sql.js';
 import type { SyncRun } from './types.js';
 import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
-import type { SyncQueuePort } from '../../integrations/ledger/runtime.js';
+import type { SyncQueuePort } from './ports.js';
 import { reapDecision } from './sync-rules.js';
 
 const LOST = {

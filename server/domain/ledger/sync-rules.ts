@@ -1,6 +1,6 @@
 import type { SyncState } from '../../../contract/common/index.js';
 import type { SyncEntityProgress } from '../../../contract/ledger.js';
-import { providerDateTime } from '../../integrations/ledger/provider-time.js';
+import { providerDateTime } from './provider-time.js';
 
 export type { SyncState };
 export type SyncMode = 'historical' | 'incremental' | 'full';

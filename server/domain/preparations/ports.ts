@@ -19,9 +19,9 @@ export interface SavedPreparation {
   readonly revision: string;
   readonly sourceIntegrationId: string;
   /** The connection's row id. */
-  readonly connectionRowId: string;
+  readonly connectionId: string;
   /** The accounting source's company id, as the API shows it. */
-  readonly sourceConnectionId: string;
+  readonly realmId: string;
   readonly checkedThrough: Date;
   readonly amountMinor: number;
   readonly currency: string;

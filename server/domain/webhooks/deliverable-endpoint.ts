@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../errors.js';
-import { currentKeySlot, previousKeySlot, type WebhookProvider, type WebhookRuntime } from '../gwa-webhooks/runtime.js';
+import { currentKeySlot, previousKeySlot, type WebhookProvider, type WebhookRuntime } from './runtime.js';
 import * as store from '../../persistence/sql/webhooks.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import type { TenantScope } from '../tenant-scope.js';

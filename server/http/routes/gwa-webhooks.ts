@@ -6,8 +6,8 @@ import {
   invalidEvent,
   invalidSignature,
   receiveNotification,
-} from '../../domain/gwa-webhooks/intake.js';
-import type { WebhookRuntime } from '../../domain/gwa-webhooks/runtime.js';
+} from '../../domain/webhooks/gwa/intake.js';
+import type { WebhookRuntime } from '../../domain/webhooks/runtime.js';
 import type { WebhookRateLimit } from '../middleware/rate-limit.js';
 import { WEBHOOK_BODY_LIMIT_BYTES, WebhookAckSchema } from '../../../contract/webhooks.js';
 import { countUnauthenticatedDelivery, readWebhookBody, webhooksNotConfigured } from './webhook-body.js';

@@ -3,13 +3,13 @@ import type { WebhookRateLimit } from '../middleware/rate-limit.js';
 import { deliveryOutcome } from '../../domain/webhooks/delivery-outcome.js';
 import { webhookMetrics } from '../../observability/business-metrics.js';
 import { inSpan } from '../../observability/spans.js';
-import { deliverableGwcEndpoint, receiveGwcEvent } from '../../domain/gwc-webhooks/intake.js';
-import type { WebhookRuntime } from '../../domain/gwa-webhooks/runtime.js';
+import { deliverableGwcEndpoint, receiveGwcEvent } from '../../domain/webhooks/gwc/intake.js';
+import type { WebhookRuntime } from '../../domain/webhooks/runtime.js';
 import { GwcWebhookAckSchema, WEBHOOK_BODY_LIMIT_BYTES } from '../../../contract/webhooks.js';
 import { countUnauthenticatedDelivery, readWebhookBody, webhooksNotConfigured } from './webhook-body.js';
 import { clientOf } from '../client-identity.js';
 import type { FailedAuthentications } from '../middleware/failed-auth-gate.js';
-import type { RefusalNotes } from '../../domain/gwc-webhooks/intake.js';
+import type { RefusalNotes } from '../../domain/webhooks/gwc/intake.js';
 
 /** The body as the provider sent it: the signature covers these exact bytes, so nothing may parse or re-encode them first. */
 const rawParser = express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTES });

@@ -27,13 +27,13 @@ export const ledgerHandlers = (runtime: LedgerRuntime | undefined) => ({
   queueSync: s.route(contract.ledger.queueSync, async ({ params, body, req }) => {
     const data = await queueSync(req.em, required(runtime), {
       ctx: authOf(req),
-      connectionId: params.connectionId,
+      realmId: params.connectionId,
       fullReconciliation: body.fullReconciliation ?? false,
     });
     return { status: 202 as const, body: { object: 'ledger.sync_run' as const, data } };
   }),
   getSync: s.route(contract.ledger.getSync, async ({ params, req }) => {
-    const data = await getLatestSyncRun(req.em, { ctx: authOf(req), connectionId: params.connectionId });
+    const data = await getLatestSyncRun(req.em, { ctx: authOf(req), realmId: params.connectionId });
     return { status: 200 as const, body: { object: 'ledger.sync_run' as const, data } };
   }),
 });

@@ -5,6 +5,11 @@
  * Errors never carry raw provider bodies or tokens: only status and Fault codes.
  */
 import { inSpan } from '../../observability/spans.js';
+import { LedgerHttpError, type LedgerErrorKind } from '../../domain/ledger/provider-errors.js';
+import type { QueryPage, TokenSet } from '../../domain/ledger/ports.js';
+
+export { LedgerHttpError };
+export type { QueryPage, TokenSet };
 
 export interface LedgerEndpoints {
   authorizeUrl: string;
@@ -18,33 +23,6 @@ export interface LedgerEndpoints {
   /** Provider API minor version (docs/provider-facts.md §4.6: 75 or later). */
   minorVersion: number;
   timeoutMs: number;
-}
-
-export interface TokenSet {
-  accessToken: string;
-  refreshToken: string;
-  accessTokenExpiresAt: Date;
-  refreshTokenExpiresAt: Date | null;
-}
-
-export type LedgerErrorKind = 'unauthorized' | 'throttled' | 'server' | 'client' | 'invalid_grant' | 'network';
-
-export class LedgerHttpError extends Error {
-  constructor(
-    readonly kind: LedgerErrorKind,
-    readonly status: number,
-    /** Safe one-line summary: status and provider fault code, never the body. */
-    readonly summary: string,
-    readonly retryAfterMs?: number,
-    /**
-     * The failure proves the provider did not act on the request: it refused it
-     * unprocessed (429, 503) or it never reached it (no connection was made).
-     */
-    readonly notActedOn = false,
-  ) {
-    super(summary);
-    this.name = 'LedgerHttpError';
-  }
 }
 
 const SCOPE = 'com.intuit.quickbooks.accounting';
@@ -188,12 +166,6 @@ export async function companyInfo(
   };
   const name = body?.CompanyInfo?.CompanyName;
   return { companyName: typeof name === 'string' ? name : null };
-}
-
-export interface QueryPage {
-  rows: Record<string, unknown>[];
-  startPosition: number;
-  maxResults: number;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { companyGet, type LedgerEndpoints } from './ledger-api.js';
-import { providerDateTime } from './provider-time.js';
+import { providerDateTime } from '../../domain/ledger/provider-time.js';
 
 /**
  * Change data capture: `GET /v3/company/{realmId}/cdc?entities=…&changedSince=…`

@@ -1,38 +1,10 @@
-import type { Sql } from '../../persistence/sql/sql.js';
-import { markReauthorizationRequired, storeTokens } from '../../persistence/sql/ledger-connections.sql.js';
+import type { LedgerTokenStore } from '../../domain/ledger/ports.js';
+import { ConnectionNoLongerActive, ReauthorizationRequired, TokenOutcomeUnknown } from '../../domain/ledger/provider-errors.js';
 import type { LedgerConnection } from '../../domain/ledger/types.js';
-import { LedgerHttpError, refreshTokens } from './ledger-api.js';
-import type { LedgerRuntime } from './runtime.js';
+import { LedgerHttpError, refreshTokens, type LedgerEndpoints } from './ledger-api.js';
+import type { LedgerSettings } from '../../config.js';
+import type { TokenCipher } from '../../crypto/token-cipher.js';
 import { backoffDelayMs } from './backoff.js';
-
-/** Refresh failed: the connection needs a person to approve access again. */
-export class ReauthorizationRequired extends Error {
-  constructor() {
-    super('the accounting source refused the refresh token; reauthorization is required');
-  }
-}
-
-/**
- * The connection stopped being active (an operator paused or disconnected it)
- * while this session was refreshing: the rotated tokens were not stored.
- */
-export class ConnectionNoLongerActive extends Error {
-  constructor() {
-    super('the connection is no longer active; refreshed tokens were not stored');
-  }
-}
-
-/**
- * The token endpoint failed in a way that leaves open whether it rotated the
- * refresh token (a 5xx other than 503, a reset or timed-out connection, an
- * unusable answer). The stored token is never sent again: the connection needs
- * reauthorization.
- */
-export class TokenOutcomeUnknown extends Error {
-  constructor() {
-    super('the token endpoint failed after it may have rotated the refresh token');
-  }
-}
 
 /** Refresh this long before the access token's expiry. */
 const REFRESH_MARGIN_MS = 60_000;
@@ -43,7 +15,7 @@ const retryDelay = (err: LedgerHttpError, attempt: number, baseMs: number, maxMs
 /**
  * Provider calls for one connection: decrypts tokens only in memory, refreshes
  * the access token before expiry or after a 401 (storing the rotated refresh
- * token at once), and retries 429/5xx/network failures with back-off.
+ * token at once through the domain's `LedgerTokenStore`), and retries 429/5xx/network failures with back-off.
  */
 export class LedgerSession {
   private access: string;
@@ -51,8 +23,8 @@ export class LedgerSession {
   private expiresAt: number;
 
   constructor(
-    private readonly sql: Sql,
-    private readonly runtime: LedgerRuntime,
+    private readonly tokens: LedgerTokenStore,
+    private readonly runtime: { settings: LedgerSettings; endpoints: LedgerEndpoints; cipher: TokenCipher },
     readonly connection: LedgerConnection,
   ) {
     this.access = runtime.cipher.decrypt(connection.accessTokenEnc, connection.id);
@@ -78,12 +50,12 @@ export class LedgerSession {
       } catch (err) {
         if (!(err instanceof LedgerHttpError)) throw err;
         if (err.kind === 'invalid_grant') {
-          await markReauthorizationRequired(this.sql, this.connection.id);
+          await this.tokens.markReauthorizationRequired(this.connection.id);
           throw new ReauthorizationRequired();
         }
         const transient = err.kind === 'throttled' || err.kind === 'server' || err.kind === 'network';
         if (transient && !err.notActedOn) {
-          await markReauthorizationRequired(this.sql, this.connection.id);
+          await this.tokens.markReauthorizationRequired(this.connection.id);
           throw new TokenOutcomeUnknown();
         }
         if (!transient || attempt >= maxRetries) throw err;
@@ -94,7 +66,7 @@ export class LedgerSession {
     const id = this.connection.id;
     // Conditional on the connection still being active (in the same statement): a
     // disconnect that happened meanwhile must not get tokens written back into it.
-    const stored = await storeTokens(this.sql, id, {
+    const stored = await this.tokens.storeTokens(id, {
       accessEnc: cipher.encrypt(tokens.accessToken, id),
       refreshEnc: cipher.encrypt(tokens.refreshToken, id),
       accessExpiresAt: tokens.accessTokenExpiresAt,

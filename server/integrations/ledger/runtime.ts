@@ -1,31 +1,20 @@
-import type { Config, LedgerSettings } from '../../config.js';
+import type { Config } from '../../config.js';
 import { ledgerSettings } from '../../config.js';
-import type { LedgerEndpoints } from './ledger-api.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { LedgerClient, LedgerPorts, Mailer } from '../../domain/ledger/ports.js';
+import { authorizationUrl, companyInfo, exchangeCode, queryPage, revokeToken, type LedgerEndpoints } from './ledger-api.js';
+import { changesSince } from './ledger-cdc.js';
+import { LedgerSession } from './ledger-session.js';
 import type { TokenCipher } from '../../crypto/token-cipher.js';
 
-/** Sends a sync run to the background queue; `jobId` is the run's `workflowRunId`. */
-export interface SyncQueuePort {
-  enqueue(runId: string, jobId: string): Promise<void>;
-  /** The job's pg-boss state (`created`, `retry`, `active`, `completed`, `cancelled`, `failed`), or null when it does not exist. */
-  jobState(jobId: string): Promise<string | null>;
-  /** The job's state and when it was last handed to a worker, or null when it does not exist. */
-  job(jobId: string): Promise<{ state: string; startedOn: Date | null } | null>;
-  /** Cancel a job so it is never delivered again (a no-op once it is final). */
-  cancel(jobId: string): Promise<void>;
-}
+export type { SyncQueuePort } from '../../domain/ledger/ports.js';
 
 /**
- * What the ledger endpoints, the consent pages and the importer need besides the
- * database: settings, provider endpoints (real provider or sandbox), the token
- * cipher, the mailer and the job queue. Built once at start-up (server/service.ts).
+ * The ledger ports as this deployment implements them: settings, the provider's client over its
+ * endpoints (real provider or sandbox), the token cipher, the mailer and the job queue. Built once at
+ * start-up (server/jobs/ledger-setup.ts). `endpoints` is the client's live configuration.
  */
-export interface LedgerRuntime {
-  settings: LedgerSettings;
+export interface LedgerRuntime extends LedgerPorts {
   endpoints: LedgerEndpoints;
-  cipher: TokenCipher;
-  mailer: Mailer;
-  queue?: SyncQueuePort;
   /** Set when the HTTP port is known (port 0 in tests). */
   setPublicUrl(url: string): void;
 }
@@ -38,6 +27,25 @@ export interface LedgerRuntime {
 export function defaultRevokeUrl(tokenUrl: string): string {
   const origin = new URL(tokenUrl).hostname === 'oauth.platform.intuit.com' ? 'https://developer.api.intuit.com' : new URL(tokenUrl).origin;
   return `${origin}/v2/oauth2/tokens/revoke`;
+}
+
+/** The domain's `LedgerClient` over these endpoints; each call reads them as they are then. */
+function ledgerClient(runtime: Omit<LedgerRuntime, 'client'>): LedgerClient {
+  const ep = runtime.endpoints;
+  return {
+    authorizationUrl: (state) => authorizationUrl(ep, state),
+    exchangeCode: (code) => exchangeCode(ep, code),
+    revokeToken: (token) => revokeToken(ep, token),
+    companyInfo: (o) => companyInfo(ep, o),
+    forConnection(connection, tokens) {
+      const session = new LedgerSession(tokens, runtime, connection);
+      const { realmId } = connection;
+      return {
+        query: (o) => session.call((accessToken) => queryPage(ep, { ...o, realmId, accessToken })),
+        changesSince: (o) => session.call((accessToken) => changesSince(ep, { ...o, realmId, accessToken })),
+      };
+    },
+  };
 }
 
 export function createLedgerRuntime(options: {
@@ -56,7 +64,7 @@ export function createLedgerRuntime(options: {
     minorVersion: 75,
     timeoutMs: settings.httpTimeoutMs,
   };
-  return {
+  const runtime: Omit<LedgerRuntime, 'client'> = {
     settings,
     endpoints,
     cipher: options.cipher,
@@ -66,4 +74,5 @@ export function createLedgerRuntime(options: {
       endpoints.redirectUrl = redirect();
     },
   };
+  return Object.assign(runtime, { client: ledgerClient(runtime) });
 }

@@ -1,20 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import type { Mailer, OutgoingMail } from '../../domain/ledger/ports.js';
 
-export interface OutgoingMail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-}
-
-export interface Mailer {
-  send(mail: OutgoingMail): Promise<void>;
-  /** Where mail goes, for the start-up line (never credentials). */
-  describe(): string;
-  close(): void;
-}
+export type { Mailer, OutgoingMail };
 
 /**
  * Email through nodemailer: SMTP when `SMTP_URL` is set; otherwise each message is

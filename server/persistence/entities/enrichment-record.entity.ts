@@ -3,7 +3,7 @@ import { ENVIRONMENTS, Integration, PROVIDERS } from './integration.entity.js';
 import { Organization } from './organization.entity.js';
 
 /**
- * The correlation record of one successful inline enrichment: enough for a
+ * The enrichment record of one successful inline enrichment: enough for a
  * later payment report to name it (by the response's `x-svc-request-id`) and
  * to compare amount and currency. Holds no invoice content beyond its number.
  */

@@ -2,7 +2,7 @@ import type { EnrichmentRecordInsert } from '../../domain/inline-enrichment/type
 import type { Sql } from './sql.js';
 
 /**
- * Store the correlation records of successful inline enrichments: one
+ * Store the enrichment records of successful inline enrichments: one
  * statement for any number of rows (group commit), no ORM unit of work; named, so each
  * connection parses and plans it once. Raw: a `jsonb_to_recordset` batch insert, whose text is its prepared plan's
  * identity; the record's columns are those of `EnrichmentRecordInsert`, cast to the table's types.

@@ -276,8 +276,8 @@ export function invoiceStateOf(row: InvoiceReadRow): InvoiceState {
   return {
     id: row.id,
     integrationId: row.integration_id,
-    connectionRowId: row.connection_id,
-    sourceConnectionId: row.realm_id,
+    connectionId: row.connection_id,
+    realmId: row.realm_id,
     connectionStatus: row.connection_status,
     checkedThrough: row.checked_through === null ? null : new Date(row.checked_through),
     syncActive: row.sync_active,

@@ -18,7 +18,7 @@ describe.each(['gwa', 'gwb', 'gwc'] as const)('inline enrichment over HTTP: %s',
   const app = useTestApp();
   const route = ROUTES[provider];
 
-  it("when the invoice is valid, then 200 with the envelope, the core's exact data and a stored correlation record", async () => {
+  it("when the invoice is valid, then 200 with the envelope, the core's exact data and a stored enrichment record", async () => {
     const t = await createTenant(app, { provider, scopes: ['enrichment:write'] });
     const invoice = happyInvoice();
     const res = await post(app, t, { invoice });

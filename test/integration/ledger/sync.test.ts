@@ -8,6 +8,7 @@ import { createGate } from '../../../server/ledger-sandbox/faults.js';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { rebindLegacyTokens } from '../../../server/domain/ledger/rebind-legacy-tokens.js';
 import { LedgerSession } from '../../../server/integrations/ledger/ledger-session.js';
+import { ledgerTokenStore } from '../../../server/persistence/ledger-token-store.js';
 import { connectionById } from '../../../server/persistence/sql/ledger-connections.sql.js';
 import { sqlOf } from '../../../server/persistence/sql/sql.js';
 
@@ -316,8 +317,8 @@ describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
     ]);
     const db = sqlOf(app.orm.em.fork());
     const copied = (await connectionById(db, rowB.id))!;
-    expect(() => new LedgerSession(db, app.runtime, copied)).toThrow('Unsupported state or unable to authenticate data');
+    expect(() => new LedgerSession(ledgerTokenStore(db), app.runtime, copied)).toThrow('Unsupported state or unable to authenticate data');
     const own = (await connectionById(db, rowA.id))!;
-    expect(() => new LedgerSession(db, app.runtime, own)).not.toThrow();
+    expect(() => new LedgerSession(ledgerTokenStore(db), app.runtime, own)).not.toThrow();
   });
 });

@@ -106,7 +106,7 @@ describe('group-committed writes', () => {
     expect(stored.map((r: any) => r.event_id).sort()).toEqual(reports.map((r) => r.eventId).sort());
   });
 
-  it('when 30 inline enrichments arrive together, then each has its own correlation record under its request id', async () => {
+  it('when 30 inline enrichments arrive together, then each has its own enrichment record under its request id', async () => {
     const t = await createTenant(app, { provider: 'gwc', scopes: ['enrichment:write'] });
     const invoices = Array.from({ length: 30 }, (_, i) => ({ ...happyInvoice(), invoiceNumber: `INV-GC-${i}` }));
     const answers = await Promise.all(

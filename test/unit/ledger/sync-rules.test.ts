@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelayMs } from '../../../server/integrations/ledger/backoff.js';
-import { providerDateTime } from '../../../server/integrations/ledger/provider-time.js';
+import { providerDateTime } from '../../../server/domain/ledger/provider-time.js';
 import {
   canMove,
   cdcAnswerCapped,

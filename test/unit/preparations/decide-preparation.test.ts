@@ -14,8 +14,8 @@ function row(invoice: StoredInvoice): InvoiceState {
   return {
     id: '00000000-0000-4000-8000-000000000001',
     integrationId: '00000000-0000-4000-8000-000000000002',
-    connectionRowId: '00000000-0000-4000-8000-000000000003',
-    sourceConnectionId: '9341',
+    connectionId: '00000000-0000-4000-8000-000000000003',
+    realmId: '9341',
     connectionStatus: 'active',
     checkedThrough: new Date('2026-11-20T12:00:00.000Z'),
     syncActive: false,

@@ -6,8 +6,8 @@ import {
   normalizeGwaStatus,
   providerEventIdOf,
   toMinorUnits,
-} from '../../../server/domain/webhooks/effects.js';
-import type { Notification } from '../../../server/domain/webhooks/notification.js';
+} from '../../../server/domain/webhooks/gwa/effects.js';
+import type { Notification } from '../../../server/domain/webhooks/gwa/notification.js';
 
 const at = new Date('2026-01-10T10:00:00Z');
 const txn = (fields: Partial<NonNullable<Notification['subject']['transaction']>> = {}, kind = 'transaction_settled'): Notification => ({

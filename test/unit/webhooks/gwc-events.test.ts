@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { gwcEffectOf, parseGwcEvent, type GwcEvent } from '../../../server/domain/webhooks/gwc-events.js';
-import { verifyGwcSignature } from '../../../server/domain/webhooks/gwc-signature.js';
+import { gwcEffectOf, parseGwcEvent, type GwcEvent } from '../../../server/domain/webhooks/gwc/events.js';
+import { verifyGwcSignature } from '../../../server/domain/webhooks/gwc/signature.js';
 
 const secret = 'whsec_unit_test_secret_0123456789';
 const body = Buffer.from(JSON.stringify({ id: 'evt_1', object: 'event' }));

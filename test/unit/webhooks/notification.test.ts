@@ -1,7 +1,7 @@
 import braintree from 'braintree';
 import { describe, expect, it } from 'vitest';
-import { InvalidNotification, parseNotification } from '../../../server/domain/webhooks/notification.js';
-import { parseXml, XmlError } from '../../../server/domain/webhooks/xml.js';
+import { InvalidNotification, parseNotification } from '../../../server/domain/webhooks/gwa/notification.js';
+import { parseXml, XmlError } from '../../../server/domain/webhooks/gwa/xml.js';
 
 const gateway = new braintree.BraintreeGateway({
   environment: braintree.Environment.Sandbox,

@@ -7,7 +7,7 @@ import {
   MAX_SIGNATURE_PAIRS,
   signaturePairs,
   verifySignature,
-} from '../../../server/domain/webhooks/signature.js';
+} from '../../../server/domain/webhooks/gwa/signature.js';
 
 const keys = { publicKey: 'pub_one', privateKey: 'private_one' };
 const previous = { publicKey: 'pub_old', privateKey: 'private_old' };

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { deliveryStatusOf, endpointsOfIntegrations, unconfirmedGwcPreparations } from '../../persistence/sql/webhooks.sql.js';
-import type { DeliveryStatus } from '../webhooks/types.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
-import { RECOMMENDED_EVENT_TYPES } from '../webhooks/gwc-events.js';
-import { webhookPath, type WebhookRuntime } from '../gwa-webhooks/runtime.js';
-import { DomainError } from '../errors.js';
-import { FACT_KEY_COUNT, factsOfKey } from '../evidence/evidence-state.js';
+import { deliveryStatusOf, endpointsOfIntegrations, unconfirmedGwcPreparations } from '../../../persistence/sql/webhooks.sql.js';
+import type { DeliveryStatus } from '../types.js';
+import { sqlOf } from '../../../persistence/sql/sql.js';
+import { RECOMMENDED_EVENT_TYPES } from './events.js';
+import { webhookPath, type WebhookRuntime } from '../runtime.js';
+import { DomainError } from '../../errors.js';
+import { FACT_KEY_COUNT, factsOfKey } from '../../evidence/evidence-state.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { GWC_MAX_SIGNATURES } from '../../../contract/webhooks.js';
+import { GWC_MAX_SIGNATURES } from '../../../../contract/webhooks.js';
 
 /**
  * gwc delivery signatures (docs/provider-facts.md §3.7; docs/gwc-events.md):

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '../../domain/errors.js';
-import { RECOMMENDED_EVENT_TYPES } from '../webhooks/gwc-events.js';
-import type { DeliveryStatus, WebhookEndpoint } from '../webhooks/types.js';
+import { DomainError } from '../errors.js';
+import { RECOMMENDED_EVENT_TYPES } from './gwc/events.js';
+import type { DeliveryStatus, WebhookEndpoint } from './types.js';
 import * as store from '../../persistence/sql/webhooks.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import { currentKeySlot, previousKeySlot, webhookPath, WEBHOOK_PROVIDERS, type WebhookProvider, type WebhookRuntime } from './runtime.js';

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import type { GwaPaymentReport, ReportStatus } from '../../../contract/payment-reports.js';
-import type { WebhookEventStatusSchema } from '../../../contract/webhooks.js';
+import type { GwaPaymentReport, ReportStatus } from '../../../../contract/payment-reports.js';
+import type { WebhookEventStatusSchema } from '../../../../contract/webhooks.js';
 import type { Notification, TransactionFields } from './notification.js';
-import type { TrackedLink } from './record-delivery.js';
+import type { TrackedLink } from '../record-delivery.js';
 
 /**
  * What a verified gwa notification does (docs/decisions.md, "gwa webhook"):
  * its identity, whether it becomes a payment observation, and the observation
- * itself. Pure; the intake (server/domain/gwa-webhooks/) does the I/O.
+ * itself. Pure; the intake (server/domain/webhooks/gwa/intake.ts) does the I/O.
  */
 
 /** The `status` of a webhook acknowledgment, defined once in the contract (docs/decisions.md, "gwa webhook"). */

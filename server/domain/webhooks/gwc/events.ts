@@ -1,11 +1,11 @@
-import { GwcPaymentReportSchema, type GwcPaymentReport, type ReportStatus } from '../../../contract/payment-reports.js';
-import { InvalidNotification } from './notification.js';
-import type { DeliveryEffect, TrackedLink } from './record-delivery.js';
+import { GwcPaymentReportSchema, type GwcPaymentReport, type ReportStatus } from '../../../../contract/payment-reports.js';
+import { InvalidNotification } from '../gwa/notification.js';
+import type { DeliveryEffect, TrackedLink } from '../record-delivery.js';
 
 /**
  * gwc provider events (docs/gwc-events.md): what a verified delivery's event
  * object is, and the payment observation it carries. Pure; the intake
- * (server/domain/gwc-webhooks/) does the I/O.
+ * (server/domain/webhooks/gwc/intake.ts) does the I/O.
  */
 export interface GwcEvent {
   id: string;

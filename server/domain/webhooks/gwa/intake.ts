@@ -1,17 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { effectOf, identityOf } from '../../domain/webhooks/effects.js';
-import { recordDelivery, type WebhookAck } from '../../domain/webhooks/record-delivery.js';
-import { InvalidNotification, parseNotification, type Notification } from '../../domain/webhooks/notification.js';
-import {
-  challengeResponse,
-  isValidChallenge,
-  MAX_SIGNATURE_PAIRS,
-  verifySignature,
-  type KeyPair,
-} from '../../domain/webhooks/signature.js';
-import { deliverableSecrets, deliveryFailure } from '../../domain/webhooks/deliverable-endpoint.js';
-import type { TenantScope } from '../tenant-scope.js';
-import type { WebhookRuntime } from './runtime.js';
+import { effectOf, identityOf } from './effects.js';
+import { recordDelivery, type WebhookAck } from '../record-delivery.js';
+import { InvalidNotification, parseNotification, type Notification } from './notification.js';
+import { challengeResponse, isValidChallenge, MAX_SIGNATURE_PAIRS, verifySignature, type KeyPair } from './signature.js';
+import { deliverableSecrets, deliveryFailure } from '../deliverable-endpoint.js';
+import type { TenantScope } from '../../tenant-scope.js';
+import type { WebhookRuntime } from '../runtime.js';
 
 export type { WebhookAck };
 

@@ -1,4 +1,4 @@
-import type { OutgoingMail } from './mailer.js';
+import type { OutgoingMail } from './ports.js';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

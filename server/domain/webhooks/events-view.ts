@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import * as store from '../../persistence/sql/webhooks.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
-import { decodeCursor, pageOf } from '../../domain/pagination.js';
+import { decodeCursor, pageOf } from '../pagination.js';
 
 /** Recorded notifications, oldest first, with a keyset cursor. Only the stored summary is shown: no document, no signature. */
 export async function listWebhookEvents(

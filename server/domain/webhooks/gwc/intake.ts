@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '../errors.js';
-import { deliverableSecrets, deliveryFailure, type DeliverableSecrets } from '../webhooks/deliverable-endpoint.js';
-import { eventSummary, gwcEffectOf, parseGwcEvent, paymentIntentOf, type GwcEvent } from '../webhooks/gwc-events.js';
-import { GWC_SIGNATURE_MESSAGES, verifyGwcSignature } from '../webhooks/gwc-signature.js';
-import { InvalidNotification } from '../webhooks/notification.js';
-import { recordDelivery, type WebhookAck } from '../webhooks/record-delivery.js';
-import type { WebhookRuntime } from '../gwa-webhooks/runtime.js';
+import { DomainError } from '../../errors.js';
+import { deliverableSecrets, deliveryFailure, type DeliverableSecrets } from '../deliverable-endpoint.js';
+import { eventSummary, gwcEffectOf, parseGwcEvent, paymentIntentOf, type GwcEvent } from './events.js';
+import { GWC_SIGNATURE_MESSAGES, verifyGwcSignature } from './signature.js';
+import { InvalidNotification } from '../gwa/notification.js';
+import { recordDelivery, type WebhookAck } from '../record-delivery.js';
+import type { WebhookRuntime } from '../runtime.js';
 
 export const invalidSignature = (message: string) => deliveryFailure('validation_error', 'invalid_signature', 'gwc-signature', message);
 export const invalidEvent = (message: string) => deliveryFailure('validation_error', 'invalid_event', 'body', message);
