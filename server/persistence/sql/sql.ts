@@ -33,22 +33,24 @@ export function poolSql(orm: MikroORM): Sql {
 }
 
 async function runOn<Row>(kysely: Kysely<unknown>, query: string, params: unknown[], name: string | undefined): Promise<Row[]> {
-  const text = dollarPlaceholders(query);
-  if (name !== undefined) nameHotStatement(text, name);
+  // A hot statement's text is converted once; other texts are not kept (lists vary in length without bound).
+  let text = name === undefined ? undefined : hotTexts.get(query);
+  if (text === undefined) {
+    text = dollarPlaceholders(query);
+    if (name !== undefined) {
+      nameHotStatement(text, name);
+      hotTexts.set(query, text);
+    }
+  }
   return (await kysely.executeQuery<Row>(CompiledQuery.raw(text, params))).rows;
 }
 
-const converted = new Map<string, string>();
+const hotTexts = new Map<string, string>();
 
-/** `?` placeholders as PostgreSQL's `$1, $2, …` (no statement here has a `?` inside a literal or an operator). */
+/** `?` placeholders as PostgreSQL's `$1, $2, …` (no statement here has a `?` of its own): the texts MikroORM 6 sent. */
 function dollarPlaceholders(query: string): string {
-  let text = converted.get(query);
-  if (text === undefined) {
-    let n = 0;
-    text = query.replace(/\?/g, () => `$${++n}`);
-    converted.set(query, text);
-  }
-  return text;
+  let n = 0;
+  return query.replace(/\?/g, () => `$${++n}`);
 }
 
 /** A unique constraint refused the write, whether or not the ORM converted the driver's error (SQLSTATE 23505). */
