@@ -1,5 +1,4 @@
 import { Migration } from '@mikro-orm/migrations';
-import { CompiledQuery, type Kysely } from 'kysely';
 import {
   CARD_NUMBER_REDACTED,
   cardDataInSource,
@@ -27,19 +26,14 @@ const appendOnlyExceptRedaction = (table: string) =>
 const LOCK_TIMEOUT = '2s';
 const ATTEMPTS = 5;
 
+/** A batch's transaction (or the migration's own connection). */
+type Trx = ReturnType<Migration['getEntityManager']>;
+
 interface Page<Row> {
   /** The batch's rows after `after` in id order: literal SQL, columns as of this migration. */
   select: string;
   /** The updates for the rows that hold a card number, run in the same transaction as the read. */
   redact: (trx: Trx, rows: Row[]) => Promise<void>;
-}
-
-/** Whatever runs a statement: the pool, or a batch's transaction. */
-type Trx = Pick<Kysely<object>, 'executeQuery'>;
-
-/** One literal statement with `$n` parameters, its rows as they come. */
-async function raw<Row>(db: Trx, text: string, params: unknown[] = []): Promise<Row[]> {
-  return (await db.executeQuery<Row>(CompiledQuery.raw(text, params))).rows;
 }
 
 /**
@@ -62,15 +56,15 @@ export class Migration20261125183000_redact_card_numbers extends Migration {
   }
 
   override async up(): Promise<void> {
-    const db = this.getEntityManager().getKysely<object>();
-    await raw(db, appendOnlyExceptRedaction('invoice_snapshots'));
-    await raw(db, appendOnlyExceptRedaction('preparations'));
+    const em = this.getEntityManager();
+    await em.execute(appendOnlyExceptRedaction('invoice_snapshots'));
+    await em.execute(appendOnlyExceptRedaction('preparations'));
     await this.walk('ledger_source_records', sourceRecords);
     await this.walk('invoice_snapshots', snapshots);
     await this.walk('stored_invoices', invoiceNumbers);
     await this.walk('preparations', preparations);
-    await raw(db, appendOnly('invoice_snapshots'));
-    await raw(db, appendOnly('preparations'));
+    await em.execute(appendOnly('invoice_snapshots'));
+    await em.execute(appendOnly('preparations'));
   }
 
   override async down(): Promise<void> {
@@ -82,7 +76,7 @@ export class Migration20261125183000_redact_card_numbers extends Migration {
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
       const rows = await this.inBatchTransaction(table, async (trx) => {
-        const rows = await raw<Row>(trx, page.select, [after, this.batch]);
+        const rows = await trx.execute<Row[]>(page.select, [after, this.batch]);
         await page.redact(trx, rows);
         return rows;
       });
@@ -94,14 +88,11 @@ export class Migration20261125183000_redact_card_numbers extends Migration {
   private async inBatchTransaction<T>(table: string, work: (trx: Trx) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.getEntityManager()
-          .getKysely<object>()
-          .transaction()
-          .execute(async (trx) => {
-            await raw(trx, `set local lock_timeout = '${LOCK_TIMEOUT}'`);
-            await raw(trx, `set local svc.redacting_card_numbers = 'on'`);
-            return work(trx);
-          });
+        return await this.getEntityManager().transactional(async (trx) => {
+          await trx.execute(`set local lock_timeout = '${LOCK_TIMEOUT}'`);
+          await trx.execute(`set local svc.redacting_card_numbers = 'on'`);
+          return work(trx);
+        });
       } catch (error) {
         // lock_not_available: a writer holds a row of this batch; let it finish and try the batch again.
         if ((error as { code?: string }).code !== '55P03' || attempt >= ATTEMPTS) {
@@ -114,12 +105,12 @@ export class Migration20261125183000_redact_card_numbers extends Migration {
 
 /** Source records, redacted exactly as the import redacted a record before storing it that day. */
 const sourceRecords: Page<{ id: string; payload: unknown }> = {
-  select: `select "id", "payload" from "ledger_source_records" where "id" > $1 order by "id" limit $2`,
+  select: `select "id", "payload" from "ledger_source_records" where "id" > ? order by "id" limit ?`,
   redact: async (trx, rows) => {
     for (const row of rows) {
       const { value, paths } = redactCardNumbers(row.payload, { isIdentifier: isProviderIdentifier });
       if (paths.length === 0) continue;
-      await raw(trx, `update "ledger_source_records" set "payload" = $1::jsonb where "id" = $2`, [JSON.stringify(value), row.id]);
+      await trx.execute(`update "ledger_source_records" set "payload" = ?::jsonb where "id" = ?`, [JSON.stringify(value), row.id]);
     }
   },
 };
@@ -129,7 +120,7 @@ const sourceRecords: Page<{ id: string; payload: unknown }> = {
  * path in the snapshot): the current snapshot as well, since remapping would need the mapper of the day it runs.
  */
 const snapshots: Page<{ id: string; content: unknown; issues: StoredIssue[]; dependencies: unknown; mappings: unknown }> = {
-  select: `select "id", "content", "issues", "dependencies", "mappings" from "invoice_snapshots" where "id" > $1 order by "id" limit $2`,
+  select: `select "id", "content", "issues", "dependencies", "mappings" from "invoice_snapshots" where "id" > ? order by "id" limit ?`,
   redact: async (trx, rows) => {
     for (const row of rows) {
       const isIdentifier = isSnapshotIdentifier;
@@ -139,9 +130,9 @@ const snapshots: Page<{ id: string; content: unknown; issues: StoredIssue[]; dep
       const issues = redactCardNumbers(row.issues, { root: 'issues' });
       const paths = [...content.paths, ...dependencies.paths, ...mappings.paths, ...issues.paths];
       if (paths.length === 0) continue;
-      await raw(trx, 
-        `update "invoice_snapshots" set "content" = $1::jsonb, "issues" = $2::jsonb, "dependencies" = $3::jsonb, "mappings" = $4::jsonb
-          where "id" = $5`,
+      await trx.execute(
+        `update "invoice_snapshots" set "content" = ?::jsonb, "issues" = ?::jsonb, "dependencies" = ?::jsonb, "mappings" = ?::jsonb
+          where "id" = ?`,
         [
           JSON.stringify(content.value),
           JSON.stringify([...(issues.value as StoredIssue[]), ...paths.map(cardDataInSource)]),
@@ -156,11 +147,11 @@ const snapshots: Page<{ id: string; content: unknown; issues: StoredIssue[]; dep
 
 /** An invoice number holding a card number takes the marker, as its snapshot did. */
 const invoiceNumbers: Page<{ id: string; invoice_number: string | null }> = {
-  select: `select "id", "invoice_number" from "stored_invoices" where "id" > $1 order by "id" limit $2`,
+  select: `select "id", "invoice_number" from "stored_invoices" where "id" > ? order by "id" limit ?`,
   redact: async (trx, rows) => {
     for (const row of rows) {
       if (row.invoice_number === null || !containsCardNumber(row.invoice_number)) continue;
-      await raw(trx, `update "stored_invoices" set "invoice_number" = $1 where "id" = $2`, [CARD_NUMBER_REDACTED, row.id]);
+      await trx.execute(`update "stored_invoices" set "invoice_number" = ? where "id" = ?`, [CARD_NUMBER_REDACTED, row.id]);
     }
   },
 };
@@ -170,12 +161,12 @@ const invoiceNumbers: Page<{ id: string; invoice_number: string | null }> = {
  * loses the digits, which the rule requires, and keeps everything else. `data` is `json`, read as its text.
  */
 const preparations: Page<{ id: string; data: string }> = {
-  select: `select "id", "data"::text as "data" from "preparations" where "id" > $1 order by "id" limit $2`,
+  select: `select "id", "data"::text as "data" from "preparations" where "id" > ? order by "id" limit ?`,
   redact: async (trx, rows) => {
     for (const row of rows) {
       const { value, paths } = redactCardNumbers(JSON.parse(row.data));
       if (paths.length === 0) continue;
-      await raw(trx, `update "preparations" set "data" = $1::json where "id" = $2`, [JSON.stringify(value), row.id]);
+      await trx.execute(`update "preparations" set "data" = ?::json where "id" = ?`, [JSON.stringify(value), row.id]);
     }
   },
 };
