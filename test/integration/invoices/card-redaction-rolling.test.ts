@@ -100,10 +100,7 @@ describe('card-number redaction during a rolling release', () => {
         }
       };
       const writers = [writer(), writer()];
-      const applied = await orm
-        .migrator
-        .up({ to: REDACTION })
-        .finally(() => (migrating = false));
+      const applied = await orm.migrator.up({ to: REDACTION }).finally(() => (migrating = false));
       await Promise.all(writers);
 
       expect(applied.map((m) => m.name)).toContain(REDACTION);
