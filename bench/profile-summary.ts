@@ -53,8 +53,8 @@ const CATEGORIES: [string, RegExp][] = [
   ['validation (zod, contract schemas)', /node_modules\/zod\/|\/contract\/|zod-issues|\/server\/(http\/)?validation\//],
   ['ts-rest', /node_modules\/@ts-rest\//],
   [
-    'database client (pg, knex, MikroORM)',
-    /node_modules\/(pg|pg-[a-z]+|knex|@mikro-orm|postgres-[a-z]+|kysely|tarn|lodash)\/|\/server\/persistence\//,
+    'database client (pg, Kysely, MikroORM)',
+    /node_modules\/(pg|pg-[a-z]+|@mikro-orm|postgres-[a-z]+|kysely|lodash)\/|\/server\/persistence\//,
   ],
   ['logging (pino)', /node_modules\/(pino|sonic-boom|thread-stream|fast-redact|pino-std-serializers)\//],
   [

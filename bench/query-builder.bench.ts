@@ -35,7 +35,7 @@ try {
   const pick = (n: number) => ids[n % ids.length]!;
 
   const candidates: Record<string, { byId: (id: string) => Promise<unknown>; list: () => Promise<unknown> }> = {
-    'raw SQL (knex raw, ? placeholders)': {
+    'raw SQL (? placeholders)': {
       byId: (id) => sql(`select id, name, status, created_at from organizations where id = ?`, [id]),
       list: () => sql(`select id, name, status, created_at from organizations order by created_at desc, id desc limit ?`, [50]),
     },
@@ -98,7 +98,7 @@ try {
     }
   }
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-  const base = results.get('raw SQL (knex raw, ? placeholders)')!;
+  const base = results.get('raw SQL (? placeholders)')!;
   console.log(`query styles, ${ROUNDS} rounds x ${SECONDS} s, medians (ratio to raw SQL)`);
   console.log('| style | by id /s | by id CPU µs | list of 50 /s | list CPU µs |');
   console.log('|---|---|---|---|---|');

@@ -16,6 +16,7 @@ import { isAdminAuthorized } from '../../admin/context.js';
 import { canonicalPath } from './middleware/canonical-path.js';
 import { webhookRateLimit, type RateLimitConfig } from './middleware/rate-limit.js';
 import { poolSql } from '../persistence/sql/sql.js';
+import { poolOf } from '../persistence/orm.js';
 import { coalescedRefusalNotes } from '../persistence/refusal-notes.js';
 import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
 import { ledgerConsentRoutes } from './routes/ledger-consent.js';
@@ -78,7 +79,7 @@ export function createApp(deps: AppDeps): Express {
 
   defineRequestEntityManager(app, deps.orm);
   collectProcessMetrics();
-  observePool(() => (deps.orm.em.getConnection().getKnex().client as { pool?: never }).pool);
+  observePool(() => poolOf(deps.orm));
   const procedures = new Set(Object.keys(adminRouter._def.procedures));
   // First: a client over its failed-authentication burst costs a map lookup, not a trip through the app.
   const access = apiAccess(deps);

@@ -27,7 +27,7 @@ try {
 // Traces of the imports (off unless OTEL_EXPORTER_OTLP_ENDPOINT is set) start before the instrumented modules load.
 const tracing = await startTracing(config);
 const { createLogger } = await import('../logger.js');
-const { databaseOptions, openOrm } = await import('../persistence/orm.js');
+const { databaseOptions, openOrm, poolOf } = await import('../persistence/orm.js');
 const { buildLedgerRuntime } = await import('./ledger-setup.js');
 const { startSyncQueue } = await import('./sync-queue.js');
 const logger = createLogger(config.LOG_LEVEL);
@@ -44,7 +44,7 @@ const metrics =
         port: config.SVC_WORKER_METRICS_PORT,
         host: config.HOST,
         token: (config.SVC_METRICS_TOKEN ?? config.SVC_ADMIN_TOKEN)!,
-        pool: () => (orm.em.getConnection().getKnex().client as { pool?: never }).pool,
+        pool: () => poolOf(orm),
       });
 process.stdout.write(`svc worker running (queue ledger-sync${metrics ? `; metrics on port ${metrics.port}` : ''})\n`);
 const stop = () =>

@@ -53,18 +53,18 @@ new Gauge({
   },
 });
 
-/** The knex (tarn) pool under MikroORM's connection, as far as the gauges need it. */
-interface TarnPool {
-  numUsed(): number;
-  numFree(): number;
-  numPendingAcquires(): number;
+/** The pg pool under MikroORM's connection, as far as the gauges need it. */
+interface PgPool {
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
 }
 
 /** Report this pool in the gauges; returns the function that stops reporting it. */
-export function observePool(pool: () => TarnPool | undefined): () => void {
+export function observePool(pool: () => PgPool | undefined): () => void {
   const source = () => {
     const p = pool();
-    return p ? { inUse: p.numUsed(), idle: p.numFree(), waiting: p.numPendingAcquires() } : { inUse: 0, idle: 0, waiting: 0 };
+    return p ? { inUse: p.totalCount - p.idleCount, idle: p.idleCount, waiting: p.waitingCount } : { inUse: 0, idle: 0, waiting: 0 };
   };
   poolSource = source;
   return () => {

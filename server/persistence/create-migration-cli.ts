@@ -20,7 +20,7 @@ const pg = await startEmbeddedPostgres({ dataDir: dir, port: 54399, clusterDir: 
 const orm = await openOrm(pg.url);
 try {
   await migrate(orm);
-  const result = await orm.getMigrator().createMigration(undefined, false, false, name);
+  const result = await orm.migrator.create(undefined, false, false, name);
   console.log(result.fileName ? `wrote ${result.fileName}` : 'no changes');
 } finally {
   await orm.close();

@@ -22,11 +22,10 @@ const UNAVAILABLE_CODES = new Set([
   '57P03',
 ]);
 
-/** Messages of the pg driver and the pool that carry no code. */
+/** Messages of the pg driver and the pool that carry no code (the pool's acquire timeout is "timeout exceeded …"). */
 const UNAVAILABLE_MESSAGES = [
   /Connection terminated/i,
   /Client has encountered a connection error/i,
-  /Timeout acquiring a connection/i,
   /timeout exceeded when trying to connect/i,
   /Connection is closed/i,
 ];
@@ -34,8 +33,7 @@ const UNAVAILABLE_MESSAGES = [
 export function isDatabaseUnavailable(err: unknown): boolean {
   // Only the error itself: the driver and the pool throw these as they are (the ORM copies `code` onto its own
   // exceptions), while a `cause` chain would also match a failed call to another party (fetch, SMTP).
-  const { code, name, message } = (err ?? {}) as { code?: unknown; name?: unknown; message?: unknown };
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
-  if (name === 'KnexTimeoutError') return true;
   return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => m.test(message));
 }

@@ -14,8 +14,8 @@ export type { Database };
 
 /**
  * PostgreSQL's SQL with `?` placeholders: statements run through the same
- * connection path as every other statement (`Sql`, knex's parameterized raw
- * queries), so they join the caller's transaction and pool.
+ * connection path as every other statement (`Sql`, on the ORM's Kysely), so
+ * they join the caller's transaction and pool.
  */
 class PlaceholderCompiler extends PostgresQueryCompiler {
   protected override getCurrentParameterPlaceholder(): string {

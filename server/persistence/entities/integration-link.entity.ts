@@ -18,6 +18,8 @@ export const IntegrationLink = defineEntity({
     providerIntegration: () => p.manyToOne(Integration).index(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
-  uniques: [{ properties: ['ledgerIntegration', 'providerIntegration'] }],
+  uniques: [
+    { properties: ['ledgerIntegration', 'providerIntegration'], name: 'integration_links_ledger_integration_id_provider__39ef8_unique' },
+  ],
 });
 export type IntegrationLink = InferEntity<typeof IntegrationLink>;

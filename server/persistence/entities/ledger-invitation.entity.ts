@@ -25,6 +25,9 @@ export const LedgerInvitation = defineEntity({
     /** The API key that created it (the hourly per-key limit counts these); null on rows from before the limit. */
     apiKeyId: p.uuid().nullable(),
   },
-  indexes: [{ properties: ['integration', 'recipientEmail', 'createdAt'] }, { properties: ['apiKeyId', 'createdAt'] }],
+  indexes: [
+    { properties: ['integration', 'recipientEmail', 'createdAt'], name: 'ledger_invitations_integration_id_recipient_email__9c08f_index' },
+    { properties: ['apiKeyId', 'createdAt'] },
+  ],
 });
 export type LedgerInvitation = InferEntity<typeof LedgerInvitation>;

@@ -28,6 +28,8 @@ export const LedgerSourceRecord = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()),
   },
-  uniques: [{ properties: ['connection', 'entityType', 'sourceId'] }],
+  uniques: [
+    { properties: ['connection', 'entityType', 'sourceId'], name: 'ledger_source_records_connection_id_entity_type_s_d2942_unique' },
+  ],
 });
 export type LedgerSourceRecord = InferEntity<typeof LedgerSourceRecord>;

@@ -33,6 +33,11 @@ export const PaymentObservation = defineEntity({
     evidence: p.enum([...OBSERVATION_EVIDENCE]).default('merchant_report'),
     receivedAt: p.datetime().onCreate(() => new Date()),
   },
-  uniques: [{ properties: ['organization', 'integration', 'environment', 'eventId'] }],
+  uniques: [
+    {
+      properties: ['organization', 'integration', 'environment', 'eventId'],
+      name: 'payment_observations_organization_id_integration__bc7f5_unique',
+    },
+  ],
 });
 export type PaymentObservation = InferEntity<typeof PaymentObservation>;

@@ -37,7 +37,10 @@ export const TrackedPayment = defineEntity({
   },
   uniques: [
     { properties: ['integration', 'environment', 'attemptId'] },
-    { properties: ['integration', 'environment', 'providerPaymentId'] },
+    {
+      properties: ['integration', 'environment', 'providerPaymentId'],
+      name: 'tracked_payments_integration_id_environment_provi_09b9a_unique',
+    },
   ],
   indexes: [
     { properties: ['organization', 'status'] },

@@ -29,7 +29,13 @@ export const WebhookEvent = defineEntity({
     requestId: p.string().length(64),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
-  uniques: [{ properties: ['endpoint', 'kind', 'notificationAt', 'subjectId'] }, { properties: ['endpoint', 'providerEventId'] }],
+  uniques: [
+    {
+      properties: ['endpoint', 'kind', 'notificationAt', 'subjectId'],
+      name: 'webhook_events_endpoint_id_kind_notification_at_s_3a0c8_unique',
+    },
+    { properties: ['endpoint', 'providerEventId'] },
+  ],
   indexes: [{ properties: ['createdAt', 'id'] }],
 });
 export type WebhookEvent = InferEntity<typeof WebhookEvent>;

@@ -1,5 +1,4 @@
 import { Migration } from '@mikro-orm/migrations';
-import type { Knex } from '@mikro-orm/knex';
 import {
   CARD_NUMBER_REDACTED,
   cardDataInSource,
@@ -27,11 +26,14 @@ const appendOnlyExceptRedaction = (table: string) =>
 const LOCK_TIMEOUT = '2s';
 const ATTEMPTS = 5;
 
+/** A batch's transaction (or the migration's own connection). */
+type Trx = ReturnType<Migration['getEntityManager']>;
+
 interface Page<Row> {
   /** The batch's rows after `after` in id order: literal SQL, columns as of this migration. */
   select: string;
   /** The updates for the rows that hold a card number, run in the same transaction as the read. */
-  redact: (trx: Knex.Transaction, rows: Row[]) => Promise<void>;
+  redact: (trx: Trx, rows: Row[]) => Promise<void>;
 }
 
 /**
@@ -54,15 +56,15 @@ export class Migration20261125183000_redact_card_numbers extends Migration {
   }
 
   override async up(): Promise<void> {
-    const knex = this.getKnex();
-    await knex.raw(appendOnlyExceptRedaction('invoice_snapshots'));
-    await knex.raw(appendOnlyExceptRedaction('preparations'));
+    const em = this.getEntityManager();
+    await em.execute(appendOnlyExceptRedaction('invoice_snapshots'));
+    await em.execute(appendOnlyExceptRedaction('preparations'));
     await this.walk('ledger_source_records', sourceRecords);
     await this.walk('invoice_snapshots', snapshots);
     await this.walk('stored_invoices', invoiceNumbers);
     await this.walk('preparations', preparations);
-    await knex.raw(appendOnly('invoice_snapshots'));
-    await knex.raw(appendOnly('preparations'));
+    await em.execute(appendOnly('invoice_snapshots'));
+    await em.execute(appendOnly('preparations'));
   }
 
   override async down(): Promise<void> {
@@ -74,7 +76,7 @@ export class Migration20261125183000_redact_card_numbers extends Migration {
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
       const rows = await this.inBatchTransaction(table, async (trx) => {
-        const { rows } = (await trx.raw(page.select, [after, this.batch])) as { rows: Row[] };
+        const rows = await trx.execute<Row[]>(page.select, [after, this.batch]);
         await page.redact(trx, rows);
         return rows;
       });
@@ -83,12 +85,12 @@ export class Migration20261125183000_redact_card_numbers extends Migration {
     }
   }
 
-  private async inBatchTransaction<T>(table: string, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  private async inBatchTransaction<T>(table: string, work: (trx: Trx) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.getKnex().transaction(async (trx) => {
-          await trx.raw(`set local lock_timeout = '${LOCK_TIMEOUT}'`);
-          await trx.raw(`set local svc.redacting_card_numbers = 'on'`);
+        return await this.getEntityManager().transactional(async (trx) => {
+          await trx.execute(`set local lock_timeout = '${LOCK_TIMEOUT}'`);
+          await trx.execute(`set local svc.redacting_card_numbers = 'on'`);
           return work(trx);
         });
       } catch (error) {
@@ -108,7 +110,7 @@ const sourceRecords: Page<{ id: string; payload: unknown }> = {
     for (const row of rows) {
       const { value, paths } = redactCardNumbers(row.payload, { isIdentifier: isProviderIdentifier });
       if (paths.length === 0) continue;
-      await trx.raw(`update "ledger_source_records" set "payload" = ?::jsonb where "id" = ?`, [JSON.stringify(value), row.id]);
+      await trx.execute(`update "ledger_source_records" set "payload" = ?::jsonb where "id" = ?`, [JSON.stringify(value), row.id]);
     }
   },
 };
@@ -128,7 +130,7 @@ const snapshots: Page<{ id: string; content: unknown; issues: StoredIssue[]; dep
       const issues = redactCardNumbers(row.issues, { root: 'issues' });
       const paths = [...content.paths, ...dependencies.paths, ...mappings.paths, ...issues.paths];
       if (paths.length === 0) continue;
-      await trx.raw(
+      await trx.execute(
         `update "invoice_snapshots" set "content" = ?::jsonb, "issues" = ?::jsonb, "dependencies" = ?::jsonb, "mappings" = ?::jsonb
           where "id" = ?`,
         [
@@ -149,7 +151,7 @@ const invoiceNumbers: Page<{ id: string; invoice_number: string | null }> = {
   redact: async (trx, rows) => {
     for (const row of rows) {
       if (row.invoice_number === null || !containsCardNumber(row.invoice_number)) continue;
-      await trx.raw(`update "stored_invoices" set "invoice_number" = ? where "id" = ?`, [CARD_NUMBER_REDACTED, row.id]);
+      await trx.execute(`update "stored_invoices" set "invoice_number" = ? where "id" = ?`, [CARD_NUMBER_REDACTED, row.id]);
     }
   },
 };
@@ -164,7 +166,7 @@ const preparations: Page<{ id: string; data: string }> = {
     for (const row of rows) {
       const { value, paths } = redactCardNumbers(JSON.parse(row.data));
       if (paths.length === 0) continue;
-      await trx.raw(`update "preparations" set "data" = ?::json where "id" = ?`, [JSON.stringify(value), row.id]);
+      await trx.execute(`update "preparations" set "data" = ?::json where "id" = ?`, [JSON.stringify(value), row.id]);
     }
   },
 };

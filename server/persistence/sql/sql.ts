@@ -1,30 +1,25 @@
 import { UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
+import { CompiledQuery, type Kysely } from 'kysely';
+import { nameHotStatement } from './hot-statements.js';
 
 /**
- * Run one SQL statement (knex `?` placeholders) on the entity manager's
- * connection, inside its transaction when it has one. Hot paths use this
- * instead of entity loading: the ORM's unit of work costs milliseconds of CPU
- * per request, a plain statement a tenth of that (docs/performance.md).
+ * Run one SQL statement (`?` placeholders) on the entity manager's Kysely,
+ * inside its transaction when it has one. Hot paths use this instead of entity
+ * loading: the ORM's unit of work costs milliseconds of CPU per request, a
+ * plain statement a tenth of that (docs/performance.md).
  *
- * `name` makes it a named prepared statement: each pooled connection parses it
- * once, and PostgreSQL can keep a generic plan instead of planning every call.
- * For hot statements whose planning costs more than their execution; one name
- * per statement text.
+ * `name` makes it a named prepared statement (hot-statements.ts): each pooled
+ * connection parses it once, and PostgreSQL can keep a generic plan instead of
+ * planning every call. For hot statements whose planning costs more than their
+ * execution; one name per statement text.
  */
 export type Sql = <Row = Record<string, unknown>>(query: string, params?: unknown[], name?: string) => Promise<Row[]>;
 
 export function sqlOf(em: EntityManager): Sql {
-  // Sent as a parameterized statement (knex turns `?` into `$n`), inside the entity manager's transaction when it
-  // has one. The ORM's own `execute` formats values into the SQL text first, which costs more CPU than the
-  // statement itself for large JSON values (docs/performance.md, "Stored invoices").
-  return async (query, params = [], name) => {
-    const knex = em.getConnection().getKnex();
-    const trx = em.getTransactionContext();
-    const statement = knex.raw(query, params as never[]);
-    if (name !== undefined) statement.options({ name });
-    const result = (await (trx ? statement.transacting(trx) : statement)) as { rows: unknown[] };
-    return result.rows as never;
-  };
+  // Sent as a parameterized statement straight to Kysely, inside the entity manager's transaction when it has one.
+  // The ORM's own `execute` formats values into the SQL text first, which costs more CPU than the statement itself
+  // for large JSON values (docs/performance.md, "Stored invoices").
+  return (query, params = [], name) => runOn(em.getKysely(), query, params, name);
 }
 
 /**
@@ -33,12 +28,29 @@ export function sqlOf(em: EntityManager): Sql {
  * entity makes no per-request ORM context (docs/performance.md).
  */
 export function poolSql(orm: MikroORM): Sql {
-  const knex = orm.em.getConnection().getKnex();
-  return async (query, params = [], name) => {
-    const statement = knex.raw(query, params as never[]);
-    if (name !== undefined) statement.options({ name });
-    return ((await statement) as { rows: never[] }).rows;
-  };
+  const kysely = orm.em.getConnection().getClient();
+  return (query, params = [], name) => runOn(kysely, query, params, name);
+}
+
+async function runOn<Row>(kysely: Kysely<unknown>, query: string, params: unknown[], name: string | undefined): Promise<Row[]> {
+  // A hot statement's text is converted once; other texts are not kept (lists vary in length without bound).
+  let text = name === undefined ? undefined : hotTexts.get(query);
+  if (text === undefined) {
+    text = dollarPlaceholders(query);
+    if (name !== undefined) {
+      nameHotStatement(text, name);
+      hotTexts.set(query, text);
+    }
+  }
+  return (await kysely.executeQuery<Row>(CompiledQuery.raw(text, params))).rows;
+}
+
+const hotTexts = new Map<string, string>();
+
+/** `?` placeholders as PostgreSQL's `$1, $2, …` (no statement here has a `?` of its own): the texts MikroORM 6 sent. */
+function dollarPlaceholders(query: string): string {
+  let n = 0;
+  return query.replace(/\?/g, () => `$${++n}`);
 }
 
 /** A unique constraint refused the write, whether or not the ORM converted the driver's error (SQLSTATE 23505). */

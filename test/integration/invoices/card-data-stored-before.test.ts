@@ -218,7 +218,7 @@ async function olderDatabase(run: (orm: MikroORM, seeded: Seeded, before: Dump) 
   const db = await createTestDatabase({ migrated: false });
   const orm = await openOrm(db.url);
   try {
-    await orm.getMigrator().up({ to: BEFORE });
+    await orm.migrator.up({ to: BEFORE });
     const seeded = await seedAsOlderVersion(orm);
     await run(orm, seeded, await dump(orm));
   } finally {
@@ -241,7 +241,7 @@ describe('card numbers stored by earlier versions', () => {
       const after = await expectRedacted(orm, seeded, before);
 
       // Run again (its down is a no-op): nothing changes.
-      await orm.getMigrator().down({ to: 'Migration20261125180000_gwc_webhooks' });
+      await orm.migrator.down({ to: 'Migration20261125180000_gwc_webhooks' });
       expect(await migrate(orm)).toContain('Migration20261125183000_redact_card_numbers');
       const none = { ledger_source_records: [], stored_invoices: [], invoice_snapshots: [], preparations: [] };
       expect(changedIds(after, await dump(orm))).toStrictEqual(none);

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { mapAndStoreInvoices } from '../../../server/domain/invoices/store-invoices.js';
 import { generateCompany } from '../../../server/ledger-sandbox/demo-company.js';
@@ -67,7 +68,7 @@ describe('card-number redaction during a rolling release', () => {
     const db = await createTestDatabase({ migrated: false });
     const orm = await openOrm(db.url);
     try {
-      await orm.getMigrator().up({ to: BEFORE });
+      await orm.migrator.up({ to: BEFORE });
       const clean = await seedAsOlderVersion(orm);
       expect((await rowsHolding(poolSql(orm), digitsOf(TYPED.visa), TYPED.visa)).length).toBeGreaterThan(0);
 
@@ -77,17 +78,19 @@ describe('card-number redaction during a rolling release', () => {
       const errors: unknown[] = [];
       let written = 0;
       const writer = async () => {
-        const knex = orm.em.getKnex();
+        const kysely = orm.em.getConnection().getClient();
         while (migrating) {
           try {
-            await knex.transaction(async (trx) => {
-              await trx.raw(`set local lock_timeout = '500ms'`);
-              await trx.raw(
-                `insert into invoice_snapshots (id, organization_id, integration_id, environment, stored_invoice_id, revision, mapper_version,
+            await kysely.transaction().execute(async (trx) => {
+              await trx.executeQuery(CompiledQuery.raw(`set local lock_timeout = '500ms'`));
+              await trx.executeQuery(
+                CompiledQuery.raw(
+                  `insert into invoice_snapshots (id, organization_id, integration_id, environment, stored_invoice_id, revision, mapper_version,
                    source_version, content, issues, dependencies, mappings, created_at)
-                 select ?, organization_id, integration_id, environment, stored_invoice_id, ?, mapper_version, source_version, content, issues,
-                   dependencies, mappings, now() from invoice_snapshots where id = ?`,
-                [crypto.randomUUID(), `r1_${crypto.randomUUID().replaceAll('-', '').padEnd(40, '0')}`, clean],
+                 select $1, organization_id, integration_id, environment, stored_invoice_id, $2, mapper_version, source_version, content, issues,
+                   dependencies, mappings, now() from invoice_snapshots where id = $3`,
+                  [crypto.randomUUID(), `r1_${crypto.randomUUID().replaceAll('-', '').padEnd(40, '0')}`, clean],
+                ),
               );
             });
             written++;
@@ -97,10 +100,7 @@ describe('card-number redaction during a rolling release', () => {
         }
       };
       const writers = [writer(), writer()];
-      const applied = await orm
-        .getMigrator()
-        .up({ to: REDACTION })
-        .finally(() => (migrating = false));
+      const applied = await orm.migrator.up({ to: REDACTION }).finally(() => (migrating = false));
       await Promise.all(writers);
 
       expect(applied.map((m) => m.name)).toContain(REDACTION);

@@ -13,7 +13,7 @@ describe('migrations', () => {
       expect(applied).toEqual(migrationsList.map((m) => m.name));
       expect(await pendingMigrations(orm)).toEqual([]);
       // No difference between what the entities declare and what the migrations built.
-      const diff = await orm.getSchemaGenerator().getUpdateSchemaSQL({ wrap: false });
+      const diff = await orm.schema.getUpdateSchemaSQL({ wrap: false });
       expect(diff.trim()).toBe('');
       // A second run is a no-op.
       expect(await migrate(orm)).toEqual([]);
@@ -54,7 +54,7 @@ describe('migrations', () => {
     const db = await createTestDatabase({ migrated: false });
     const orm = await openOrm(db.url);
     try {
-      const migrator = orm.getMigrator();
+      const migrator = orm.migrator;
       await migrator.up({ to: 'Migration20261123094319_invitation_api_key' });
       const conn = orm.em.getConnection();
       const [org, integration, connection, run] = ['a1', 'a2', 'a3', 'a4'].map((n) => `00000000-0000-4000-8000-0000000000${n}`);

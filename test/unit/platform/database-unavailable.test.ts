@@ -10,9 +10,8 @@ describe('which errors mean the database is unavailable (503)', () => {
     expect(isDatabaseUnavailable(withCode('57P03', 'the database system is starting up'))).toBe(true);
     expect(isDatabaseUnavailable(withCode('57014', 'canceling statement due to statement timeout'))).toBe(true);
     expect(isDatabaseUnavailable(withCode('08006'))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('Knex: Timeout acquiring a connection.'), { name: 'KnexTimeoutError' }))).toBe(
-      true,
-    );
+    // pg's pool, when no connection frees up (or none opens) within the acquire timeout.
+    expect(isDatabaseUnavailable(new Error('timeout exceeded when trying to connect'))).toBe(true);
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
   });
 
