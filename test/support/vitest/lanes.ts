@@ -9,7 +9,7 @@
  */
 export const PROCESS_TESTS = [
   'test/browser/console.test.ts',
-  'test/integration/admin/admin.test.ts',
+  'test/integration/admin/admin-cli.test.ts',
   'test/integration/ledger/reaper.test.ts',
   'test/integration/platform/compiled-start.test.ts',
   'test/integration/platform/embedded-postgres-as-root.test.ts',
