@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { PROCESS_TESTS, UNIT_TESTS } from './test/support/vitest/lanes.js';
+import { ISOLATED_TESTS, PROCESS_TESTS, UNIT_TESTS } from './test/support/vitest/lanes.js';
 
 /**
  * The exit-code test (test/integration/platform/test-runner-exit.test.ts) writes a failing file under
@@ -12,10 +12,10 @@ const EXIT_CHECK = process.env.EXIT_CHECK_RUN === '1' ? [] : ['test/exit-check-*
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 
 /**
- * The whole suite in three lanes (test/support/vitest/lanes.ts): unit tests in threads sharing their
+ * The whole suite in four lanes (test/support/vitest/lanes.ts): unit tests in threads sharing their
  * modules, integration tests against a real PostgreSQL started once per run by the global setup
  * (embedded, or TEST_DATABASE_URL / DATABASE_URL when set; each file clones its own database from a
- * migrated template), and process tests. docs/performance.md, "Test suite".
+ * migrated template), process tests, and the files that need a process of their own. docs/performance.md, "Test suite".
  */
 export default defineConfig({
   test: {
@@ -38,7 +38,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: [...UNIT_TESTS, ...PROCESS_TESTS, ...EXIT_CHECK],
+          exclude: [...UNIT_TESTS, ...PROCESS_TESTS, ...ISOLATED_TESTS, ...EXIT_CHECK],
           pool: 'forks',
           isolate: false,
           ...timeouts,
@@ -48,6 +48,15 @@ export default defineConfig({
         test: {
           name: 'process',
           include: PROCESS_TESTS,
+          pool: 'forks',
+          isolate: false,
+          ...timeouts,
+        },
+      },
+      {
+        test: {
+          name: 'isolated',
+          include: ISOLATED_TESTS,
           pool: 'forks',
           ...timeouts,
         },

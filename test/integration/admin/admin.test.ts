@@ -1,11 +1,7 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEST_ADMIN_TOKEN, useTestApp } from '../../support/harness.js';
 import { adminCall, createTenant } from '../../support/tenants.js';
 import { gwcReport } from '../../support/reports.js';
-
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 describe('admin surface', () => {
   const app = useTestApp();
@@ -150,46 +146,5 @@ describe('admin surface', () => {
     } finally {
       await app.orm.em.getConnection().execute('alter table organizations_moved rename to organizations');
     }
-  });
-
-  // One CLI process per call: on a loaded 2-core machine their start-ups alone can take half a minute.
-  it('when the operator CLI is run against the server, then it round-trips and reports errors readably', { timeout: 90_000 }, async () => {
-    const run = (args: string[], env: Record<string, string> = {}) =>
-      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'admin/cli.ts', ...args], {
-          cwd: ROOT,
-          env: { ...process.env, SVC_URL: app.url, SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN, ...env },
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => (stdout += d));
-        child.stderr.on('data', (d) => (stderr += d));
-        child.on('exit', (code) => resolve({ code, stdout, stderr }));
-      });
-    const created = await run(['organizations.create', '{"name":"From CLI"}']);
-    expect(created.code).toBe(0);
-    const org = JSON.parse(created.stdout);
-    expect(org.name).toBe('From CLI');
-    const integration = JSON.parse(
-      (await run(['integrations.create', JSON.stringify({ organizationId: org.id, provider: 'gwc', environment: 'sandbox' })])).stdout,
-    );
-    const key = JSON.parse(
-      (await run(['apiKeys.issue', JSON.stringify({ integrationId: integration.id, scopes: ['payments:write'] })])).stdout,
-    );
-    const report = await app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: gwcReport(), key: key.key });
-    expect(report.status).toBe(200);
-    const listed = await run(['organizations.list']);
-    expect(JSON.parse(listed.stdout).map((o: any) => o.name)).toContain('From CLI');
-
-    const invalid = await run(['apiKeys.issue', '{"integrationId":"nope","scopes":[]}']);
-    expect(invalid.code).toBe(1);
-    expect(invalid.stderr).toContain('error (BAD_REQUEST): Invalid input');
-    expect(invalid.stderr).toContain('- integrationId: Invalid uuid');
-    const denied = await run(['organizations.list'], { SVC_ADMIN_TOKEN: 'x'.repeat(40) });
-    expect(denied.code).toBe(1);
-    expect(denied.stderr).toContain('error (UNAUTHORIZED)');
-    const help = await run(['--help']);
-    expect(help.code).toBe(0);
-    expect(help.stdout).toContain('apiKeys.issue                  mutation  {integrationId: uuid, scopes: [');
   });
 });

@@ -25,22 +25,27 @@ describe('metrics of a cluster (SVC_WORKERS=2)', () => {
     await drop?.();
   });
 
-  it('when requests were spread over both processes, then /metrics in either serves the sum of all of them', async () => {
-    const db = await createTestDatabase();
-    drop = db.drop;
-    service = await spawnService({ DATABASE_URL: db.url, SVC_WORKERS: '2' }, { startTimeoutMs: 60_000 });
-    for (let i = 0; i < 20; i++) expect((await getOnNewConnection(`${service.url}/healthz`)).status).toBe(200);
+  // Three processes start (primary and two HTTP processes): the test's bound is the start's, not the default 30 s.
+  it(
+    'when requests were spread over both processes, then /metrics in either serves the sum of all of them',
+    { timeout: 90_000 },
+    async () => {
+      const db = await createTestDatabase();
+      drop = db.drop;
+      service = await spawnService({ DATABASE_URL: db.url, SVC_WORKERS: '2' }, { startTimeoutMs: 60_000 });
+      for (let i = 0; i < 20; i++) expect((await getOnNewConnection(`${service.url}/healthz`)).status).toBe(200);
 
-    for (let scrape = 0; scrape < 4; scrape++) {
-      const res = await getOnNewConnection(`${service.url}/metrics`, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` });
-      expect(res.status).toBe(200);
-      const samples = parseExposition(res.body);
-      // Each process served about half: only the aggregate reaches 20.
-      expect(sampleSum(samples, 'svc_http_request_duration_seconds_count', { route: '/healthz', method: 'GET', status_class: '2xx' })).toBe(
-        20,
-      );
-      expect(sampleSum(samples, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
-    }
-    expect((await getOnNewConnection(`${service.url}/metrics`)).status).toBe(401);
-  });
+      for (let scrape = 0; scrape < 4; scrape++) {
+        const res = await getOnNewConnection(`${service.url}/metrics`, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` });
+        expect(res.status).toBe(200);
+        const samples = parseExposition(res.body);
+        // Each process served about half: only the aggregate reaches 20.
+        expect(
+          sampleSum(samples, 'svc_http_request_duration_seconds_count', { route: '/healthz', method: 'GET', status_class: '2xx' }),
+        ).toBe(20);
+        expect(sampleSum(samples, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
+      }
+      expect((await getOnNewConnection(`${service.url}/metrics`)).status).toBe(401);
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,10 +13,27 @@ describe('token key: generated file and the separate worker', () => {
   it('when several processes start together without SVC_TOKEN_KEY, then they all use the one key file (mode 0600) and no temp file is left', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'svc-key-'));
     try {
-      const startAt = String(Date.now() + 2500);
-      const keys = await Promise.all(
-        Array.from({ length: 6 }, () => run(...tsx(['test/support/token-key-child.ts', dir, startAt])).then((r) => r.stdout)),
+      // Each child blocks on its stdin once started; one byte to each, written together, starts the race.
+      const children = Array.from({ length: 6 }, () =>
+        spawn(...tsx(['test/support/token-key-child.ts', dir]), { stdio: ['pipe', 'pipe', 'inherit'] }),
       );
+      const outputs = children.map((child) => {
+        let out = '';
+        child.stdout!.on('data', (d) => (out += d));
+        const ready = new Promise<void>((resolve, reject) => {
+          child.stdout!.on('data', () => out.startsWith('ready\n') && resolve());
+          child.once('exit', (code) => reject(new Error(`token-key child exited (${code}) before it was ready`)));
+        });
+        const exited = new Promise<string>((resolve, reject) =>
+          child.once('close', (code) =>
+            code === 0 ? resolve(out.slice('ready\n'.length)) : reject(new Error(`token-key child exited ${code}`)),
+          ),
+        );
+        return { ready, exited };
+      });
+      await Promise.all(outputs.map((o) => o.ready));
+      for (const child of children) child.stdin!.end('go');
+      const keys = await Promise.all(outputs.map((o) => o.exited));
       const file = readFileSync(path.join(dir, 'token-key'), 'utf8').trim();
       expect(Buffer.from(file, 'base64')).toHaveLength(32);
       expect(keys).toEqual(Array(6).fill(file));

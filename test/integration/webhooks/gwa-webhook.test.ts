@@ -43,78 +43,82 @@ describe('gwa webhook', () => {
     return { tenant, keys: keys!, endpoint, path };
   }
 
-  it('when an operator registers an endpoint with the CLI and the provider settles a transaction the merchant reported as authorized, then the payment projection moves to captured', async () => {
-    const tenant = await createTenant(app, { provider: 'gwa', scopes: ['payments:write'] });
-    const keys = newKeys();
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'admin/cli.ts', 'webhookEndpoints.create', JSON.stringify({ integrationId: tenant.integrationId, ...keys })],
-      { cwd: ROOT, env: { ...process.env, SVC_URL: app.url, SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN } },
-    );
-    let stdout = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    const code = await new Promise((resolve) => child.on('exit', resolve));
-    expect(code).toBe(0);
-    const endpoint = JSON.parse(stdout) as Endpoint & Record<string, unknown>;
-    expect(endpoint).toMatchObject({
-      integrationId: tenant.integrationId,
-      url: `https://svc.example.test/api/integrations/gwa/webhooks/${endpoint.id}`,
-      status: 'active',
-      publicKey: keys.publicKey,
-      hasCredentials: true,
-    });
-    expect(stdout).not.toContain(keys.privateKey);
-    const [stored] = await sql(app, 'select private_key_enc from webhook_endpoints where id = ?', [endpoint.id]);
-    expect(stored.private_key_enc).toMatch(/^v2\./);
-    expect(stored.private_key_enc).not.toContain(keys.privateKey);
+  it(
+    'when an operator registers an endpoint with the CLI and the provider settles a transaction the merchant reported as authorized, then the payment projection moves to captured',
+    { timeout: 90_000 },
+    async () => {
+      const tenant = await createTenant(app, { provider: 'gwa', scopes: ['payments:write'] });
+      const keys = newKeys();
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'admin/cli.ts', 'webhookEndpoints.create', JSON.stringify({ integrationId: tenant.integrationId, ...keys })],
+        { cwd: ROOT, env: { ...process.env, SVC_URL: app.url, SVC_ADMIN_TOKEN: TEST_ADMIN_TOKEN } },
+      );
+      let stdout = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      const code = await new Promise((resolve) => child.on('exit', resolve));
+      expect(code).toBe(0);
+      const endpoint = JSON.parse(stdout) as Endpoint & Record<string, unknown>;
+      expect(endpoint).toMatchObject({
+        integrationId: tenant.integrationId,
+        url: `https://svc.example.test/api/integrations/gwa/webhooks/${endpoint.id}`,
+        status: 'active',
+        publicKey: keys.publicKey,
+        hasCredentials: true,
+      });
+      expect(stdout).not.toContain(keys.privateKey);
+      const [stored] = await sql(app, 'select private_key_enc from webhook_endpoints where id = ?', [endpoint.id]);
+      expect(stored.private_key_enc).toMatch(/^v2\./);
+      expect(stored.private_key_enc).not.toContain(keys.privateKey);
 
-    const txn = transactionId();
-    const authorized = gwaReport({
-      status: 'authorized',
-      amountMinor: 10000,
-      capturedAmountMinor: 0,
-      transactionId: txn,
-      occurredAt: '2026-01-10T10:00:00Z',
-    });
-    const report = await app.request('/api/v1/gwa/payment-reports', { method: 'POST', json: authorized, key: tenant.key });
-    expect(report.status).toBe(200);
+      const txn = transactionId();
+      const authorized = gwaReport({
+        status: 'authorized',
+        amountMinor: 10000,
+        capturedAmountMinor: 0,
+        transactionId: txn,
+        occurredAt: '2026-01-10T10:00:00Z',
+      });
+      const report = await app.request('/api/v1/gwa/payment-reports', { method: 'POST', json: authorized, key: tenant.key });
+      expect(report.status).toBe(200);
 
-    const res = await deliver(app, `/api/integrations/gwa/webhooks/${endpoint.id}`, sampleNotification(keys, 'transaction_settled', txn));
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ received: true, kind: 'transaction_settled', status: 'captured', duplicate: false });
+      const res = await deliver(app, `/api/integrations/gwa/webhooks/${endpoint.id}`, sampleNotification(keys, 'transaction_settled', txn));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ received: true, kind: 'transaction_settled', status: 'captured', duplicate: false });
 
-    const [payment] = await sql(
-      app,
-      'select id, attempt_id, status, captured_amount_minor, observation_count from tracked_payments where provider_payment_id = ?',
-      [txn],
-    );
-    expect(payment).toMatchObject({
-      attempt_id: authorized.attemptId,
-      status: 'captured',
-      captured_amount_minor: '10000',
-      observation_count: 2,
-    });
-    const detail = await app.admin<any>('payments.get', { id: payment.id });
-    expect(detail.body.payment).toMatchObject({ status: 'captured', capturedAmountMinor: 10000, refundedAmountMinor: 0 });
-    const webhookObservation = detail.body.observations.find((o: any) => o.current);
-    expect(webhookObservation.payload).toMatchObject({
-      source: 'merchant_webhook',
-      status: 'captured',
-      transactionId: txn,
-      attemptId: authorized.attemptId,
-      amountMinor: 10000,
-      currency: 'usd',
-      providerEventId: expect.stringMatching(new RegExp(`^transaction_settled:${txn}:\\d{4}-`)),
-      eventId: expect.stringMatching(/^gwa_webhook_[0-9a-f]{40}$/),
-    });
-    const [event] = await sql(
-      app,
-      'select status, observation_id, tracked_payment_id, subject_id from webhook_events where endpoint_id = ?',
-      [endpoint.id],
-    );
-    expect(event).toEqual({ status: 'captured', observation_id: webhookObservation.id, tracked_payment_id: payment.id, subject_id: txn });
-    expect(app.logs.text).not.toContain(keys.privateKey);
-  });
+      const [payment] = await sql(
+        app,
+        'select id, attempt_id, status, captured_amount_minor, observation_count from tracked_payments where provider_payment_id = ?',
+        [txn],
+      );
+      expect(payment).toMatchObject({
+        attempt_id: authorized.attemptId,
+        status: 'captured',
+        captured_amount_minor: '10000',
+        observation_count: 2,
+      });
+      const detail = await app.admin<any>('payments.get', { id: payment.id });
+      expect(detail.body.payment).toMatchObject({ status: 'captured', capturedAmountMinor: 10000, refundedAmountMinor: 0 });
+      const webhookObservation = detail.body.observations.find((o: any) => o.current);
+      expect(webhookObservation.payload).toMatchObject({
+        source: 'merchant_webhook',
+        status: 'captured',
+        transactionId: txn,
+        attemptId: authorized.attemptId,
+        amountMinor: 10000,
+        currency: 'usd',
+        providerEventId: expect.stringMatching(new RegExp(`^transaction_settled:${txn}:\\d{4}-`)),
+        eventId: expect.stringMatching(/^gwa_webhook_[0-9a-f]{40}$/),
+      });
+      const [event] = await sql(
+        app,
+        'select status, observation_id, tracked_payment_id, subject_id from webhook_events where endpoint_id = ?',
+        [endpoint.id],
+      );
+      expect(event).toEqual({ status: 'captured', observation_id: webhookObservation.id, tracked_payment_id: payment.id, subject_id: txn });
+      expect(app.logs.text).not.toContain(keys.privateKey);
+    },
+  );
 
   it('when the same notification is delivered again, then it answers duplicate: true and changes nothing', async () => {
     const { keys, path } = await setup();

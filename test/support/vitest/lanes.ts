@@ -1,15 +1,16 @@
 /**
- * The suite's three lanes (vitest projects; docs/performance.md, "Test suite").
+ * The suite's four lanes (vitest projects; docs/performance.md, "Test suite").
  *
  * - unit: no database and no child process; threads, one module graph per worker (no per-file isolation).
  * - process: tests that start the service or another program (a build, a CLI, a worker, a browser, a
- *   second PostgreSQL), and tests of process-wide state: isolated forks, started first so the longest
- *   files never start last.
+ *   second PostgreSQL): forks sharing their modules (what a file spends is in its children), started
+ *   first so the longest files never start last.
+ * - isolated: tests of process-wide state, each file in a fresh fork.
  * - integration: everything else, against the run's PostgreSQL through the in-process app; forks.
  */
 export const PROCESS_TESTS = [
   'test/browser/console.test.ts',
-  'test/integration/admin/admin.test.ts',
+  'test/integration/admin/admin-cli.test.ts',
   'test/integration/ledger/reaper.test.ts',
   'test/integration/platform/compiled-start.test.ts',
   'test/integration/platform/embedded-postgres-as-root.test.ts',
@@ -24,8 +25,13 @@ export const PROCESS_TESTS = [
   'test/integration/webhooks/gwa-webhook.test.ts',
   'test/openapi/openapi-document.test.ts',
   'test/sdk/package.test.ts',
-  // Process-wide state a shared module graph would carry over from other files: exact counts of the
-  // metrics registry, and the global tracer with its instrumentation of modules as they load.
+];
+
+/**
+ * Process-wide state a shared module graph would carry over from other files: exact counts of the metrics
+ * registry, and the global tracer with its instrumentation of modules as they load.
+ */
+export const ISOLATED_TESTS = [
   'test/integration/platform/metrics.test.ts',
   'test/integration/platform/tracing.test.ts',
   'test/integration/platform/tracing-ledger.test.ts',
@@ -45,4 +51,4 @@ export const UNIT_TESTS = [
 ];
 
 /** The order lanes start in: the long process files first, the short unit files fill the end. */
-export const LANE_ORDER = ['process', 'integration', 'unit'];
+export const LANE_ORDER = ['process', 'isolated', 'integration', 'unit'];
