@@ -4,6 +4,7 @@ import { secretsEqual } from '../server/crypto/secrets.js';
 import type { LedgerRuntime } from '../server/integrations/ledger/runtime.js';
 import type { Logger } from '../server/logger.js';
 import type { WebhookRuntime } from '../server/domain/gwa-webhooks/runtime.js';
+import type { QualificationStore } from '../server/domain/qualification/ports.js';
 
 export interface AdminContext {
   orm: MikroORM;
@@ -16,6 +17,8 @@ export interface AdminContext {
   logger?: Logger | undefined;
   /** Cipher and public URL of the gwa webhook endpoints, when configured. */
   webhooks?: WebhookRuntime | undefined;
+  /** What the qualification figures read (server/persistence/qualification-store.ts). */
+  qualification: QualificationStore;
 }
 
 /** Constant-time check of the operator bearer token. */
