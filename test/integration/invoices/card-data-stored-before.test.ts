@@ -268,6 +268,8 @@ describe('card numbers stored by earlier versions', () => {
         const redaction = new Redaction(orm.em.getDriver(), orm.config);
         redaction.batch = batch;
         await redaction.up();
+        // The later migrations (a second run of the redaction changes nothing), so today's reads find their columns.
+        await migrate(orm);
         await expectRedacted(orm, seeded, before);
       });
     }
