@@ -5,6 +5,7 @@ import type { EvidenceStore } from '../server/domain/evidence/ports.js';
 import type { LedgerPorts } from '../server/domain/ledger/ports.js';
 import type { Logger } from '../server/logger.js';
 import type { WebhookRuntime } from '../server/domain/webhooks/runtime.js';
+import type { QualificationStore } from '../server/domain/qualification/ports.js';
 
 export interface AdminContext {
   orm: MikroORM;
@@ -19,6 +20,8 @@ export interface AdminContext {
   logger?: Logger | undefined;
   /** Cipher and public URL of the gwa webhook endpoints, when configured. */
   webhooks?: WebhookRuntime | undefined;
+  /** What the qualification figures read (server/persistence/qualification-store.ts). */
+  qualification: QualificationStore;
 }
 
 export interface AdminStorage {

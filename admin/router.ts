@@ -4,6 +4,7 @@ import { connectionsRouter, invitationsRouter, syncRunsRouter } from './procedur
 import { invoicesRouter, itemMappingsRouter } from './procedures/invoices.js';
 import { evidenceRouter } from './procedures/evidence.js';
 import { preparationsRouter } from './procedures/preparations.js';
+import { qualificationRouter } from './procedures/qualification.js';
 import { webhookEndpointsRouter, webhookEventsRouter } from './procedures/webhooks.js';
 import { createCallerFactory, router } from './trpc.js';
 
@@ -22,6 +23,7 @@ export const adminRouter = router({
   invoices: invoicesRouter,
   preparations: preparationsRouter,
   evidence: evidenceRouter,
+  qualification: qualificationRouter,
   webhookEndpoints: webhookEndpointsRouter,
   webhookEvents: webhookEventsRouter,
 });

@@ -13,6 +13,7 @@ import { createLedgerRuntime, type LedgerRuntime } from '../server/integrations/
 import { createMailer } from '../server/integrations/mail/mailer.js';
 import { generateCompany } from '../server/ledger-sandbox/demo-company.js';
 import { startLedgerSandbox, type LedgerSandbox } from '../server/ledger-sandbox/sandbox.js';
+import { qualificationStore } from '../server/persistence/qualification-store.js';
 
 export interface QueuedImport {
   runId: string;
@@ -60,7 +61,13 @@ export async function queuedImport(
   );
   const code = new URL(auth.headers.get('location')!).searchParams.get('code')!;
   const tokens = await exchangeCode(runtime.endpoints, code);
-  const admin = createAdminCaller({ orm, storage: adminStorage(orm), authorized: true, keyMac: apiKeyMac(randomBytes(32)) });
+  const admin = createAdminCaller({
+    orm,
+    storage: adminStorage(orm),
+    authorized: true,
+    keyMac: apiKeyMac(randomBytes(32)),
+    qualification: qualificationStore(orm),
+  });
   const org = await admin.organizations.create({ name: `Bench ${o.realmId}` });
   const integration = await admin.integrations.create({ organizationId: org.id, provider: 'ledger', environment: 'sandbox' });
   await storeConsent(orm.em.fork(), cipher, {

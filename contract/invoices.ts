@@ -138,6 +138,95 @@ export const GWA_ORDINARY_FALLBACK_CODES = [
   'item_mapping_revoked',
 ] as const;
 
+/** Product 3 transaction fields (docs/network-qualification.md, "The fields"); stable codes. */
+export const PRODUCT3_TRANSACTION_FIELDS = [
+  'tax',
+  'discount',
+  'freight',
+  'duty',
+  'ship_from_postal_code',
+  'destination_postal_code',
+  'customer_code',
+  'order_reference',
+] as const;
+/** Product 3 line fields; stable codes. */
+export const PRODUCT3_LINE_FIELDS = [
+  'descriptor',
+  'product_code',
+  'commodity_code',
+  'quantity',
+  'unit_of_measure',
+  'unit_cost',
+  'line_discount',
+  'line_total',
+] as const;
+/** Placeholder-risk rules (docs/network-qualification.md, "Placeholder risks"); stable codes. */
+export const PLACEHOLDER_RISK_CODES = [
+  'generic_product_code',
+  'repeated_product_code',
+  'descriptor_equals_product_code',
+  'descriptor_static_across_invoices',
+  'single_unit_of_measure_everywhere',
+  'commodity_code_format',
+  'zero_tax_on_taxable_line',
+  'line_total_mismatch',
+] as const;
+
+export const QualificationLevelSchema = z
+  .enum(['product_3', 'partial', 'none'])
+  .describe(
+    '`product_3`: every Product 3 field that applies is sent with a value; `partial`: enhanced data is sent but an applicable field is missing; `none`: no line-item data is sent for this invoice',
+  );
+const Product3FieldSchema = z.enum([...PRODUCT3_TRANSACTION_FIELDS, ...PRODUCT3_LINE_FIELDS]);
+
+/** The record and field of the accounting source (or of the merchant-confirmed item mapping) to fix. */
+export const SourceFieldSchema = z
+  .object({
+    objectType: z.enum(['Invoice', 'Item', 'ItemMapping']),
+    externalId: z.string().describe('The record’s id at the source (for ItemMapping: the id of the Item it maps)'),
+    field: z.string().describe('Path inside the record, in the source’s names (`Line[2].SalesItemLineDetail.Qty`)'),
+  })
+  .strict();
+
+const ProviderQualificationSchema = z
+  .object({
+    level: QualificationLevelSchema,
+    missing: z.array(
+      z
+        .object({
+          field: Product3FieldSchema,
+          reason: z
+            .enum(['not_in_source', 'not_carried'])
+            .describe('`not_in_source`: the source holds no value (fix it there); `not_carried`: this output has no place for it'),
+          path: z.string().describe('The stored invoice’s path'),
+          source: SourceFieldSchema.nullable(),
+        })
+        .strict(),
+    ),
+    risks: z.array(
+      z
+        .object({
+          code: z.enum(PLACEHOLDER_RISK_CODES),
+          field: Product3FieldSchema,
+          ledgerInvoiceId: z.string().nullable(),
+          path: z.string().describe('The stored invoice’s path of the value at risk'),
+          source: SourceFieldSchema.nullable(),
+          message: z.string(),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
+/**
+ * Network qualification (Product 3) of the current snapshot per provider output, computed when the invoice was mapped
+ * (docs/network-qualification.md); `null` for a snapshot mapped before it was computed. Never changes an output.
+ */
+export const InvoiceQualificationSchema = z
+  .object({ gwa: ProviderQualificationSchema, gwb: ProviderQualificationSchema, gwc: ProviderQualificationSchema })
+  .strict();
+export type InvoiceQualification = z.infer<typeof InvoiceQualificationSchema>;
+
 const summaryShape = {
   id: UuidSchema,
   ledgerInvoiceId: z.string(),
@@ -162,7 +251,14 @@ export const InvoiceSummarySchema = z.object(summaryShape).strict();
 export type InvoiceSummary = z.infer<typeof InvoiceSummarySchema>;
 
 export const InvoiceDetailSchema = z
-  .object({ ...summaryShape, invoice: StoredInvoiceSchema.nullable(), provenance: InvoiceProvenanceSchema })
+  .object({
+    ...summaryShape,
+    invoice: StoredInvoiceSchema.nullable(),
+    provenance: InvoiceProvenanceSchema,
+    qualification: InvoiceQualificationSchema.nullable().describe(
+      'Per provider output: whether the data is Product-3-grade (`level`), which applicable fields are `missing` and the placeholder `risks` on the fields it sends, each with the source record and field to fix; computed when the invoice was mapped, `null` for a snapshot mapped before that',
+    ),
+  })
   .strict();
 export type InvoiceDetail = z.infer<typeof InvoiceDetailSchema>;
 

@@ -16,15 +16,16 @@ const Instant = z
     return Number.isNaN(at) || (at >= 0 && at < Date.UTC(10000, 0, 1));
   }, 'An instant from 1970 to 9999');
 
-const filters = {
+/** The filters of every read over saved preparations (evidence.*, qualification.*). */
+export const filters = {
   organizationId: id.optional(),
   integrationId: id.optional(),
   from: Instant,
   to: Instant,
 };
 // Written so an invalid instant (NaN) is not also reported as out of order: its own issue is the one that helps.
-const ordered = <T extends { from: string; to: string }>(v: T) => !(Date.parse(v.from) >= Date.parse(v.to));
-const orderedIssue = { message: 'to must be later than from', path: ['to'] };
+export const ordered = <T extends { from: string; to: string }>(v: T) => !(Date.parse(v.from) >= Date.parse(v.to));
+export const orderedIssue = { message: 'to must be later than from', path: ['to'] };
 
 export const EvidenceSummaryInput = z.object(filters).strict().refine(ordered, orderedIssue);
 export const EvidenceExportInput = z

@@ -187,6 +187,14 @@ describe('operator console (browser)', () => {
     await expect.poll(() => detail.getByTestId('invoice-ready').textContent()).toBe('ready');
     await detail.getByRole('heading', { name: 'Confirmed mappings used' }).scrollIntoViewIfNeeded();
     await shot('08-invoice-ready');
+    // Its qualification: mapped without commodity codes, gwc sends enhanced data short of Product 3, and says where to fix it.
+    const qualification = detail.getByRole('region', { name: 'Qualification' });
+    await expect.poll(() => qualification.locator('[data-provider="gwc"] .badge').textContent()).toBe('partial');
+    expect(await qualification.locator('[data-provider="gwc"] li').first().textContent()).toMatch(
+      /^Fix ItemMapping \S+ · commodityCode — missing commodity_code \(not_in_source\)/,
+    );
+    await qualification.scrollIntoViewIfNeeded();
+    await shot('08b-invoice-qualification');
 
     // A gwc backend prepares the payment from that invoice and reports a different amount: a correlation exception.
     const invoiceId = (await app.admin<any>('invoices.list', { provider: 'gwc', ready: true })).body.invoices[0].id as string;
@@ -229,6 +237,15 @@ describe('operator console (browser)', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^evidence-\d{4}-\d{2}-01-\d{4}-\d{2}-01\.csv$/);
     await shot('10b-evidence');
+    // Beside it, the month's preparations by the level each recorded, and the fix that holds that volume back.
+    await page.getByRole('img', { name: 'Preparations per month by qualification level' }).waitFor();
+    expect(await page.locator('svg rect[data-level]').evaluateAll((rects) => rects.map((r) => r.getAttribute('data-level')))).toEqual([
+      'partial',
+    ]);
+    const fixes = page.getByRole('region', { name: 'Fixes at the source' });
+    expect(await fixes.getByRole('rowheader').first().textContent()).toMatch(/^ItemMapping \S+ · commodityCode$/);
+    await fixes.scrollIntoViewIfNeeded();
+    await shot('10c-qualification');
 
     // Pause and resume ask first; the list follows.
     await view('Connections and invitations');

@@ -22,6 +22,7 @@ import { readinessOf, sourceStateIssues, type Readiness, type SnapshotChecksCach
 import type { InvoiceState } from './types.js';
 import { checkoutModeOf } from './checkout-mode.js';
 import { invoiceIssue } from './issue-categories.js';
+import { withCrossInvoiceRisks } from '../qualification/index.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -137,7 +138,15 @@ async function toDetail(sql: Sql, row: InvoiceState, readiness: ReadinessView): 
       })),
       mappings: [...row.mappings],
     },
+    qualification: qualificationOf(row),
   };
+}
+
+/** What was computed when the invoice was mapped (never here): the snapshot's qualification and its cross-invoice findings. */
+function qualificationOf(row: InvoiceState): InvoiceDetail['qualification'] {
+  if (row.qualification === null) return null;
+  // The domain's readonly lists as the contract's plain arrays (the same JSON).
+  return withCrossInvoiceRisks(row.qualification, row.crossInvoiceRisks ?? []) as InvoiceDetail['qualification'];
 }
 
 /** Endpoint 9: one visible invoice; missing, malformed and out-of-scope ids answer with one and the same 404. */

@@ -11,6 +11,8 @@ import {
   writeMappedInvoices,
   type MappedWrite,
 } from '../../persistence/sql/stored-invoices.sql.js';
+import { qualificationInputOf, qualifyInvoice, type Qualification } from '../qualification/index.js';
+import { refreshCrossInvoiceRisks } from './cross-invoice-qualification.js';
 import { toItemMappingView } from './item-mapping-view.js';
 import { mapInvoice } from './map-invoice.js';
 import { record, records, refValue } from './source-record.js';
@@ -98,25 +100,33 @@ async function statesOf(sql: Sql, connectionId: string, invoices: readonly Invoi
   return new Map(rows.map((s) => [s.ledgerInvoiceId, s]));
 }
 
-function mapRecord(rec: InvoiceRecord, context: MappingContext, items: ReadonlyMap<string, Record<string, unknown>>) {
+/** A mapped invoice and its network qualification, computed here where the mapper's input is at hand (never per request). */
+interface Mapped {
+  result: MappedInvoice;
+  qualification: Qualification;
+}
+
+function mapRecord(rec: InvoiceRecord, context: MappingContext, items: ReadonlyMap<string, Record<string, unknown>>): Mapped {
   const used = referencedItemIds(rec.payload).flatMap((id) => (items.has(id) ? [items.get(id)!] : []));
   const { preferences, settings, mappings } = context;
-  return mapInvoice({ invoice: rec.payload, items: used, preferences, settings, mappings, deleted: rec.deleted });
+  const input = { invoice: rec.payload, items: used, preferences, settings, mappings, deleted: rec.deleted };
+  const result = mapInvoice(input);
+  return { result, qualification: qualifyInvoice(qualificationInputOf(input, result)) };
 }
 
 /** Write what changed: a mapping whose revision and deletion equal the stored invoice's is not written again. */
 async function writeChanged(
   sql: Sql,
   context: MappingContext,
-  mapped: readonly { sourceRecordId: string; sourceId: string; result: MappedInvoice }[],
+  mapped: readonly (Mapped & { sourceRecordId: string; sourceId: string })[],
   states: ReadonlyMap<string, StoredInvoiceState>,
   now: Date,
 ) {
   const writes: MappedWrite[] = [];
-  for (const { sourceRecordId, sourceId, result } of mapped) {
+  for (const { sourceRecordId, sourceId, ...m } of mapped) {
     const state = states.get(sourceId);
-    if (state && state.revision === result.revision && state.deleted === result.deleted) continue;
-    writes.push(toWrite(sourceRecordId, result, state?.id));
+    if (state && state.revision === m.result.revision && state.deleted === m.result.deleted) continue;
+    writes.push(toWrite(sourceRecordId, m, state?.id));
   }
   const { connection } = context;
   const { snapshots } = await writeMappedInvoices(sql, {
@@ -149,7 +159,7 @@ export async function mapAndStoreInvoices(
     const batch = invoices.slice(start, start + BATCH);
     const items = await itemsOf(sql, connection.id, batch);
     const states = await statesOf(sql, connection.id, batch);
-    const results = batch.map((rec) => ({ sourceRecordId: rec.id, sourceId: rec.sourceId, result: mapRecord(rec, context, items) }));
+    const results = batch.map((rec) => ({ sourceRecordId: rec.id, sourceId: rec.sourceId, ...mapRecord(rec, context, items) }));
     const written = await writeChanged(sql, context, results, states, o.now);
     mapped += written.mapped;
     snapshots += written.snapshots;
@@ -188,7 +198,7 @@ export async function storeAndMapInvoicePage<Stored extends { written: ReadonlyM
   storing.catch(() => undefined); // awaited below; a failure must not count as unhandled while the page is mapped
   // One statement at a time on the transaction's connection: let the upsert go out, then map while the database runs it.
   await new Promise<void>((resolve) => setImmediate(resolve));
-  let results: MappedInvoice[];
+  let results: Mapped[];
   try {
     results = page.map((rec) => mapRecord(rec, context, items));
   } catch (err) {
@@ -199,7 +209,7 @@ export async function storeAndMapInvoicePage<Stored extends { written: ReadonlyM
   const mapped = results.flatMap((result, i) => {
     const sourceId = page[i]!.sourceId;
     const sourceRecordId = stored.written.get(sourceId);
-    return sourceRecordId === undefined ? [] : [{ sourceRecordId, sourceId, result }];
+    return sourceRecordId === undefined ? [] : [{ sourceRecordId, sourceId, ...result }];
   });
   const writing = writeChanged(sql, context, mapped, states, o.now);
   writing.catch(() => undefined); // awaited below
@@ -232,7 +242,7 @@ export async function mapStoredSourceInvoices(
   });
 }
 
-function toWrite(sourceRecordId: string, result: MappedInvoice, existingId: string | undefined): MappedWrite {
+function toWrite(sourceRecordId: string, { result, qualification }: Mapped, existingId: string | undefined): MappedWrite {
   return {
     id: existingId ?? crypto.randomUUID(),
     snapshotId: crypto.randomUUID(),
@@ -250,13 +260,16 @@ function toWrite(sourceRecordId: string, result: MappedInvoice, existingId: stri
     issues: result.issues,
     dependencies: result.dependencies,
     mappings: result.mappings,
+    qualification,
   };
 }
 
-/** Map again the invoices that read these items (an item changed at the source, or its mapping changed). */
+/** Map again the invoices that read these items (an item changed at the source, or its mapping changed), and their window's risks. */
 export async function remapInvoicesOfItems(sql: Sql, o: { connection: LedgerConnection; itemIds: readonly string[]; now: Date }) {
   const ids = await invoicesDependingOnItems(sql, { connectionId: o.connection.id, itemIds: o.itemIds });
-  return mapAndStoreInvoices(sql, { connection: o.connection, ledgerInvoiceIds: ids, now: o.now });
+  const result = await mapAndStoreInvoices(sql, { connection: o.connection, ledgerInvoiceIds: ids, now: o.now });
+  if (result.snapshots > 0) await refreshCrossInvoiceRisks(sql, o);
+  return result;
 }
 
 /**
@@ -267,6 +280,13 @@ export async function remapInvoicesOfItems(sql: Sql, o: { connection: LedgerConn
  * (SYNC_ENTITIES order), so they are not mapped twice.
  */
 export async function remapAfterRun(sql: Sql, o: { connection: LedgerConnection; syncRunId: string; now: Date }) {
+  const result = await remapRest(sql, o);
+  // The run changed the window's invoices (or time moved it): the cross-invoice findings of the whole window again.
+  await refreshCrossInvoiceRisks(sql, o);
+  return result;
+}
+
+async function remapRest(sql: Sql, o: { connection: LedgerConnection; syncRunId: string; now: Date }) {
   const { connection } = o;
   const written = (entityType: string) => sourceIdsWrittenBy(sql, { connectionId: connection.id, entityType, syncRunId: o.syncRunId });
   if ((await written('Preferences')).length > 0) {

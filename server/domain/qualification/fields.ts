@@ -1,32 +1,15 @@
+import { PLACEHOLDER_RISK_CODES, PRODUCT3_LINE_FIELDS, PRODUCT3_TRANSACTION_FIELDS } from '../../../contract/invoices.js';
 import type { Provider } from '../enrichment/index.js';
 
 /*
  * The Product 3 data elements this service reasons about (docs/network-qualification.md,
- * "The fields"): the names are stable codes, shown to merchants and operators.
+ * "The fields"): the names are stable codes, shown to merchants and operators; the lists are the contract's.
  */
 
-export const TRANSACTION_FIELDS = [
-  'tax',
-  'discount',
-  'freight',
-  'duty',
-  'ship_from_postal_code',
-  'destination_postal_code',
-  'customer_code',
-  'order_reference',
-] as const;
+export const TRANSACTION_FIELDS = PRODUCT3_TRANSACTION_FIELDS;
 export type TransactionField = (typeof TRANSACTION_FIELDS)[number];
 
-export const LINE_FIELDS = [
-  'descriptor',
-  'product_code',
-  'commodity_code',
-  'quantity',
-  'unit_of_measure',
-  'unit_cost',
-  'line_discount',
-  'line_total',
-] as const;
+export const LINE_FIELDS = PRODUCT3_LINE_FIELDS;
 export type LineField = (typeof LINE_FIELDS)[number];
 
 export type Product3Field = TransactionField | LineField;
@@ -64,16 +47,7 @@ export interface MissingField {
   readonly source: SourceField | null;
 }
 
-export const RISK_CODES = [
-  'generic_product_code',
-  'repeated_product_code',
-  'descriptor_equals_product_code',
-  'descriptor_static_across_invoices',
-  'single_unit_of_measure_everywhere',
-  'commodity_code_format',
-  'zero_tax_on_taxable_line',
-  'line_total_mismatch',
-] as const;
+export const RISK_CODES = PLACEHOLDER_RISK_CODES;
 export type RiskCode = (typeof RISK_CODES)[number];
 
 /** One placeholder-risk finding: explains itself and names what to fix; it never changes an output. */

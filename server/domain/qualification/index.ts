@@ -1,5 +1,5 @@
 /** Public surface of network qualification (docs/network-qualification.md): pure, no I/O. */
-export { qualifyInvoice, qualificationInputOf } from './qualify.js';
+export { qualifyInvoice, qualificationInputOf, withCrossInvoiceRisks } from './qualify.js';
 export { crossInvoiceRisks, MIN_INVOICES_FOR_PATTERNS } from './cross-invoice-risks.js';
 export { CARRIED } from './carriage.js';
 export type { QualificationInput } from './source-fields.js';

@@ -21,8 +21,26 @@ export function qualifyInvoice(input: QualificationInput, crossInvoice: readonly
   const risks = [...invoiceRisks(input, sources), ...crossInvoice.filter((f) => f.ledgerInvoiceId === input.ledgerInvoiceId)];
   const entries = PROVIDERS.map((provider) => {
     const { level, missing } = levelOf(provider, input.invoice, sources);
-    const carried = CARRIED[provider];
-    return [provider, { level, missing, risks: risks.filter((r) => carried[r.field] !== null) }] as const;
+    return [provider, { level, missing, risks: carriedRisks(provider, risks) }] as const;
+  });
+  return Object.fromEntries(entries) as unknown as Qualification;
+}
+
+/** Per provider, only findings on fields that output carries are shown. */
+function carriedRisks(provider: Provider, risks: readonly RiskFinding[]): RiskFinding[] {
+  const carried = CARRIED[provider];
+  return risks.filter((r) => carried[r.field] !== null);
+}
+
+/**
+ * A stored qualification with the invoice's cross-invoice findings (`crossInvoiceRisks` of its connection's window,
+ * stored apart because they change with the other invoices, not with this revision): what endpoint 9 shows.
+ */
+export function withCrossInvoiceRisks(qualification: Qualification, crossInvoice: readonly RiskFinding[]): Qualification {
+  if (crossInvoice.length === 0) return qualification;
+  const entries = PROVIDERS.map((provider) => {
+    const own = qualification[provider];
+    return [provider, { ...own, risks: [...own.risks, ...carriedRisks(provider, crossInvoice)] }] as const;
   });
   return Object.fromEntries(entries) as unknown as Qualification;
 }

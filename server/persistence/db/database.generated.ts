@@ -78,6 +78,7 @@ export interface InvoiceSnapshotsTable {
   dependencies: unknown;
   mappings: unknown;
   created_at: Timestamp;
+  qualification: unknown;
 }
 
 export interface ItemMappingsTable {
@@ -211,6 +212,7 @@ export interface PreparationEvidenceTable {
   currency: string;
   fact_key: number;
   net_minor: Int8;
+  qualification_level: string | null;
 }
 
 export interface PreparationsTable {
@@ -234,6 +236,7 @@ export interface PreparationsTable {
   mode: string;
   data: unknown;
   created_at: Timestamp;
+  qualification_level: string | null;
 }
 
 export interface RateLimitBucketsTable {
@@ -261,6 +264,7 @@ export interface StoredInvoicesTable {
   deleted: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  cross_invoice_risks: unknown;
 }
 
 export interface TrackedPaymentsTable {

@@ -25,6 +25,8 @@ export const InvoiceSnapshot = defineEntity({
     /** Provenance: the source records and the confirmed item mappings the mapping used. */
     dependencies: p.json<unknown[]>(),
     mappings: p.json<unknown[]>(),
+    /** Network qualification per provider output, computed from this revision when it was mapped; null before it was. */
+    qualification: p.json<Record<string, unknown>>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['storedInvoice', 'revision'] }],

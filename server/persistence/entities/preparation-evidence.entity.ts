@@ -19,6 +19,8 @@ export const PreparationEvidence = defineEntity({
     currency: p.string().length(3),
     factKey: p.smallint(),
     netMinor: p.bigint('number'),
+    /** The preparation's qualification level (docs/network-qualification.md), for `qualification.summary`. */
+    qualificationLevel: p.string().length(16).nullable(),
   },
   indexes: [{ properties: ['organizationId', 'createdAt'] }, { properties: ['integrationId', 'createdAt'] }],
 });

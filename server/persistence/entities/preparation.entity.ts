@@ -38,6 +38,8 @@ export const Preparation = defineEntity({
     /** The exact JSON text answered (`json`: a replay returns it byte for byte; `jsonb` would reorder its keys). */
     data: p.json<Record<string, unknown>>().columnType('json'),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** The pinned snapshot's qualification level for this provider, copied when saved (null: snapshot not qualified). */
+    qualificationLevel: p.string().length(16).nullable(),
   },
   uniques: [{ properties: ['integration', 'idempotencyKey'] }],
   indexes: [

@@ -27,6 +27,8 @@ export const StoredInvoice = defineEntity({
     currentSnapshotId: p.uuid(),
     /** Deleted at the source: kept with its last snapshot, never ready. */
     deleted: p.boolean().default(false),
+    /** Cross-invoice placeholder findings of this invoice from the last pass over its connection's window; null before one. */
+    crossInvoiceRisks: p.json<unknown[]>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()),
   },

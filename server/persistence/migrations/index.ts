@@ -20,6 +20,7 @@ import { Migration20261125191500_preparation_evidence } from './Migration2026112
 import { Migration20261126073329_reference_lengths } from './Migration20261126073329_reference_lengths.js';
 import { Migration20261126073500_payment_chains } from './Migration20261126073500_payment_chains.js';
 import { Migration20261126083700_invoice_snapshot_required } from './Migration20261126083700_invoice_snapshot_required.js';
+import { Migration20261126103157_qualification } from './Migration20261126103157_qualification.js';
 
 /**
  * Every migration, in order. Listed statically (not discovered from disk) so the
@@ -47,4 +48,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126073329_reference_lengths', class: Migration20261126073329_reference_lengths },
   { name: 'Migration20261126073500_payment_chains', class: Migration20261126073500_payment_chains },
   { name: 'Migration20261126083700_invoice_snapshot_required', class: Migration20261126083700_invoice_snapshot_required },
+  { name: 'Migration20261126103157_qualification', class: Migration20261126103157_qualification },
 ];

@@ -5,8 +5,11 @@ import { db, first, run, type Database } from '../db/query.js';
 import type { InvoiceReadRow } from './stored-invoices.sql.js';
 import type { Sql } from './sql.js';
 
-/** A row of `preparations`, as read (timestamps and the amount as text, `data` parsed JSON). */
-type PreparationRow = Selectable<Database['preparations']>;
+/**
+ * A row of `preparations`, as read (timestamps and the amount as text, `data` parsed JSON); the qualification level is
+ * set by the insert from the pinned snapshot and read by qualification.sql.ts only.
+ */
+type PreparationRow = Omit<Selectable<Database['preparations']>, 'qualification_level'>;
 
 /** The domain's saved preparation of a row. */
 function savedOf(row: PreparationRow): SavedPreparation {
@@ -106,7 +109,7 @@ export async function preparationById(
  * the text as sent, unparsed; each row's fields are the columns, by name), so the statement text is the same for any
  * number of rows and is prepared once per connection. Named: its text must not change (docs/performance.md).
  */
-const INSERT_PREPARATIONS = `insert into preparations (id, organization_id, integration_id, environment, provider, kind, stored_invoice_id, snapshot_id, revision, source_integration_id, connection_id, source_connection_id, checked_through, amount_minor, currency, idempotency_key, fingerprint, mode, data, created_at) select id, organization_id, integration_id, environment, provider, kind, stored_invoice_id, snapshot_id, revision, source_integration_id, connection_id, source_connection_id, checked_through, amount_minor, currency, idempotency_key, fingerprint, mode, data, created_at from json_to_recordset(?::json) as r(id uuid, organization_id uuid, integration_id uuid, environment text, provider text, kind text,
+const INSERT_PREPARATIONS = `insert into preparations (id, organization_id, integration_id, environment, provider, kind, stored_invoice_id, snapshot_id, revision, source_integration_id, connection_id, source_connection_id, checked_through, amount_minor, currency, idempotency_key, fingerprint, mode, data, created_at, qualification_level) select id, organization_id, integration_id, environment, provider, kind, stored_invoice_id, snapshot_id, revision, source_integration_id, connection_id, source_connection_id, checked_through, amount_minor, currency, idempotency_key, fingerprint, mode, data, created_at, (select s.qualification -> r.provider ->> 'level' from invoice_snapshots s where s.id = r.snapshot_id) from json_to_recordset(?::json) as r(id uuid, organization_id uuid, integration_id uuid, environment text, provider text, kind text,
   stored_invoice_id uuid, snapshot_id uuid, revision text, source_integration_id uuid, connection_id uuid,
   source_connection_id text, checked_through timestamptz, amount_minor bigint, currency text, idempotency_key text,
   fingerprint text, mode text, data json, created_at timestamptz)`;

@@ -70,6 +70,7 @@ export interface MappedWrite {
   issues: unknown;
   dependencies: unknown;
   mappings: unknown;
+  qualification: unknown;
 }
 
 /**
@@ -103,13 +104,14 @@ export async function writeMappedInvoices(
       issues: r.issues,
       dependencies: r.dependencies,
       mappings: r.mappings,
+      qualification: r.qualification,
     })),
   );
   const [written] = await sql<{ snapshots: number }>(
     `with v as (
        select * from jsonb_to_recordset(?::jsonb) as v(id uuid, snapshot_id uuid, source_record_id uuid, ledger_invoice_id text,
          invoice_number text, status text, currency text, total_amount_minor bigint, source_version text, revision text,
-         mapper_version text, deleted boolean, content jsonb, issues jsonb, dependencies jsonb, mappings jsonb)
+         mapper_version text, deleted boolean, content jsonb, issues jsonb, dependencies jsonb, mappings jsonb, qualification jsonb)
      ), invoices as (
        insert into stored_invoices (id, organization_id, integration_id, environment, connection_id, source_record_id, ledger_invoice_id,
          invoice_number, status, currency, total_amount_minor, source_version, revision, current_snapshot_id, deleted, created_at, updated_at)
@@ -122,9 +124,9 @@ export async function writeMappedInvoices(
        returning id, ledger_invoice_id
      ), snapshots as (
        insert into invoice_snapshots (id, organization_id, integration_id, environment, stored_invoice_id, revision, mapper_version,
-         source_version, content, issues, dependencies, mappings, created_at)
+         source_version, content, issues, dependencies, mappings, qualification, created_at)
        select v.snapshot_id, ?, ?, ?, si.id, v.revision, v.mapper_version, v.source_version, v.content, v.issues, v.dependencies,
-         v.mappings, ? from v join invoices si on si.ledger_invoice_id = v.ledger_invoice_id
+         v.mappings, v.qualification, ? from v join invoices si on si.ledger_invoice_id = v.ledger_invoice_id
        on conflict (stored_invoice_id, revision) do nothing
        returning id
      )
@@ -267,7 +269,11 @@ export type InvoiceReadRow = Pick<
     /** A sync of the connection is queued or running. */
     sync_active: boolean;
     snapshot_id: string | null;
-  } & { [C in 'mapper_version' | 'content' | 'issues' | 'dependencies' | 'mappings']: Snapshot[C] | null };
+  } & { [C in 'mapper_version' | 'content' | 'issues' | 'dependencies' | 'mappings']: Snapshot[C] | null } & {
+    /** Read for endpoint 9 and the operator's invoice; left out by `preparationContexts`. */
+    qualification?: Snapshot['qualification'];
+    cross_invoice_risks?: Selectable<Database['stored_invoices']>['cross_invoice_risks'];
+  };
 
 const NO_ISSUES: readonly CategorizedIssue[] = Object.freeze([]);
 
@@ -297,6 +303,8 @@ export function invoiceStateOf(row: InvoiceReadRow): InvoiceState {
     issues: (row.issues ?? NO_ISSUES) as readonly CategorizedIssue[],
     dependencies: (row.dependencies ?? []) as InvoiceState['dependencies'],
     mappings: (row.mappings ?? []) as InvoiceState['mappings'],
+    qualification: (row.qualification ?? null) as InvoiceState['qualification'],
+    crossInvoiceRisks: (row.cross_invoice_risks ?? null) as InvoiceState['crossInvoiceRisks'],
   };
 }
 
@@ -324,6 +332,8 @@ const READ_COLUMNS = [
   's.issues',
   's.dependencies',
   's.mappings',
+  's.qualification',
+  'si.cross_invoice_risks',
 ] as const;
 
 /** `sync_active` of an `InvoiceReadRow`: a sync of the connection `c` is queued or running. */

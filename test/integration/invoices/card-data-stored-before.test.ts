@@ -34,6 +34,12 @@ async function dump(orm: MikroORM): Promise<Record<string, Map<string, unknown>>
 }
 
 /** Ids whose row differs between two dumps, by table (every id of `before` is still there). */
+/** Whether a row's columns of before are unchanged (columns later migrations add are not compared). */
+function sameColumns(before: unknown, after: unknown): boolean {
+  const [b, a] = [JSON.parse(String(before)) as Record<string, unknown>, JSON.parse(String(after)) as Record<string, unknown>];
+  return Object.keys(b).every((k) => JSON.stringify(b[k]) === JSON.stringify(a[k]));
+}
+
 function changedIds(before: Record<string, Map<string, unknown>>, after: Record<string, Map<string, unknown>>) {
   return Object.fromEntries(
     TABLES.map((table) => {
@@ -41,7 +47,7 @@ function changedIds(before: Record<string, Map<string, unknown>>, after: Record<
       return [
         table,
         [...before[table]!]
-          .filter(([id, row]) => after[table]!.get(id) !== row)
+          .filter(([id, row]) => !sameColumns(row, after[table]!.get(id)))
           .map(([id]) => id)
           .sort(),
       ];
@@ -99,7 +105,11 @@ async function seedAsOlderVersion(orm: MikroORM) {
        values (?, ?, ?, 'sandbox', ?, ?, ?, '0', false, ?::jsonb, ?, now(), now())`,
       [crypto.randomUUID(), org, ledger, connection, entityType, String(payload.Id), JSON.stringify(payload), run],
     );
+  // Today's mapper also stores each snapshot's qualification, a column a later migration adds (…_qualification): it
+  // exists while this version's rows are written only, so the schema is BEFORE's again when they are dumped.
+  await sql(`alter table invoice_snapshots add column qualification jsonb`);
   await mapAndStoreInvoices(sql, { connection: (await connectionById(sql, connection))!, now: new Date() });
+  await sql(`alter table invoice_snapshots drop column qualification`);
 
   const current = async (ledgerInvoiceId: string) =>
     (
@@ -258,6 +268,8 @@ describe('card numbers stored by earlier versions', () => {
         const redaction = new Redaction(orm.em.getDriver(), orm.config);
         redaction.batch = batch;
         await redaction.up();
+        // The later migrations (a second run of the redaction changes nothing), so today's reads find their columns.
+        await migrate(orm);
         await expectRedacted(orm, seeded, before);
       });
     }

@@ -2873,6 +2873,141 @@ export interface operations {
                                     approvedAt: string;
                                 }[];
                             };
+                            /** @description Per provider output: whether the data is Product-3-grade (`level`), which applicable fields are `missing` and the placeholder `risks` on the fields it sends, each with the source record and field to fix; computed when the invoice was mapped, `null` for a snapshot mapped before that */
+                            qualification: {
+                                gwa: {
+                                    /**
+                                     * @description `product_3`: every Product 3 field that applies is sent with a value; `partial`: enhanced data is sent but an applicable field is missing; `none`: no line-item data is sent for this invoice
+                                     * @enum {string}
+                                     */
+                                    level: "product_3" | "partial" | "none";
+                                    missing: {
+                                        /** @enum {string} */
+                                        field: "tax" | "discount" | "freight" | "duty" | "ship_from_postal_code" | "destination_postal_code" | "customer_code" | "order_reference" | "descriptor" | "product_code" | "commodity_code" | "quantity" | "unit_of_measure" | "unit_cost" | "line_discount" | "line_total";
+                                        /**
+                                         * @description `not_in_source`: the source holds no value (fix it there); `not_carried`: this output has no place for it
+                                         * @enum {string}
+                                         */
+                                        reason: "not_in_source" | "not_carried";
+                                        /** @description The stored invoice’s path */
+                                        path: string;
+                                        source: {
+                                            /** @enum {string} */
+                                            objectType: "Invoice" | "Item" | "ItemMapping";
+                                            /** @description The record’s id at the source (for ItemMapping: the id of the Item it maps) */
+                                            externalId: string;
+                                            /** @description Path inside the record, in the source’s names (`Line[2].SalesItemLineDetail.Qty`) */
+                                            field: string;
+                                        } | null;
+                                    }[];
+                                    risks: {
+                                        /** @enum {string} */
+                                        code: "generic_product_code" | "repeated_product_code" | "descriptor_equals_product_code" | "descriptor_static_across_invoices" | "single_unit_of_measure_everywhere" | "commodity_code_format" | "zero_tax_on_taxable_line" | "line_total_mismatch";
+                                        /** @enum {string} */
+                                        field: "tax" | "discount" | "freight" | "duty" | "ship_from_postal_code" | "destination_postal_code" | "customer_code" | "order_reference" | "descriptor" | "product_code" | "commodity_code" | "quantity" | "unit_of_measure" | "unit_cost" | "line_discount" | "line_total";
+                                        ledgerInvoiceId: string | null;
+                                        /** @description The stored invoice’s path of the value at risk */
+                                        path: string;
+                                        source: {
+                                            /** @enum {string} */
+                                            objectType: "Invoice" | "Item" | "ItemMapping";
+                                            /** @description The record’s id at the source (for ItemMapping: the id of the Item it maps) */
+                                            externalId: string;
+                                            /** @description Path inside the record, in the source’s names (`Line[2].SalesItemLineDetail.Qty`) */
+                                            field: string;
+                                        } | null;
+                                        message: string;
+                                    }[];
+                                };
+                                gwb: {
+                                    /**
+                                     * @description `product_3`: every Product 3 field that applies is sent with a value; `partial`: enhanced data is sent but an applicable field is missing; `none`: no line-item data is sent for this invoice
+                                     * @enum {string}
+                                     */
+                                    level: "product_3" | "partial" | "none";
+                                    missing: {
+                                        /** @enum {string} */
+                                        field: "tax" | "discount" | "freight" | "duty" | "ship_from_postal_code" | "destination_postal_code" | "customer_code" | "order_reference" | "descriptor" | "product_code" | "commodity_code" | "quantity" | "unit_of_measure" | "unit_cost" | "line_discount" | "line_total";
+                                        /**
+                                         * @description `not_in_source`: the source holds no value (fix it there); `not_carried`: this output has no place for it
+                                         * @enum {string}
+                                         */
+                                        reason: "not_in_source" | "not_carried";
+                                        /** @description The stored invoice’s path */
+                                        path: string;
+                                        source: {
+                                            /** @enum {string} */
+                                            objectType: "Invoice" | "Item" | "ItemMapping";
+                                            /** @description The record’s id at the source (for ItemMapping: the id of the Item it maps) */
+                                            externalId: string;
+                                            /** @description Path inside the record, in the source’s names (`Line[2].SalesItemLineDetail.Qty`) */
+                                            field: string;
+                                        } | null;
+                                    }[];
+                                    risks: {
+                                        /** @enum {string} */
+                                        code: "generic_product_code" | "repeated_product_code" | "descriptor_equals_product_code" | "descriptor_static_across_invoices" | "single_unit_of_measure_everywhere" | "commodity_code_format" | "zero_tax_on_taxable_line" | "line_total_mismatch";
+                                        /** @enum {string} */
+                                        field: "tax" | "discount" | "freight" | "duty" | "ship_from_postal_code" | "destination_postal_code" | "customer_code" | "order_reference" | "descriptor" | "product_code" | "commodity_code" | "quantity" | "unit_of_measure" | "unit_cost" | "line_discount" | "line_total";
+                                        ledgerInvoiceId: string | null;
+                                        /** @description The stored invoice’s path of the value at risk */
+                                        path: string;
+                                        source: {
+                                            /** @enum {string} */
+                                            objectType: "Invoice" | "Item" | "ItemMapping";
+                                            /** @description The record’s id at the source (for ItemMapping: the id of the Item it maps) */
+                                            externalId: string;
+                                            /** @description Path inside the record, in the source’s names (`Line[2].SalesItemLineDetail.Qty`) */
+                                            field: string;
+                                        } | null;
+                                        message: string;
+                                    }[];
+                                };
+                                gwc: {
+                                    /**
+                                     * @description `product_3`: every Product 3 field that applies is sent with a value; `partial`: enhanced data is sent but an applicable field is missing; `none`: no line-item data is sent for this invoice
+                                     * @enum {string}
+                                     */
+                                    level: "product_3" | "partial" | "none";
+                                    missing: {
+                                        /** @enum {string} */
+                                        field: "tax" | "discount" | "freight" | "duty" | "ship_from_postal_code" | "destination_postal_code" | "customer_code" | "order_reference" | "descriptor" | "product_code" | "commodity_code" | "quantity" | "unit_of_measure" | "unit_cost" | "line_discount" | "line_total";
+                                        /**
+                                         * @description `not_in_source`: the source holds no value (fix it there); `not_carried`: this output has no place for it
+                                         * @enum {string}
+                                         */
+                                        reason: "not_in_source" | "not_carried";
+                                        /** @description The stored invoice’s path */
+                                        path: string;
+                                        source: {
+                                            /** @enum {string} */
+                                            objectType: "Invoice" | "Item" | "ItemMapping";
+                                            /** @description The record’s id at the source (for ItemMapping: the id of the Item it maps) */
+                                            externalId: string;
+                                            /** @description Path inside the record, in the source’s names (`Line[2].SalesItemLineDetail.Qty`) */
+                                            field: string;
+                                        } | null;
+                                    }[];
+                                    risks: {
+                                        /** @enum {string} */
+                                        code: "generic_product_code" | "repeated_product_code" | "descriptor_equals_product_code" | "descriptor_static_across_invoices" | "single_unit_of_measure_everywhere" | "commodity_code_format" | "zero_tax_on_taxable_line" | "line_total_mismatch";
+                                        /** @enum {string} */
+                                        field: "tax" | "discount" | "freight" | "duty" | "ship_from_postal_code" | "destination_postal_code" | "customer_code" | "order_reference" | "descriptor" | "product_code" | "commodity_code" | "quantity" | "unit_of_measure" | "unit_cost" | "line_discount" | "line_total";
+                                        ledgerInvoiceId: string | null;
+                                        /** @description The stored invoice’s path of the value at risk */
+                                        path: string;
+                                        source: {
+                                            /** @enum {string} */
+                                            objectType: "Invoice" | "Item" | "ItemMapping";
+                                            /** @description The record’s id at the source (for ItemMapping: the id of the Item it maps) */
+                                            externalId: string;
+                                            /** @description Path inside the record, in the source’s names (`Line[2].SalesItemLineDetail.Qty`) */
+                                            field: string;
+                                        } | null;
+                                        message: string;
+                                    }[];
+                                };
+                            } | null;
                         };
                     };
                 };

@@ -35,6 +35,8 @@ function row(invoice: StoredInvoice): InvoiceState {
     issues: [],
     dependencies: [],
     mappings: [],
+    qualification: null,
+    crossInvoiceRisks: null,
   };
 }
 

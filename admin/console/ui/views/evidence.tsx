@@ -18,6 +18,7 @@ import {
 import { formatMinor } from '../format.js';
 import { usePaged, useQuery } from '../hooks.js';
 import { IntegrationPicker, OrganizationPicker, useSelection } from '../selection.js';
+import { QualificationFigures } from './qualification.js';
 
 type Summary = Outputs['evidence']['summary'];
 type SummaryRow = Summary['rows'][number];
@@ -123,6 +124,7 @@ export function EvidenceView() {
           <MonthTable rows={rows.filter((r) => r.currency === shownCurrency)} />
         </section>
       )}
+      {filters && <QualificationFigures filters={filters} months={monthRange(fromMonth, toMonth)} />}
       {filters && <Download filters={{ ...filters, ...(state ? { state } : {}) }} />}
       <PagedList paged={paged} caption="Preparations and their evidence" empty="No preparations match these filters.">
         {(items) => (

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { PaymentProviderSchema, type PaymentProvider } from '../../../../contract/common/access.js';
 import { api, type Outputs } from '../api.js';
+import { InvoiceQualificationSection } from './qualification.js';
 import { DetailSection, DetailsButton, Empty, ErrorBox, Form, Id, Maybe, Money, PagedList, Select, Table, Time } from '../components.js';
 import { usePaged, useQuery } from '../hooks.js';
 import { PoField } from './connections.js';
@@ -188,6 +189,8 @@ function InvoiceDetail({ id, provider, onChanged }: { id: string; provider: Paym
               ))}
             </>
           )}
+          <h3>Qualification (Product 3)</h3>
+          <InvoiceQualificationSection qualification={d.qualification} />
           <h3>Lines</h3>
           {d.invoice && d.invoice.lineItems.length > 0 ? (
             <Table

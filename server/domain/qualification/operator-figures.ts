@@ -1,0 +1,88 @@
+import { evidenceState, factsOfKey } from '../evidence/evidence-state.js';
+import type { QualificationLevel } from './fields.js';
+import type { FixGroup, LevelGroup, QualificationStore } from './ports.js';
+
+/** The filters of `qualification.summary` and `qualification.fixes` (instants, `[from, to)` on when preparations were saved). */
+export interface QualificationFiguresInput {
+  organizationId?: string | undefined;
+  integrationId?: string | undefined;
+  from: string;
+  to: string;
+}
+
+/** How many source fixes `qualification.fixes` lists when not told. */
+export const FIXES_DEFAULT_LIMIT = 20;
+
+const LEVEL_ORDER: readonly (QualificationLevel | null)[] = ['product_3', 'partial', 'none', null];
+
+export interface LevelRow {
+  month: string;
+  level: QualificationLevel | null;
+  currency: string;
+  preparations: number;
+  /** Preparations in the evidence ledger's `verified` state, and their net volume (minor units, a decimal string). */
+  verifiedPreparations: number;
+  verifiedNetMinor: string;
+}
+
+/** Fold the counted groups into rows per month, level and currency; `verified` is the evidence ledger's state, decided there. */
+export function levelRows(groups: readonly LevelGroup[]): LevelRow[] {
+  const rows = new Map<string, { row: Omit<LevelRow, 'verifiedNetMinor'>; verified: bigint }>();
+  for (const g of groups) {
+    const id = `${g.month}|${g.level}|${g.currency}`;
+    let acc = rows.get(id);
+    if (!acc) {
+      acc = {
+        row: { month: g.month, level: g.level, currency: g.currency, preparations: 0, verifiedPreparations: 0 },
+        verified: 0n,
+      };
+      rows.set(id, acc);
+    }
+    acc.row.preparations += g.count;
+    if (evidenceState(factsOfKey(g.factKey)) === 'verified') {
+      acc.row.verifiedPreparations += g.count;
+      acc.verified += g.netMinor;
+    }
+  }
+  return [...rows.values()]
+    .map(({ row, verified }) => ({ ...row, verifiedNetMinor: verified.toString() }))
+    .sort((a, b) => cmp(a.month, b.month) || LEVEL_ORDER.indexOf(a.level) - LEVEL_ORDER.indexOf(b.level) || cmp(a.currency, b.currency));
+}
+
+const filterOf = (input: QualificationFiguresInput) => ({
+  organizationId: input.organizationId,
+  integrationId: input.integrationId,
+  from: new Date(input.from),
+  to: new Date(input.to),
+});
+
+/** `qualification.summary`: preparations and verified volume by recorded level, per UTC month (docs/network-qualification.md). */
+export async function qualificationSummary(store: QualificationStore, input: QualificationFiguresInput) {
+  const groups = await store.levelGroups(filterOf(input));
+  return {
+    from: new Date(input.from).toISOString(),
+    to: new Date(input.to).toISOString(),
+    timeZone: 'UTC' as const,
+    rows: levelRows(groups),
+  };
+}
+
+/** `qualification.fixes`: source fixes ranked by the volume of the preparations they hold back, per currency. */
+export async function qualificationFixes(store: QualificationStore, input: QualificationFiguresInput & { limit?: number | undefined }) {
+  const groups = await store.fixGroups({ ...filterOf(input), limit: input.limit ?? FIXES_DEFAULT_LIMIT });
+  return {
+    from: new Date(input.from).toISOString(),
+    to: new Date(input.to).toISOString(),
+    fixes: groups.map((g: FixGroup, i) => ({
+      rank: i + 1,
+      kind: g.kind,
+      code: g.code,
+      source: g.source,
+      currency: g.currency,
+      preparations: g.preparations,
+      volumeMinor: g.amountMinor.toString(),
+    })),
+  };
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

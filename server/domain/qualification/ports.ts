@@ -1,0 +1,38 @@
+import type { QualificationLevel, SourceField } from './fields.js';
+
+/** The preparations an operator figure covers: saved in `[from, to)`, optionally of one organization or integration. */
+export interface QualificationFilter {
+  organizationId?: string | undefined;
+  integrationId?: string | undefined;
+  from: Date;
+  to: Date;
+}
+
+/** Preparations of one UTC month, recorded level, currency and evidence fact key (docs/evidence.md, "Facts"). */
+export interface LevelGroup {
+  month: string;
+  /** `null`: the preparation's snapshot was mapped before qualification was computed. */
+  level: QualificationLevel | null;
+  currency: string;
+  factKey: number;
+  count: number;
+  /** Net of refunds, as the evidence ledger counts it. */
+  netMinor: bigint;
+}
+
+/** One source fix in one currency: the preparations whose pinned qualification names it, and their amounts. */
+export interface FixGroup {
+  kind: 'missing' | 'risk';
+  /** The missing Product 3 field's code, or the risk rule's code. */
+  code: string;
+  source: SourceField;
+  currency: string;
+  preparations: number;
+  amountMinor: bigint;
+}
+
+/** What the operator's qualification figures read; persistence implements it (server/persistence/qualification-store.ts). */
+export interface QualificationStore {
+  levelGroups(filter: QualificationFilter): Promise<LevelGroup[]>;
+  fixGroups(filter: QualificationFilter & { limit: number }): Promise<FixGroup[]>;
+}

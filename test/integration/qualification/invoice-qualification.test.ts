@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { useLedgerApp } from '../../support/ledger-app.js';
+import { invoiceReader } from '../../support/ledger-flow.js';
+import { preparationFlow, type Reader } from '../../support/preparation-flow.js';
+
+// docs/network-qualification.md, "Where it shows". Four generated invoices over six items (2 lines each):
+// 1001 items 3+4, 1002 items 4+5, 1003 items 5+6, 1004 items 6+1 (no PO). Item 5 has no Sku at the source.
+const app = useLedgerApp({ sandbox: { invoices: 4, items: 6 } });
+const { sql, invoiceOf } = preparationFlow(app);
+
+const source = (objectType: string, externalId: string, field: string) => ({ objectType, externalId, field });
+const notInSource = (field: string, path: string, from: ReturnType<typeof source>) => ({
+  field,
+  reason: 'not_in_source',
+  path,
+  source: from,
+});
+const commodity = (line: number, item: string) =>
+  notInSource('commodity_code', `invoice.lineItems[${line}].commodityCode`, source('ItemMapping', item, 'commodityCode'));
+const unit = (line: number, item: string) =>
+  notInSource('unit_of_measure', `invoice.lineItems[${line}].unitOfMeasure`, source('ItemMapping', item, 'unitOfMeasure'));
+const same = <T>(q: T) => ({ gwa: q, gwb: { level: 'none', missing: [], risks: [] }, gwc: q });
+const singleUnit = (invoice: string, line: number, item: string, invoices = 4, items = 5) => ({
+  code: 'single_unit_of_measure_everywhere',
+  field: 'unit_of_measure',
+  ledgerInvoiceId: invoice,
+  path: `invoice.lineItems[${line}].unitOfMeasure`,
+  source: source('ItemMapping', item, 'unitOfMeasure'),
+  message: `Every line of ${invoices} invoices has the unit EA, over ${items} different items.`,
+});
+
+async function setUp() {
+  const reader = await invoiceReader(app, 'gwa');
+  expect((await app.admin('connections.configure', { id: reader.connectionRowId, purchaseOrderField: 'Purchase Order' })).status).toBe(200);
+  return reader;
+}
+
+async function confirm(reader: Reader, sourceItemId: string, productCode: string, unitOfMeasure: string, commodityCode?: string) {
+  const res = await app.admin('itemMappings.confirm', {
+    connectionRowId: reader.connectionRowId,
+    sourceItemId,
+    productCode,
+    unitOfMeasure,
+    ...(commodityCode === undefined ? {} : { commodityCode }),
+    evidence: 'Price list 2026',
+    approvedBy: 'ops@acme.test',
+  });
+  expect(res.status).toBe(200);
+}
+
+/** The stored snapshot's qualification and the stored invoice's cross-invoice findings, as the database holds them. */
+async function stored(invoiceId: string) {
+  const [row] = await sql(
+    `select s.qualification, si.cross_invoice_risks from stored_invoices si join invoice_snapshots s on s.id = si.current_snapshot_id where si.id = ?`,
+    [invoiceId],
+  );
+  return row;
+}
+
+describe('invoice detail (endpoint 9): qualification per provider, computed when the invoice is mapped', () => {
+  it('when an invoice is Product-3-grade, partial for a value the source lacks, or sends no line data, then each shows its level and what to fix, as stored with its snapshot', async () => {
+    const reader = await setUp();
+    // Before any mapping no line has a unit: gwa and gwc send no line-item data.
+    const unmapped = await invoiceOf(reader, '1001');
+    expect((unmapped as any).qualification).toEqual(
+      same({ level: 'none', missing: [commodity(0, '3'), unit(0, '3'), commodity(1, '4'), unit(1, '4')], risks: [] }),
+    );
+
+    await confirm(reader, '3', 'SKU-00003', 'EA', '43211503');
+    await confirm(reader, '4', 'SKU-00004', 'BX', '43211507');
+    await confirm(reader, '5', 'P-5', 'EA');
+
+    const product3 = await invoiceOf(reader, '1001');
+    expect((product3 as any).qualification).toEqual(same({ level: 'product_3', missing: [], risks: [] }));
+
+    const partial = await invoiceOf(reader, '1002');
+    expect((partial as any).qualification).toEqual(same({ level: 'partial', missing: [commodity(1, '5')], risks: [] }));
+
+    const none = await invoiceOf(reader, '1003');
+    expect((none as any).qualification).toEqual(
+      same({ level: 'none', missing: [commodity(0, '5'), commodity(1, '6'), unit(1, '6')], risks: [] }),
+    );
+
+    // Stored with the snapshot it was computed from: the body is the stored value; no cross-invoice finding was ever written.
+    expect(await stored(partial.id)).toEqual({ qualification: (partial as any).qualification, cross_invoice_risks: null });
+    // The earlier snapshot keeps what was computed from it.
+    const [earlier] = await sql(`select qualification from invoice_snapshots where id = ?`, [unmapped.snapshotId]);
+    expect(earlier.qualification).toEqual((unmapped as any).qualification);
+  });
+
+  it('when a product code is a placeholder, then the outputs that carry it show the risk with the record to fix; the output is unchanged', async () => {
+    const reader = await setUp();
+    await confirm(reader, '1', 'ITEM', 'EA');
+    await confirm(reader, '6', 'SKU-00006', 'EA', '43211504');
+    const invoice = await invoiceOf(reader, '1004');
+    const risk = {
+      code: 'generic_product_code',
+      field: 'product_code',
+      ledgerInvoiceId: '1004',
+      path: 'invoice.lineItems[1].productCode',
+      source: source('ItemMapping', '1', 'productCode'),
+      message: 'The product code "ITEM" identifies no product.',
+    };
+    const po = notInSource('customer_code', 'invoice.purchaseOrderReference', source('Invoice', '1004', 'CustomField'));
+    expect((invoice as any).qualification).toEqual({
+      gwa: { level: 'none', missing: [po, commodity(1, '1')], risks: [risk] },
+      gwb: { level: 'none', missing: [], risks: [] },
+      gwc: { level: 'partial', missing: [commodity(1, '1')], risks: [risk] },
+    });
+    // Never repaired: the stored line keeps the code the merchant confirmed.
+    expect(invoice.invoice.lineItems[1]).toMatchObject({ sourceItemId: '1', productCode: 'ITEM', unitOfMeasure: 'EA' });
+  });
+
+  it('when every line of the window’s invoices gets one unit, then each invoice shows the cross-invoice risk; when the set changes back, it is gone', async () => {
+    const reader = await setUp();
+    for (const [item, code] of [
+      ['1', 'SKU-00001'],
+      ['3', 'SKU-00003'],
+      ['5', 'P-5'],
+      ['6', 'SKU-00006'],
+    ] as const)
+      await confirm(reader, item, code, 'EA', '43211503');
+    await confirm(reader, '4', 'SKU-00004', 'BX', '43211507');
+    const before = await invoiceOf(reader, '1001');
+    expect((before as any).qualification).toEqual(same({ level: 'product_3', missing: [], risks: [] }));
+
+    await confirm(reader, '4', 'SKU-00004', 'EA', '43211507');
+    const after = await invoiceOf(reader, '1001');
+    const findings = [singleUnit('1001', 0, '3'), singleUnit('1001', 1, '4')];
+    expect((after as any).qualification).toEqual(same({ level: 'product_3', missing: [], risks: findings }));
+    expect(await stored(after.id)).toEqual({
+      qualification: same({ level: 'product_3', missing: [], risks: [] }),
+      cross_invoice_risks: findings,
+    });
+    const others = await invoiceOf(reader, '1004');
+    expect((others as any).qualification.gwc.risks).toEqual([singleUnit('1004', 0, '6'), singleUnit('1004', 1, '1')]);
+
+    await confirm(reader, '4', 'SKU-00004', 'BX', '43211507');
+    expect(((await invoiceOf(reader, '1001')) as any).qualification).toEqual(same({ level: 'product_3', missing: [], risks: [] }));
+    const rows = await sql(`select cross_invoice_risks from stored_invoices where connection_id = ?`, [reader.connectionRowId]);
+    expect(rows.map((r) => r.cross_invoice_risks)).toEqual([[], [], [], []]);
+  });
+});

@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { deliverGwc, gwcEvent, newPaymentIntentId, newSecret, paymentIntent, signed } from '../../support/gwc-webhooks.js';
+import { useLedgerApp } from '../../support/ledger-app.js';
+import { invoiceReader } from '../../support/ledger-flow.js';
+import { bodyFor, preparationFlow, type Reader } from '../../support/preparation-flow.js';
+
+// docs/network-qualification.md, "Where it shows". Four generated invoices over six items (2 lines each):
+// 1001 items 3+4, 1002 items 4+5, 1003 items 5+6. Item 5's mapping has no commodity code at first; item 6 none at all.
+const app = useLedgerApp({ sandbox: { invoices: 4, items: 6 } });
+const { sql, post, invoiceOf } = preparationFlow(app);
+
+const now = new Date();
+const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+const thisMonth = { from: monthStart.toISOString(), to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString() };
+const MONTH = monthStart.toISOString().slice(0, 7);
+
+async function confirm(reader: Reader, sourceItemId: string, productCode: string, unitOfMeasure: string, commodityCode?: string) {
+  const res = await app.admin('itemMappings.confirm', {
+    connectionRowId: reader.connectionRowId,
+    sourceItemId,
+    productCode,
+    unitOfMeasure,
+    ...(commodityCode === undefined ? {} : { commodityCode }),
+    evidence: 'Price list 2026',
+    approvedBy: 'ops@acme.test',
+  });
+  expect(res.status).toBe(200);
+}
+
+async function prepare(reader: Reader, ledgerInvoiceId: string, mode: 'enhanced' | 'ordinary') {
+  const invoice = await invoiceOf(reader, ledgerInvoiceId);
+  const res = await post(reader.key, 'gwcPreparation', bodyFor(invoice));
+  expect(res.status).toBe(200);
+  expect(res.body.data.mode).toBe(mode);
+  return { id: res.body.preparation.id as string, amount: invoice.totalAmountMinor };
+}
+
+/** A provider-verified capture of the preparation: gwc's signed `payment_intent.succeeded` naming it. */
+async function verify(reader: Reader, preparation: { id: string; amount: number }) {
+  const secret = newSecret();
+  const endpoint = (await app.admin<any>('webhookEndpoints.create', { integrationId: reader.integrationId, signingSecret: secret })).body;
+  const amount = preparation.amount;
+  const event = gwcEvent(
+    'payment_intent.succeeded',
+    paymentIntent({
+      id: newPaymentIntentId(),
+      amount,
+      amount_received: amount,
+      status: 'succeeded',
+      metadata: { svc_preparation_id: preparation.id },
+    }),
+    { created: Math.floor(Date.now() / 1000) - 60 },
+  );
+  expect((await deliverGwc(app, new URL(endpoint.url).pathname, signed(secret, event))).body).toMatchObject({ status: 'captured' });
+}
+
+const levelOf = async (preparationId: string) => {
+  const [p] = await sql(`select qualification_level from preparations where id = ?`, [preparationId]);
+  const [e] = await sql(`select qualification_level from preparation_evidence where preparation_id = ?`, [preparationId]);
+  return [p.qualification_level, e.qualification_level];
+};
+
+describe('qualification: a preparation records its level; operators see levels per month and the fixes', () => {
+  it('when preparations are saved, verified and the invoice mapped again, then each keeps the level it was prepared at, and the summary and fixes count them exactly', async () => {
+    const reader = await invoiceReader(app, 'gwc');
+    await confirm(reader, '3', 'SKU-00003', 'EA', '43211503');
+    await confirm(reader, '4', 'SKU-00004', 'BX', '43211507');
+    await confirm(reader, '5', 'P-5', 'EA');
+
+    const a = await prepare(reader, '1001', 'enhanced'); // product_3
+    const b = await prepare(reader, '1002', 'enhanced'); // partial: item 5 has no commodity code
+    const c = await prepare(reader, '1003', 'ordinary'); // none: item 6 has no unit
+    expect(await levelOf(a.id)).toEqual(['product_3', 'product_3']);
+    expect(await levelOf(b.id)).toEqual(['partial', 'partial']);
+    expect(await levelOf(c.id)).toEqual(['none', 'none']);
+    await verify(reader, a);
+
+    // Mapped again: 1002 is Product-3-grade now; the preparation made before keeps its level, a new one has the new.
+    await confirm(reader, '5', 'P-5', 'EA', '43211508');
+    expect(((await invoiceOf(reader, '1002')) as any).qualification.gwc.level).toBe('product_3');
+    expect(await levelOf(b.id)).toEqual(['partial', 'partial']);
+    const d = await prepare(reader, '1002', 'enhanced');
+    expect(await levelOf(d.id)).toEqual(['product_3', 'product_3']);
+
+    const summary = await app.admin<any>('qualification.summary', { organizationId: reader.ledger.organizationId, ...thisMonth });
+    expect(summary.status).toBe(200);
+    expect(summary.body).toEqual({
+      ...thisMonth,
+      timeZone: 'UTC',
+      rows: [
+        { month: MONTH, level: 'product_3', currency: 'usd', preparations: 2, verifiedPreparations: 1, verifiedNetMinor: String(a.amount) },
+        { month: MONTH, level: 'partial', currency: 'usd', preparations: 1, verifiedPreparations: 0, verifiedNetMinor: '0' },
+        { month: MONTH, level: 'none', currency: 'usd', preparations: 1, verifiedPreparations: 0, verifiedNetMinor: '0' },
+      ],
+    });
+    // Another organization's preparations are not counted.
+    const other = await app.admin<any>('qualification.summary', { organizationId: crypto.randomUUID(), ...thisMonth });
+    expect(other.body.rows).toEqual([]);
+
+    // From each preparation's pinned snapshot: b and c miss item 5's commodity code, c also item 6's unit and code.
+    const fixes = await app.admin<any>('qualification.fixes', { integrationId: reader.integrationId, ...thisMonth });
+    expect(fixes.status).toBe(200);
+    const mapping = (externalId: string, field: string) => ({ objectType: 'ItemMapping', externalId, field });
+    expect(fixes.body).toEqual({
+      ...thisMonth,
+      fixes: [
+        {
+          rank: 1,
+          kind: 'missing',
+          code: 'commodity_code',
+          source: mapping('5', 'commodityCode'),
+          currency: 'usd',
+          preparations: 2,
+          volumeMinor: String(b.amount + c.amount),
+        },
+        {
+          rank: 2,
+          kind: 'missing',
+          code: 'commodity_code',
+          source: mapping('6', 'commodityCode'),
+          currency: 'usd',
+          preparations: 1,
+          volumeMinor: String(c.amount),
+        },
+        {
+          rank: 3,
+          kind: 'missing',
+          code: 'unit_of_measure',
+          source: mapping('6', 'unitOfMeasure'),
+          currency: 'usd',
+          preparations: 1,
+          volumeMinor: String(c.amount),
+        },
+      ],
+    });
+    const top = await app.admin<any>('qualification.fixes', { integrationId: reader.integrationId, ...thisMonth, limit: 1 });
+    expect(top.body.fixes.map((f: any) => f.source)).toEqual([mapping('5', 'commodityCode')]);
+  });
+
+  it('when the input is invalid, then BAD_REQUEST names the field, as the other operator procedures do', async () => {
+    const cases: [string, Record<string, unknown>, string[]][] = [
+      ['qualification.summary', { from: thisMonth.to, to: thisMonth.from }, ['to']],
+      ['qualification.summary', { ...thisMonth, organizationId: 'not-a-uuid' }, ['organizationId']],
+      ['qualification.summary', { ...thisMonth, from: '2026-11-01' }, ['from']],
+      ['qualification.fixes', { ...thisMonth, limit: 0 }, ['limit']],
+      ['qualification.fixes', { ...thisMonth, limit: 101 }, ['limit']],
+      ['qualification.fixes', { ...thisMonth, provider: 'gwa' }, ['provider']],
+    ];
+    for (const [procedure, input, paths] of cases) {
+      const res = await app.admin<any>(procedure, input);
+      expect(res.status, procedure).toBe(400);
+      expect(res.body.error.data.code).toBe('BAD_REQUEST');
+      expect(res.body.error.data.issues.map((i: any) => i.path)).toEqual(paths);
+    }
+  });
+});
