@@ -45,16 +45,14 @@ export const connectionsRouter = router({
 
 /** Sync runs, newest first, with a cursor; `fail` ends a queued or running run (docs/ledger-sync.md). */
 export const syncRunsRouter = router({
-  list: operatorProcedure
-    .input(SyncRunsListInput)
-    .query(({ ctx, input }) =>
-      listSyncRunViews(ctx.orm.em.fork(), {
-        state: input?.state,
-        cursor: input?.cursor,
-        limit: input?.limit,
-        realmId: input?.connectionId,
-      }),
-    ),
+  list: operatorProcedure.input(SyncRunsListInput).query(({ ctx, input }) =>
+    listSyncRunViews(ctx.orm.em.fork(), {
+      state: input?.state,
+      cursor: input?.cursor,
+      limit: input?.limit,
+      realmId: input?.connectionId,
+    }),
+  ),
   get: operatorProcedure.input(SyncRunGetInput).query(({ ctx, input }) => getSyncRunView(ctx.orm.em.fork(), input)),
   fail: operatorProcedure.input(SyncRunFailInput).mutation(({ ctx, input }) => failSyncRun(ctx.orm.em.fork(), input)),
 });

@@ -1,7 +1,6 @@
-import { crossInvoiceWindow, writeCrossInvoiceRisks } from '../../persistence/sql/qualification.sql.js';
-import type { Sql } from '../../persistence/sql/sql.js';
 import type { LedgerConnection } from '../ledger/types.js';
 import { crossInvoiceRisks, type RiskFinding } from '../qualification/index.js';
+import type { CrossInvoiceRiskStore } from '../qualification/ports.js';
 
 /**
  * Months of invoices the cross-invoice placeholder rules look over: long enough to show a pattern (three monthly
@@ -22,8 +21,11 @@ export function crossInvoiceWindowStart(now: Date): Date {
  * caller's transaction; invoices out of the window keep none. Runs after an import run and after an item mapping
  * change, the writes that change the window's set or content. Never changes an output.
  */
-export async function refreshCrossInvoiceRisks(sql: Sql, o: { connection: LedgerConnection; now: Date }): Promise<number> {
-  const window = await crossInvoiceWindow(sql, o.connection.id, crossInvoiceWindowStart(o.now));
+export async function refreshCrossInvoiceRisks(
+  store: CrossInvoiceRiskStore,
+  o: { connection: LedgerConnection; now: Date },
+): Promise<number> {
+  const window = await store.window(o.connection.id, crossInvoiceWindowStart(o.now));
   // Cross-invoice rules read the stored lines and their items only, not the source record's line positions.
   const findings = crossInvoiceRisks(window.map((w) => ({ ...w, source: null })));
   const byInvoice = new Map<string, RiskFinding[]>();
@@ -33,5 +35,5 @@ export async function refreshCrossInvoiceRisks(sql: Sql, o: { connection: Ledger
     if (list) list.push(f);
     else byInvoice.set(f.ledgerInvoiceId, [f]);
   }
-  return writeCrossInvoiceRisks(sql, o.connection.id, byInvoice);
+  return store.write(o.connection.id, byInvoice);
 }

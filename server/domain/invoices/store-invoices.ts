@@ -1,4 +1,5 @@
 import { listMappings } from '../../persistence/sql/item-mappings.sql.js';
+import { crossInvoiceRiskStore } from '../../persistence/sql/qualification.sql.js';
 import type { Sql } from '../../persistence/sql/sql.js';
 import { scopeOfConnection, type LedgerConnection } from '../ledger/types.js';
 import {
@@ -268,7 +269,7 @@ function toWrite(sourceRecordId: string, { result, qualification }: Mapped, exis
 export async function remapInvoicesOfItems(sql: Sql, o: { connection: LedgerConnection; itemIds: readonly string[]; now: Date }) {
   const ids = await invoicesDependingOnItems(sql, { connectionId: o.connection.id, itemIds: o.itemIds });
   const result = await mapAndStoreInvoices(sql, { connection: o.connection, ledgerInvoiceIds: ids, now: o.now });
-  if (result.snapshots > 0) await refreshCrossInvoiceRisks(sql, o);
+  if (result.snapshots > 0) await refreshCrossInvoiceRisks(crossInvoiceRiskStore(sql), o);
   return result;
 }
 
@@ -282,7 +283,7 @@ export async function remapInvoicesOfItems(sql: Sql, o: { connection: LedgerConn
 export async function remapAfterRun(sql: Sql, o: { connection: LedgerConnection; syncRunId: string; now: Date }) {
   const result = await remapRest(sql, o);
   // The run changed the window's invoices (or time moved it): the cross-invoice findings of the whole window again.
-  await refreshCrossInvoiceRisks(sql, o);
+  await refreshCrossInvoiceRisks(crossInvoiceRiskStore(sql), o);
   return result;
 }
 

@@ -1,4 +1,5 @@
-import type { QualificationLevel, SourceField } from './fields.js';
+import type { ConfirmedMapping, StoredInvoice } from '../../../contract/invoices.js';
+import type { QualificationLevel, RiskFinding, SourceField } from './fields.js';
 
 /** The preparations an operator figure covers: saved in `[from, to)`, optionally of one organization or integration. */
 export interface QualificationFilter {
@@ -35,4 +36,19 @@ export interface FixGroup {
 export interface QualificationStore {
   levelGroups(filter: QualificationFilter): Promise<LevelGroup[]>;
   fixGroups(filter: QualificationFilter & { limit: number }): Promise<FixGroup[]>;
+}
+
+/** A stored invoice of the cross-invoice window: its current snapshot's mapped invoice and applied mappings. */
+export interface WindowInvoice {
+  ledgerInvoiceId: string;
+  invoice: StoredInvoice;
+  mappings: readonly ConfirmedMapping[];
+}
+
+/** Where the cross-invoice findings of a connection's window are read from and written to (server/persistence/sql/qualification.sql.ts). */
+export interface CrossInvoiceRiskStore {
+  /** The connection's stored invoices issued (or, without a date, imported) at or after `since`. */
+  window(connectionId: string, since: Date): Promise<WindowInvoice[]>;
+  /** Store each listed invoice's findings and none on every other invoice of the connection; returns the rows changed. */
+  write(connectionId: string, findings: ReadonlyMap<string, readonly RiskFinding[]>): Promise<number>;
 }

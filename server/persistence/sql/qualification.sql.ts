@@ -1,7 +1,7 @@
 import { sql as raw } from 'kysely';
 import type { ConfirmedMapping, StoredInvoice } from '../../../contract/invoices.js';
 import type { RiskFinding } from '../../domain/qualification/fields.js';
-import type { FixGroup, LevelGroup, QualificationFilter } from '../../domain/qualification/ports.js';
+import type { CrossInvoiceRiskStore, FixGroup, LevelGroup, QualificationFilter, WindowInvoice } from '../../domain/qualification/ports.js';
 import { db, run } from '../db/query.js';
 import type { Sql } from './sql.js';
 
@@ -9,13 +9,6 @@ import type { Sql } from './sql.js';
  * Statements of network qualification (docs/network-qualification.md, "Where it shows"): the window of stored invoices
  * the cross-invoice rules read and the findings they write, and the operator's monthly figures and fixes.
  */
-
-/** A stored invoice of the cross-invoice window: its current snapshot's mapped invoice and applied mappings. */
-export interface WindowInvoice {
-  ledgerInvoiceId: string;
-  invoice: StoredInvoice;
-  mappings: readonly ConfirmedMapping[];
-}
 
 /**
  * The connection's stored invoices (not deleted, with a mapped invoice) issued at or after `since`, or imported since
@@ -156,4 +149,12 @@ export async function qualificationFixGroups(sql: Sql, filter: QualificationFilt
     preparations: r.preparations,
     amountMinor: BigInt(r.amount_minor),
   }));
+}
+
+/** The domain's `CrossInvoiceRiskStore` on `sql` (the caller's transaction). */
+export function crossInvoiceRiskStore(sql: Sql): CrossInvoiceRiskStore {
+  return {
+    window: (connectionId, since) => crossInvoiceWindow(sql, connectionId, since),
+    write: (connectionId, findings) => writeCrossInvoiceRisks(sql, connectionId, findings),
+  };
 }
