@@ -39,8 +39,8 @@ try {
      select md5('int' || k)::uuid, md5('org')::uuid, (array['gwa','gwb','gwc','gwc'])[k + 1], 'sandbox', now() from generate_series(0, 3) k`,
   );
   await client.query(
-    `insert into stored_invoices (id, organization_id, integration_id, environment, connection_id, source_record_id, ledger_invoice_id, invoice_number, status, currency, total_amount_minor, deleted, created_at, updated_at)
-     values (md5('inv')::uuid, md5('org')::uuid, md5('int0')::uuid, 'sandbox', md5('conn')::uuid, md5('rec')::uuid, '1001', 'INV-1, "quoted"', 'open', 'usd', 1000, false, now(), now())`,
+    `insert into stored_invoices (id, organization_id, integration_id, environment, connection_id, source_record_id, ledger_invoice_id, invoice_number, status, currency, total_amount_minor, deleted, created_at, updated_at, current_snapshot_id)
+     values (md5('inv')::uuid, md5('org')::uuid, md5('int0')::uuid, 'sandbox', md5('conn')::uuid, md5('rec')::uuid, '1001', 'INV-1, "quoted"', 'open', 'usd', 1000, false, now(), now(), md5('snap')::uuid)`,
   );
   // Preparation i: integration i % 4, saved at a spread of instants over the 12 months of 2026, enhanced unless i % 7 = 0.
   await client.query(
