@@ -37,12 +37,22 @@ try {
 }
 
 async function serve(config: Config): Promise<void> {
+  // The handlers are in place before the start-up line is printed: a signal right after it still drains. During
+  // start-up there is nothing to drain, so a signal ends the process as it would without a handler.
+  const started: { stop?: (signal: string) => void } = {};
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (started.stop) return started.stop(signal);
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const service = await startService(
     config,
     cluster.worker ? { migrate: false, quiet: true, logFields: { process: cluster.worker.id }, clusterMetrics: true } : {},
   );
   let stopping = false;
-  const stop = (signal: string) => {
+  started.stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     service
@@ -59,6 +69,4 @@ async function serve(config: Config): Promise<void> {
         process.exit(1);
       });
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
 }
