@@ -6,11 +6,20 @@ import type { LedgerPorts } from '../server/domain/ledger/ports.js';
 import type { Logger } from '../server/logger.js';
 import type { WebhookRuntime } from '../server/domain/webhooks/runtime.js';
 import type { QualificationStore } from '../server/domain/qualification/ports.js';
+import type { TenancyStore } from '../server/domain/tenancy/ports.js';
+import type { UnitOfWork } from '../server/domain/unit-of-work.js';
+
+/** The domain stores operator procedures use, each area's port (server/persistence/unit-of-work.ts implements them). */
+export interface AdminStores {
+  tenancy: TenancyStore;
+}
 
 export interface AdminContext {
   orm: MikroORM;
   /** Storage the procedures reach through domain ports; built at the composition root (server/http/admin.ts). */
   storage: AdminStorage;
+  /** The domain's unit of work on the pool: what procedures pass to use cases. */
+  uow: UnitOfWork<AdminStores>;
   /** True when the request carried `Authorization: Bearer <SVC_ADMIN_TOKEN>`. */
   authorized: boolean;
   /** The tag issued API keys carry (server/crypto/api-key-mac.ts). */

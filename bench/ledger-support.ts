@@ -1,3 +1,4 @@
+import { poolUnitOfWork } from '../server/persistence/unit-of-work.js';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -64,6 +65,7 @@ export async function queuedImport(
   const admin = createAdminCaller({
     orm,
     storage: adminStorage(orm),
+    uow: poolUnitOfWork(orm),
     authorized: true,
     keyMac: apiKeyMac(randomBytes(32)),
     qualification: qualificationStore(orm),

@@ -11,8 +11,8 @@ const id = z.string().uuid();
 export const organizationsRouter = router({
   create: operatorProcedure
     .input(z.object({ name: z.string().trim().min(1).max(200) }).strict())
-    .mutation(({ ctx, input }) => createOrganization(ctx.orm.em.fork(), input)),
-  list: operatorProcedure.query(({ ctx }) => listOrganizations(ctx.orm.em.fork())),
+    .mutation(({ ctx, input }) => createOrganization(ctx.uow, input)),
+  list: operatorProcedure.query(({ ctx }) => listOrganizations(ctx.uow)),
 });
 
 export const integrationsRouter = router({

@@ -7,12 +7,14 @@ import { evidenceExportRoute } from '../../admin/evidence-export.js';
 import { qualificationStore } from '../persistence/qualification-store.js';
 import type { AppDeps } from './app.js';
 import { adminStorage } from '../persistence/admin-storage.js';
+import { poolUnitOfWork } from '../persistence/unit-of-work.js';
 import { ADMIN_MAX_BATCH } from './middleware/admin-gate.js';
 
 /** Mount the operator surface (tRPC, plain JSON) at /admin/trpc, guarded by the admin token, its browser console at /admin/, and the evidence CSV download. */
 export function mountAdmin(app: Express, deps: AppDeps): void {
   const storage = adminStorage(deps.orm);
   const qualification = qualificationStore(deps.orm);
+  const uow = poolUnitOfWork(deps.orm);
   app.use(consoleRoutes(deps.logger));
   app.use(evidenceExportRoute(storage.evidence, deps.adminToken, deps.logger));
   app.use(
@@ -24,6 +26,7 @@ export function mountAdmin(app: Express, deps: AppDeps): void {
       createContext: ({ req }) => ({
         orm: deps.orm,
         storage,
+        uow,
         keyMac: deps.keyMac,
         ledger: deps.ledger,
         logger: deps.logger,

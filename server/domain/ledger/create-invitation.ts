@@ -11,6 +11,7 @@ import {
 } from '../../persistence/sql/ledger-invitations.sql.js';
 import { findConnection } from '../../persistence/sql/ledger-connections.sql.js';
 import { organizationById } from '../../persistence/sql/organizations.sql.js';
+import { databaseOf } from '../../persistence/kysely.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError, refusalOf } from '../errors.js';
@@ -59,7 +60,7 @@ async function writeAndSendInvitation(em: EntityManager, runtime: LedgerPorts, o
   const { ctx, body } = options;
   const now = options.now ?? new Date();
   await assertContext(em, ctx, body);
-  const org = await organizationById(sqlOf(em), ctx.organizationId);
+  const org = await organizationById(databaseOf(em), ctx.organizationId);
   if (org?.status !== 'active') throw new DomainError('not_found', 'The organization of this API key does not exist or is inactive');
 
   const secret = newSecret();

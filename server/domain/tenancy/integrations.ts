@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment, Provider } from '../../../contract/common/index.js';
 import * as store from '../../persistence/sql/integrations.sql.js';
 import { organizationById } from '../../persistence/sql/organizations.sql.js';
+import { databaseOf } from '../../persistence/kysely.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
 import type { Integration } from './types.js';
@@ -27,7 +28,7 @@ export async function createIntegration(
   input: { organizationId: string; provider: Provider; environment: Environment },
 ): Promise<IntegrationView> {
   const sql = sqlOf(em);
-  const organization = await organizationById(sql, input.organizationId);
+  const organization = await organizationById(databaseOf(em), input.organizationId);
   if (!organization) throw new DomainError('not_found', `No organization ${input.organizationId}`);
   const integration = await store.insertIntegration(sql, {
     id: crypto.randomUUID(),

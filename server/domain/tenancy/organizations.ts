@@ -1,7 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import * as store from '../../persistence/sql/organizations.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import type { TenancyStore } from './ports.js';
 import type { Organization } from './types.js';
+
+type Storage = UnitOfWork<{ tenancy: TenancyStore }>;
 
 export interface OrganizationView {
   id: string;
@@ -17,8 +18,8 @@ export const toOrganizationView = (o: Organization): OrganizationView => ({
   createdAt: o.createdAt.toISOString(),
 });
 
-export async function createOrganization(em: EntityManager, input: { name: string }): Promise<OrganizationView> {
-  const organization = await store.insertOrganization(sqlOf(em), {
+export async function createOrganization(storage: Storage, input: { name: string }): Promise<OrganizationView> {
+  const organization = await storage.store.tenancy.insertOrganization({
     id: crypto.randomUUID(),
     name: input.name,
     status: 'active',
@@ -27,6 +28,6 @@ export async function createOrganization(em: EntityManager, input: { name: strin
   return toOrganizationView(organization);
 }
 
-export async function listOrganizations(em: EntityManager): Promise<OrganizationView[]> {
-  return (await store.listOrganizations(sqlOf(em))).map(toOrganizationView);
+export async function listOrganizations(storage: Storage): Promise<OrganizationView[]> {
+  return (await storage.store.tenancy.listOrganizations()).map(toOrganizationView);
 }

@@ -87,7 +87,6 @@ const DOMAIN_STORAGE_PENDING = [
   'server/domain/tenancy/api-keys.ts',
   'server/domain/tenancy/integrations.ts',
   'server/domain/tenancy/links.ts',
-  'server/domain/tenancy/organizations.ts',
   'server/domain/webhooks/deliverable-endpoint.ts',
   'server/domain/webhooks/endpoints.ts',
   'server/domain/webhooks/events-view.ts',
