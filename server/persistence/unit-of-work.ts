@@ -1,6 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../domain/unit-of-work.js';
-import { databaseOf, type Database } from './kysely.js';
+import { databaseOf, poolDatabase, type Database } from './kysely.js';
 import { tenancyStore } from './stores/tenancy-store.js';
 
 /**
@@ -29,9 +29,10 @@ export function unitOfWork(em: EntityManager): UnitOfWork<Stores> {
 
 /** A unit of work on the ORM's pool, each transaction on a fresh fork (jobs, operator procedures, start-up). */
 export function poolUnitOfWork(orm: MikroORM): UnitOfWork<Stores> {
+  const pool = poolDatabase(orm);
   return {
     get store() {
-      return storesOf(databaseOf(orm.em.fork()));
+      return storesOf(pool);
     },
     transaction: (work) => orm.em.fork().transactional((tem) => work(storesOf(databaseOf(tem)))),
   };

@@ -1,3 +1,4 @@
+import { poolUnitOfWork } from '../../persistence/unit-of-work.js';
 import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { Logger } from '../../logger.js';
@@ -70,4 +71,6 @@ export function defineRequestEntityManager(app: Express, orm: MikroORM): void {
       return (this[FORK] ??= orm.em.fork());
     },
   });
+  // `req.storage`: the domain's unit of work, one for the app (it holds no state of a request).
+  Object.defineProperty(app.request, 'storage', { configurable: true, value: poolUnitOfWork(orm) });
 }
