@@ -1,6 +1,7 @@
 import { UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { nameHotStatement } from './hot-statements.js';
+import type { Database } from '../kysely.js';
 
 /**
  * Run one SQL statement (`?` placeholders) on the entity manager's Kysely,
@@ -30,6 +31,14 @@ export function sqlOf(em: EntityManager): Sql {
 export function poolSql(orm: MikroORM): Sql {
   const kysely = orm.em.getConnection().getClient();
   return (query, params = [], name) => runOn(kysely, query, params, name);
+}
+
+/**
+ * TRANSITIONAL (removed with `Sql` itself): a typed `Database` (a transaction or the pool) as the old `Sql`, so a
+ * converted store can call a statement module that still takes `Sql`.
+ */
+export function sqlOfDatabase(db: Database): Sql {
+  return (query, params = [], name) => runOn(db as unknown as Kysely<unknown>, query, params, name);
 }
 
 async function runOn<Row>(kysely: Kysely<unknown>, query: string, params: unknown[], name: string | undefined): Promise<Row[]> {
