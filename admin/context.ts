@@ -2,6 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ApiKeyMac } from '../server/crypto/api-key-mac.js';
 import { secretsEqual } from '../server/crypto/secrets.js';
 import type { EvidenceStore } from '../server/domain/evidence/ports.js';
+import type { PaymentReportStore } from '../server/domain/payment-reports/ports.js';
+import type { SavedPreparationStore } from '../server/domain/preparations/ports.js';
 import type { LedgerPorts } from '../server/domain/ledger/ports.js';
 import type { Logger } from '../server/logger.js';
 import type { WebhookRuntime } from '../server/domain/webhooks/runtime.js';
@@ -12,12 +14,13 @@ import type { UnitOfWork } from '../server/domain/unit-of-work.js';
 /** The domain stores operator procedures use, each area's port (server/persistence/unit-of-work.ts implements them). */
 export interface AdminStores {
   tenancy: TenancyStore;
+  paymentReports: PaymentReportStore;
+  preparations: SavedPreparationStore;
+  evidence: EvidenceStore;
 }
 
 export interface AdminContext {
   orm: MikroORM;
-  /** Storage the procedures reach through domain ports; built at the composition root (server/http/admin.ts). */
-  storage: AdminStorage;
   /** The domain's unit of work on the pool: what procedures pass to use cases. */
   uow: UnitOfWork<AdminStores>;
   /** True when the request carried `Authorization: Bearer <SVC_ADMIN_TOKEN>`. */
@@ -31,12 +34,6 @@ export interface AdminContext {
   webhooks?: WebhookRuntime | undefined;
   /** What the qualification figures read (server/persistence/qualification-store.ts). */
   qualification: QualificationStore;
-}
-
-export interface AdminStorage {
-  evidence(): EvidenceStore;
-  /** A write refused by a unique constraint: the record exists already (answered CONFLICT). */
-  isUniqueViolation(err: unknown): boolean;
 }
 
 /** Constant-time check of the operator bearer token. */

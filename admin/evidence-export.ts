@@ -1,6 +1,7 @@
 import { Router, type Response } from 'express';
 import { evidenceCsv, evidenceTargetsExist } from '../server/domain/evidence/evidence-queries.js';
 import type { EvidenceStore } from '../server/domain/evidence/ports.js';
+import type { UnitOfWork } from '../server/domain/unit-of-work.js';
 import { issuesFromZodError } from '../server/domain/zod-issues.js';
 import type { Logger } from '../server/logger.js';
 import { isAdminAuthorized } from './context.js';
@@ -11,7 +12,7 @@ import { EVIDENCE_EXPORT_PATH, EvidenceExportInput } from './procedures/evidence
  * previous one, so memory stays flat for any range (docs/evidence.md). Same token as /admin/trpc; filters in the
  * query string, checked by the procedure's schema.
  */
-export function evidenceExportRoute(evidence: () => EvidenceStore, adminToken: string, logger: Logger): Router {
+export function evidenceExportRoute(storage: UnitOfWork<{ evidence: EvidenceStore }>, adminToken: string, logger: Logger): Router {
   const router = Router({ strict: true, caseSensitive: true });
   router.get(EVIDENCE_EXPORT_PATH, async (req, res) => {
     res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
@@ -25,7 +26,8 @@ export function evidenceExportRoute(evidence: () => EvidenceStore, adminToken: s
         .json({ error: { type: 'validation_error', message: 'Invalid input', issues: issuesFromZodError(parsed.error) } });
     }
     const input = parsed.data;
-    const store = evidence();
+    // On the pool, outside any transaction: a download streams for as long as it takes without holding a connection.
+    const store = storage.store.evidence;
     if (!(await evidenceTargetsExist(store, input))) {
       return res.status(404).json({ error: { type: 'not_found', message: 'No such organization or integration' } });
     }

@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/unstable-core-do-not-import';
 import { ZodError } from 'zod';
 import { DomainError } from '../server/domain/errors.js';
+import { KeyTaken } from '../server/domain/idempotency/idempotent-write.js';
 import { findUnsafeStructure, refusalMessage } from '../server/domain/guard/secrets-guard.js';
 import { issuesFromZodError } from '../server/domain/zod-issues.js';
 import type { AdminContext } from './context.js';
@@ -53,7 +54,7 @@ export const operatorProcedure = t.procedure.use(async ({ ctx, next, getRawInput
     if (cause instanceof DomainError) {
       throw new TRPCError({ code: TRPC_CODES[cause.type] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause });
     }
-    if (ctx.storage.isUniqueViolation(cause)) {
+    if (cause instanceof KeyTaken) {
       throw new TRPCError({ code: 'CONFLICT', message: 'That record already exists' });
     }
     if (!(cause instanceof ZodError) && result.error.code === 'INTERNAL_SERVER_ERROR') {

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createAdminCaller } from '../admin/router.js';
-import { adminStorage } from '../server/persistence/admin-storage.js';
 import { ConfigSchema } from '../server/config.js';
 import { apiKeyMac } from '../server/crypto/api-key-mac.js';
 import { createTokenCipher } from '../server/crypto/token-cipher.js';
@@ -64,7 +63,6 @@ export async function queuedImport(
   const tokens = await exchangeCode(runtime.endpoints, code);
   const admin = createAdminCaller({
     orm,
-    storage: adminStorage(orm),
     uow: poolUnitOfWork(orm),
     authorized: true,
     keyMac: apiKeyMac(randomBytes(32)),

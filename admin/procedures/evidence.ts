@@ -4,13 +4,13 @@ import { EVIDENCE_EXPORT_PATH, EvidenceExportInput, EvidenceListInput, EvidenceS
 
 /** The evidence ledger (docs/evidence.md): which preparations earned verified evidence, per month, with their chains. */
 export const evidenceRouter = router({
-  summary: operatorProcedure.input(EvidenceSummaryInput).query(({ ctx, input }) => evidenceSummary(ctx.storage.evidence(), input)),
-  list: operatorProcedure.input(EvidenceListInput).query(({ ctx, input }) => listEvidence(ctx.storage.evidence(), input)),
+  summary: operatorProcedure.input(EvidenceSummaryInput).query(({ ctx, input }) => evidenceSummary(ctx.uow.store.evidence, input)),
+  list: operatorProcedure.input(EvidenceListInput).query(({ ctx, input }) => listEvidence(ctx.uow.store.evidence, input)),
   /**
    * tRPC answers one JSON value, so the CSV itself streams from a plain GET route with the same admin token; this
    * checks the filters and says where to fetch it.
    */
   export: operatorProcedure
     .input(EvidenceExportInput)
-    .query(({ ctx, input }) => evidenceExportLink(ctx.storage.evidence(), input, EVIDENCE_EXPORT_PATH)),
+    .query(({ ctx, input }) => evidenceExportLink(ctx.uow.store.evidence, input, EVIDENCE_EXPORT_PATH)),
 });

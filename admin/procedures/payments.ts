@@ -13,10 +13,8 @@ export const paymentsRouter = router({
         .strict()
         .default({}),
     )
-    .query(({ ctx, input }) => listPayments(ctx.orm.em.fork(), input)),
-  get: operatorProcedure
-    .input(z.object({ id: z.string().uuid() }).strict())
-    .query(({ ctx, input }) => getPayment(ctx.orm.em.fork(), input)),
+    .query(({ ctx, input }) => listPayments(ctx.uow, input)),
+  get: operatorProcedure.input(z.object({ id: z.string().uuid() }).strict()).query(({ ctx, input }) => getPayment(ctx.uow, input)),
 });
 
 export const correlationExceptionsRouter = router({
@@ -31,5 +29,5 @@ export const correlationExceptionsRouter = router({
         .strict()
         .default({}),
     )
-    .query(({ ctx, input }) => listCorrelationExceptions(ctx.orm.em.fork(), input)),
+    .query(({ ctx, input }) => listCorrelationExceptions(ctx.uow, input)),
 });

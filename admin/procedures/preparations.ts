@@ -17,10 +17,10 @@ export const preparationsRouter = router({
         .strict()
         .default({}),
     )
-    .query(({ ctx, input }) => listPreparationsForOperator(ctx.orm.em.fork(), input)),
+    .query(({ ctx, input }) => listPreparationsForOperator(ctx.uow, input)),
   get: operatorProcedure
     .input(z.object({ id: z.string().uuid() }).strict())
-    .query(({ ctx, input }) => getPreparationForOperator(ctx.orm.em.fork(), input)),
+    .query(({ ctx, input }) => getPreparationForOperator(ctx.uow, input)),
   /** gwc preparations with no provider-verified capture yet, with the endpoint checks to review (docs/gwc-events.md). */
   unconfirmed: operatorProcedure
     .input(

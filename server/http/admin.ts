@@ -6,17 +6,15 @@ import { consoleRoutes } from '../../admin/console/routes.js';
 import { evidenceExportRoute } from '../../admin/evidence-export.js';
 import { qualificationStore } from '../persistence/qualification-store.js';
 import type { AppDeps } from './app.js';
-import { adminStorage } from '../persistence/admin-storage.js';
 import { poolUnitOfWork } from '../persistence/unit-of-work.js';
 import { ADMIN_MAX_BATCH } from './middleware/admin-gate.js';
 
 /** Mount the operator surface (tRPC, plain JSON) at /admin/trpc, guarded by the admin token, its browser console at /admin/, and the evidence CSV download. */
 export function mountAdmin(app: Express, deps: AppDeps): void {
-  const storage = adminStorage(deps.orm);
   const qualification = qualificationStore(deps.orm);
   const uow = poolUnitOfWork(deps.orm);
   app.use(consoleRoutes(deps.logger));
-  app.use(evidenceExportRoute(storage.evidence, deps.adminToken, deps.logger));
+  app.use(evidenceExportRoute(uow, deps.adminToken, deps.logger));
   app.use(
     '/admin/trpc',
     createExpressMiddleware({
@@ -25,7 +23,6 @@ export function mountAdmin(app: Express, deps: AppDeps): void {
       maxBatchSize: ADMIN_MAX_BATCH,
       createContext: ({ req }) => ({
         orm: deps.orm,
-        storage,
         uow,
         keyMac: deps.keyMac,
         ledger: deps.ledger,

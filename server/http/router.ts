@@ -10,6 +10,7 @@ import { pooledPreparationStore } from '../persistence/preparation-store.js';
 import { sharedReads, type SharedReads } from '../persistence/shared-reads.js';
 import { snapshotChecksCache } from '../domain/invoices/index.js';
 import { poolSql, type Sql } from '../persistence/sql/sql.js';
+import { poolDatabase, type Database } from '../persistence/kysely.js';
 import type { FailedAuthentications } from './middleware/failed-auth-gate.js';
 import { withFastBodies } from './validation/fast-contract.js';
 import { routeGuards } from './middleware/route-guards.js';
@@ -38,6 +39,8 @@ function requestValidationError(err: RequestValidationError, _req: Request, _res
 /** What the API's authentication shares with the front of the app (the failed-authentication gate). */
 export interface ApiAccess {
   sql: Sql;
+  /** The pool as the typed database: what the group-committed writes and the preparation reads run on. */
+  db: Database;
   reads: SharedReads;
   keys: KeyDirectory;
 }
@@ -45,18 +48,19 @@ export interface ApiAccess {
 /** Hot paths: single statements on the pool, key records cached per auth epoch. */
 export function apiAccess(deps: Pick<AppDeps, 'orm'>): ApiAccess {
   const sql = poolSql(deps.orm);
+  const db = poolDatabase(deps.orm);
   // Reads shared by concurrent requests: the key cache's epoch rides on preparation reads when there are any.
-  const reads = sharedReads(sql);
-  return { sql, reads, keys: cachedKeyDirectory(sql, reads.authEpoch) };
+  const reads = sharedReads(sql, db);
+  return { sql, db, reads, keys: cachedKeyDirectory(sql, reads.authEpoch) };
 }
 
 /** Mount every contract route with the cross-cutting guards; writes are group-committed. */
 export function mountApi(app: Express, deps: AppDeps, access: ApiAccess, failures: FailedAuthentications): void {
-  const { sql, reads, keys } = access;
-  const reports = paymentReportHandlers(groupCommittedFirstReports(sql));
-  const enrich = inlineEnrichmentHandlers(groupCommittedEnrichmentRecords(sql));
+  const { sql, db, reads, keys } = access;
+  const reports = paymentReportHandlers(groupCommittedFirstReports(db));
+  const enrich = inlineEnrichmentHandlers(groupCommittedEnrichmentRecords(db));
   // Snapshots are immutable: their readiness results are kept by id (explicit, bounded; source state is checked each time).
-  const prepare = preparationHandlers({ store: pooledPreparationStore(sql, reads), checks: snapshotChecksCache() });
+  const prepare = preparationHandlers({ store: pooledPreparationStore(db, reads), checks: snapshotChecksCache() });
   const router = s.router(contract, {
     gwa: { enrichTransaction: enrich.gwa, enrichTransactionFromInvoice: prepare.gwa, reportPayment: reports.gwa },
     gwb: { enrichOrder: enrich.gwb, enrichOrderFromInvoice: prepare.gwb, reportPayment: reports.gwb },

@@ -1,10 +1,11 @@
 import type { PreparationStore, SavedPreparation } from '../domain/preparations/ports.js';
-import { batched, settleTogetherOrAlone, unwrap } from './sql/batch.js';
+import type { Database } from './kysely.js';
+import { batched, settleTogetherOrAlone } from './sql/batch.js';
 import { insertPreparations } from './sql/preparations.sql.js';
 import { invoiceStateOf } from './sql/stored-invoices.sql.js';
-import type { Sql } from './sql/sql.js';
 import type { SharedReads } from './shared-reads.js';
 import { snapshotCache } from './snapshot-cache.js';
+import { asKeyTaken } from './stores/key-taken.js';
 
 /**
  * The preparation port on the pool: single statements (no entity manager, no
@@ -15,13 +16,14 @@ import { snapshotCache } from './snapshot-cache.js';
  * so it sees everything committed before: a request that lost an insert race
  * reads the winner's row. A refused statement is sent again row by row, so a
  * duplicate key fails only its own request, which then replays the winner's row
- * exactly as if it had been alone. Snapshot JSON this process holds is not read
- * again (`snapshotCache`).
+ * exactly as if it had been alone (the unique violation is the domain's
+ * `KeyTaken`). Snapshot JSON this process holds is not read again
+ * (`snapshotCache`).
  */
-export function pooledPreparationStore(sql: Sql, reads: SharedReads): PreparationStore {
+export function pooledPreparationStore(db: Database, reads: SharedReads): PreparationStore {
   const insert = batched((saved: SavedPreparation[]) =>
     settleTogetherOrAlone(saved, async (some) => {
-      await insertPreparations(sql, some);
+      await insertPreparations(db, some);
       return some.map(() => undefined);
     }),
   );
@@ -32,6 +34,9 @@ export function pooledPreparationStore(sql: Sql, reads: SharedReads): Preparatio
       const rows = snapshots.fill(read, await reads.preparationContext({ ...read, knownSnapshotId: known?.snapshotId }), known);
       return { saved: rows.saved, invoices: rows.invoices.map(invoiceStateOf) };
     },
-    insert: async (saved) => unwrap(await insert(saved)),
+    insert: async (saved) => {
+      const settled = await insert(saved);
+      if (!settled.ok) throw asKeyTaken(settled.error);
+    },
   };
 }

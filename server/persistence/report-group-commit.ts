@@ -1,6 +1,7 @@
-import { batched, settleTogetherOrAlone, unwrap, type Settled } from './sql/batch.js';
+import type { Database } from './kysely.js';
+import { batched, settleTogetherOrAlone, type Settled } from './sql/batch.js';
 import { recordFirstOrFindPrevious } from './sql/payment-reports.sql.js';
-import type { Sql } from './sql/sql.js';
+import { asKeyTaken } from './stores/key-taken.js';
 import type { FirstWrite } from '../domain/payment-reports/record-payment-report.js';
 import type { FirstOutcome, FirstReport } from '../domain/payment-reports/types.js';
 
@@ -39,21 +40,25 @@ function afterSameEvent(first: FirstReport, outcome: Settled<FirstOutcome>): Set
  * statement (group commit); each caller is answered once the statement that
  * holds its row has committed. When a statement is refused (a unique
  * violation aborts all of it), its reports are sent again one by one, so each
- * gets its own outcome or error, exactly as if it had been alone.
+ * gets its own outcome or error, exactly as if it had been alone (a unique violation as the domain's `KeyTaken`).
  */
-export function groupCommittedFirstReports(sql: Sql): FirstWrite {
+export function groupCommittedFirstReports(db: Database): FirstWrite {
   const write = batched(async (reports: FirstReport[]): Promise<Settled<FirstOutcome>[]> => {
     const settled: Settled<FirstOutcome>[] = new Array(reports.length);
     const { rounds, sameEventAs } = plan(reports);
     for (const indexes of rounds) {
       const outcomes = await settleTogetherOrAlone(
         indexes.map((i) => reports[i]!),
-        (some) => recordFirstOrFindPrevious(sql, some),
+        (some) => recordFirstOrFindPrevious(db, some),
       );
       indexes.forEach((i, n) => (settled[i] = outcomes[n]!));
     }
     for (const [index, first] of sameEventAs) settled[index] = afterSameEvent(reports[first]!, settled[first]!);
     return settled;
   });
-  return async (report) => unwrap(await write(report));
+  return async (report) => {
+    const settled = await write(report);
+    if (!settled.ok) throw asKeyTaken(settled.error);
+    return settled.value;
+  };
 }

@@ -2,6 +2,7 @@ import { batched, settleTogetherOrAlone, unwrap, type Settled } from './sql/batc
 import { readAuthEpoch } from './sql/api-keys.sql.js';
 import { preparationContexts, type ContextRows, type ContextRowsRead } from './sql/preparations.sql.js';
 import type { Sql } from './sql/sql.js';
+import type { Database } from './kysely.js';
 
 /** The reads requests make before they decide, shared by the requests that arrive together (`sharedReads`). */
 export interface SharedReads {
@@ -25,7 +26,7 @@ type Item = { kind: 'epoch' } | { kind: 'context'; read: ContextRowsRead };
  * committed before each waiting request asked. With no context in the batch, or
  * when every context statement failed, the epoch is read alone.
  */
-export function sharedReads(sql: Sql): SharedReads {
+export function sharedReads(sql: Sql, db: Database): SharedReads {
   const run = batched(async (items: Item[]): Promise<Settled<string | ContextRows>[]> => {
     const answers: Settled<string | ContextRows>[] = new Array(items.length);
     const bySelector = new Map<ContextRowsRead['selector'], number[]>();
@@ -41,7 +42,7 @@ export function sharedReads(sql: Sql): SharedReads {
         const settled = await settleTogetherOrAlone(
           indexes.map((i) => (items[i] as Extract<Item, { kind: 'context' }>).read),
           async (some) => {
-            const { contexts, authEpoch } = await preparationContexts(sql, selector, some);
+            const { contexts, authEpoch } = await preparationContexts(db, selector, some);
             epoch = authEpoch;
             return contexts;
           },

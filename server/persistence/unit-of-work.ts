@@ -1,6 +1,9 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../domain/unit-of-work.js';
 import { databaseOf, poolDatabase, type Database } from './kysely.js';
+import { evidenceStore } from './stores/evidence-store.js';
+import { paymentReportStore } from './stores/payment-report-store.js';
+import { savedPreparationStore } from './stores/saved-preparation-store.js';
 import { tenancyStore } from './stores/tenancy-store.js';
 
 /**
@@ -11,6 +14,15 @@ export function storesOf(db: Database) {
   return {
     get tenancy() {
       return tenancyStore(db);
+    },
+    get paymentReports() {
+      return paymentReportStore(db);
+    },
+    get preparations() {
+      return savedPreparationStore(db);
+    },
+    get evidence() {
+      return evidenceStore(db);
     },
   };
 }

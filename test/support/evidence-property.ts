@@ -7,6 +7,7 @@ import { receiveGwcEvent } from '../../server/domain/webhooks/gwc/intake.js';
 import { recordPaymentReport } from '../../server/domain/payment-reports/record-payment-report.js';
 import { coalescedRefusalNotes } from '../../server/persistence/refusal-notes.js';
 import { poolSql } from '../../server/persistence/sql/sql.js';
+import { poolUnitOfWork } from '../../server/persistence/unit-of-work.js';
 import { EVIDENCE_STATES } from '../../server/domain/evidence/evidence-state.js';
 import { csvObjects } from './csv.js';
 import { newKeys, transactionNotification } from './gwa-webhooks.js';
@@ -374,7 +375,7 @@ function planGwc(orm: MikroORM, world: World, p: PreparationHistory, total: numb
       });
       const send: Deliver = async () => {
         try {
-          await recordPaymentReport(orm.em.fork(), { ctx, provider: 'gwc', report, requestId: 'req_property' });
+          await recordPaymentReport(poolUnitOfWork(orm), { ctx, provider: 'gwc', report, requestId: 'req_property' });
           accepted[k] = true;
         } catch (err) {
           // A merchant report of an earlier moment than one already recorded is refused (409); it adds nothing.
@@ -440,7 +441,7 @@ function planGwa(orm: MikroORM, world: World, p: GwaPreparationHistory, total: n
     // Consistent reports of one payment are never refused, whatever arrived before (P5, P8): a refusal fails the property.
     const send: Deliver = async () => {
       try {
-        await recordPaymentReport(orm.em.fork(), { ctx, provider: 'gwa', report, requestId: 'req_property' });
+        await recordPaymentReport(poolUnitOfWork(orm), { ctx, provider: 'gwa', report, requestId: 'req_property' });
       } catch (err) {
         const issues = err instanceof DomainError ? JSON.stringify(err.issues) : String(err);
         throw new Error(`A gwa report (${report.status}) was refused: ${issues}, history ${JSON.stringify(p)}`, { cause: err });

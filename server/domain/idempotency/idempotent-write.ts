@@ -1,5 +1,4 @@
 import type { Issue } from '../../../contract/common/index.js';
-import { isUniqueViolation } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
 
 /**
@@ -11,6 +10,17 @@ import { DomainError } from '../errors.js';
  * a check-then-insert: two concurrent first requests both try to insert, one
  * loses on the constraint and is answered from the winner's row.
  */
+
+/**
+ * A write refused because a concurrent request stored the same unique key first. Stores throw it (persistence decides
+ * which database error that is), so the domain retries or refuses without knowing the database.
+ */
+export class KeyTaken extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('A unique key was taken concurrently', options);
+    this.name = 'KeyTaken';
+  }
+}
 
 /** How a reused key with a different body is refused: the 409's message and its one issue. */
 export interface KeyConflict {
@@ -39,12 +49,12 @@ export async function retryOnConcurrentInsert<T>(write: (attempt: number) => Pro
   try {
     return await write(0);
   } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
+    if (!(err instanceof KeyTaken)) throw err;
   }
   try {
     return await write(1);
   } catch (err) {
-    if (isUniqueViolation(err)) throw new DomainError('conflict', lostTwice.message, [{ ...lostTwice.issue }]);
+    if (err instanceof KeyTaken) throw new DomainError('conflict', lostTwice.message, [{ ...lostTwice.issue }]);
     throw err;
   }
 }

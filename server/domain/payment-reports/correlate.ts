@@ -1,9 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuthContext } from '../auth/auth-context.js';
-import { findEnrichmentRecord } from '../../persistence/sql/payment-reports.sql.js';
-import { preparationById } from '../../persistence/sql/preparations.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
+import type { SavedPreparationStore } from '../preparations/ports.js';
+import type { PaymentReportStore } from './ports.js';
 import { enrichmentReferenceOf, type EnrichmentReference } from './enrichment-reference.js';
 
 /** What the enrichment a report names expected the payment to be. */
@@ -21,10 +19,14 @@ export interface CorrelationTarget {
  * preparation's UUID. Anything not found there is a 400: it is outside the
  * caller's context or does not exist (spec: endpoint 13).
  */
-export async function resolveCorrelation(em: EntityManager, ctx: AuthContext, enrichmentRequestId: string): Promise<CorrelationTarget> {
+export async function resolveCorrelation(
+  store: { paymentReports: PaymentReportStore; preparations: SavedPreparationStore },
+  ctx: AuthContext,
+  enrichmentRequestId: string,
+): Promise<CorrelationTarget> {
   const reference = enrichmentReferenceOf(enrichmentRequestId);
   if (reference?.kind === 'inline_enrichment') {
-    const record = await findEnrichmentRecord(sqlOf(em), {
+    const record = await store.paymentReports.findEnrichmentRecord({
       requestId: reference.requestId,
       integrationId: ctx.integrationId,
       environment: ctx.environment,
@@ -32,7 +34,7 @@ export async function resolveCorrelation(em: EntityManager, ctx: AuthContext, en
     if (record) return { enrichmentRequestId, reference, ...record };
   }
   if (reference?.kind === 'preparation') {
-    const preparation = await preparationById(sqlOf(em), reference.preparationId, {
+    const preparation = await store.preparations.preparationById(reference.preparationId, {
       integrationId: ctx.integrationId,
       environment: ctx.environment,
     });

@@ -1,10 +1,11 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import * as store from '../../persistence/sql/payment-reports.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
 import { decodeCursor, pageOf } from '../pagination.js';
 import { isoTimestamp } from '../timestamps.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import type { PaymentReportStore } from './ports.js';
 import type { CorrelationKind, PaymentChain } from './types.js';
+
+type Storage = UnitOfWork<{ paymentReports: PaymentReportStore }>;
 
 function paymentView(p: PaymentChain) {
   return {
@@ -38,8 +39,8 @@ function paymentView(p: PaymentChain) {
 
 const afterCursor = (cursor: string | undefined) => (cursor ? decodeCursor(cursor) : undefined);
 
-export async function listPayments(em: EntityManager, input: { integrationId?: string; status?: string; cursor?: string; limit: number }) {
-  const rows = await store.listTrackedPayments(sqlOf(em), {
+export async function listPayments(storage: Storage, input: { integrationId?: string; status?: string; cursor?: string; limit: number }) {
+  const rows = await storage.store.paymentReports.listTrackedPayments({
     integrationId: input.integrationId || undefined,
     status: input.status || undefined,
     after: afterCursor(input.cursor),
@@ -50,12 +51,12 @@ export async function listPayments(em: EntityManager, input: { integrationId?: s
 }
 
 /** A payment's projection and its whole observation history, oldest observed first. */
-export async function getPayment(em: EntityManager, input: { id: string }) {
-  const sql = sqlOf(em);
-  const payment = await store.trackedPaymentById(sql, input.id);
+export async function getPayment(storage: Storage, input: { id: string }) {
+  const reports = storage.store.paymentReports;
+  const payment = await reports.trackedPaymentById(input.id);
   if (!payment) throw new DomainError('not_found', `No payment ${input.id}`);
   // Observations of provisional payments merged into this one are its history too (docs/payment-reports.md, L6).
-  const observations = await store.observationHistoryOf(sql, payment.id);
+  const observations = await reports.observationHistoryOf(payment.id);
   return {
     payment: paymentView(payment),
     observations: observations.map((o) => ({
@@ -77,10 +78,10 @@ export async function getPayment(em: EntityManager, input: { id: string }) {
 }
 
 export async function listCorrelationExceptions(
-  em: EntityManager,
+  storage: Storage,
   input: { organizationId?: string; kind?: CorrelationKind; cursor?: string; limit: number },
 ) {
-  const rows = await store.listCorrelationExceptions(sqlOf(em), {
+  const rows = await storage.store.paymentReports.listCorrelationExceptions({
     organizationId: input.organizationId || undefined,
     kind: input.kind || undefined,
     after: afterCursor(input.cursor),

@@ -1,9 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PaymentProvider } from '../../../contract/common/index.js';
 import type { PaymentReport, ReportStatus } from '../../../contract/payment-reports.js';
-import * as store from '../../persistence/sql/payment-reports.sql.js';
-import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
+import type { SavedPreparationStore } from '../preparations/ports.js';
 import type { TenantScope } from '../tenant-scope.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError, refusalOf } from '../errors.js';
 import { paymentReportMetrics } from '../../observability/business-metrics.js';
@@ -13,6 +12,7 @@ import { correlationMismatches, resolveCorrelation, type CorrelationTarget } fro
 import { requestFingerprint } from '../idempotency/fingerprint.js';
 import { normalizeReport, reportAliases } from './normalize-report.js';
 import { conflictIssues, establishedAliases, projectCurrent, type Fact } from './payment-rules.js';
+import type { PaymentReportStore } from './ports.js';
 import { reportRuleIssues } from './report-rules.js';
 import type {
   FirstOutcome,
@@ -24,6 +24,9 @@ import type {
   ProjectionUpdate,
   StoredObservation,
 } from './types.js';
+
+/** What recording a report reads and writes: its payments, and the preparations a report may name. */
+export type ReportStores = { paymentReports: PaymentReportStore; preparations: SavedPreparationStore };
 
 export interface Acknowledgment {
   id: string;
@@ -96,9 +99,9 @@ const replay = (previous: PreviousObservation, hash: string): Acknowledgment =>
 export type FirstWrite = (report: FirstReport) => Promise<FirstOutcome>;
 
 const singleFirstWrite =
-  (sql: Sql): FirstWrite =>
+  (reports: PaymentReportStore): FirstWrite =>
   async (report) =>
-    (await store.recordFirstOrFindPrevious(sql, [report]))[0]!;
+    (await reports.recordFirstOrFindPrevious([report]))[0]!;
 
 /**
  * Record one payment report: validate it, store it once as an immutable
@@ -106,10 +109,10 @@ const singleFirstWrite =
  * Uniqueness of `eventId` is the database's; the payment row lock serialises
  * reports of one attempt so concurrent ones see each other.
  */
-export async function recordPaymentReport(em: EntityManager | (() => EntityManager), input: RecordInput): Promise<Acknowledgment> {
+export async function recordPaymentReport(storage: UnitOfWork<ReportStores>, input: RecordInput): Promise<Acknowledgment> {
   // The one place a report's outcome is counted (docs/operations.md, svc_payment_reports_total).
   try {
-    const ack = await inSpan('payment_report.record', recordReport, em, input);
+    const ack = await inSpan('payment_report.record', recordReport, storage, input);
     paymentReportMetrics.accepted(input.provider, ack.duplicate);
     return ack;
   } catch (err) {
@@ -128,9 +131,7 @@ type RecordInput = {
   origin?: ReportOrigin;
 };
 
-async function recordReport(em: EntityManager | (() => EntityManager), input: RecordInput): Promise<Acknowledgment> {
-  // Only the uncommon paths (a correlation to resolve, an attempt's later reports) need an entity manager.
-  const emOf = typeof em === 'function' ? em : () => em;
+async function recordReport(storage: UnitOfWork<ReportStores>, input: RecordInput): Promise<Acknowledgment> {
   const now = input.now ?? new Date();
   const ruleIssues = reportRuleIssues(input.report, now);
   if (ruleIssues.length > 0) throw new DomainError('validation_error', 'The report is not consistent', ruleIssues);
@@ -138,7 +139,7 @@ async function recordReport(em: EntityManager | (() => EntityManager), input: Re
   const normalized = normalizeReport(input.report);
   const hash = requestFingerprint(normalized);
   const correlation = input.report.enrichmentRequestId
-    ? await resolveCorrelation(emOf(), input.ctx, input.report.enrichmentRequestId)
+    ? await resolveCorrelation(storage.store, input.ctx, input.report.enrichmentRequestId)
     : undefined;
   const prepared: Prepared = {
     ...input,
@@ -154,20 +155,20 @@ async function recordReport(em: EntityManager | (() => EntityManager), input: Re
   return retryOnConcurrentInsert(async (attempt) => {
     if (attempt === 0) {
       // Observations are immutable, so a retry is answered without a lock; a new attempt is stored in the same statement.
-      const quick = input.firstWrite ? await replayOrStoreFirst(input.firstWrite, prepared) : await storeFirstAlone(emOf(), prepared);
+      const quick = input.firstWrite ? await replayOrStoreFirst(input.firstWrite, prepared) : await storeFirstAlone(storage, prepared);
       if (quick) return quick;
     }
-    return emOf().transactional((tem) => storeReport(sqlOf(tem), prepared));
+    return storage.transaction((store) => storeReport(store.paymentReports, prepared));
   }, IDENTITY_RACE);
 }
 
 /**
- * The one-statement path on the caller's own connection. Inside a caller's transaction (a webhook delivery) it runs
- * in a savepoint, so a unique violation it meets leaves that transaction usable for the locking path.
+ * The one-statement path without group commit (the callers that pass no `firstWrite`: a webhook delivery, inside its
+ * transaction). It runs in a transaction of its own, which inside a caller's transaction is a savepoint, so a unique
+ * violation it meets leaves that transaction usable for the locking path.
  */
-function storeFirstAlone(em: EntityManager, input: Prepared): Promise<Acknowledgment | undefined> {
-  if (!em.isInTransaction()) return replayOrStoreFirst(singleFirstWrite(sqlOf(em)), input);
-  return em.transactional((tem) => replayOrStoreFirst(singleFirstWrite(sqlOf(tem)), input));
+function storeFirstAlone(storage: UnitOfWork<ReportStores>, input: Prepared): Promise<Acknowledgment | undefined> {
+  return storage.transaction((store) => replayOrStoreFirst(singleFirstWrite(store.paymentReports), input));
 }
 
 function incomingFact(input: Prepared): Fact {
@@ -256,41 +257,41 @@ async function replayOrStoreFirst(write: FirstWrite, input: Prepared): Promise<A
  * already names a payment without a provider id, is merged into that one. Otherwise the attemptId decides, and a
  * provider id linked elsewhere is a 409. Locks are taken provider payment first, then attempt, on every path.
  */
-async function lockPaymentOf(sql: Sql, scope: TenantScope, input: Prepared): Promise<LockedPayment> {
+async function lockPaymentOf(store: PaymentReportStore, scope: TenantScope, input: Prepared): Promise<LockedPayment> {
   const { provider, report, now } = input;
   const providerPaymentId = reportAliases(provider, report).providerPaymentId;
-  const linked = providerPaymentId === null ? undefined : await store.lockPaymentByProviderId(sql, scope, providerPaymentId);
+  const linked = providerPaymentId === null ? undefined : await store.lockPaymentByProviderId(scope, providerPaymentId);
   if (linked) {
     if (linked.attemptId === report.attemptId || input.attemptProvisional) return linked;
-    if (linked.attemptProvisional && (await store.adoptAttemptId(sql, scope, linked.id, report.attemptId))) {
+    if (linked.attemptProvisional && (await store.adoptAttemptId(scope, linked.id, report.attemptId))) {
       return { ...linked, attemptId: report.attemptId, attemptProvisional: false };
     }
   }
-  const own = await store.lockPayment(sql, scope, {
+  const own = await store.lockPayment(scope, {
     provider,
     attemptId: report.attemptId,
     attemptProvisional: input.attemptProvisional,
     now,
   });
   if (linked?.attemptProvisional && own.id !== linked.id && own.providerPaymentId === null) {
-    return { ...own, enrichmentRequestId: await store.mergeProvisional(sql, linked.id, own.id) };
+    return { ...own, enrichmentRequestId: await store.mergeProvisional(linked.id, own.id) };
   }
   return own;
 }
 
-async function storeReport(sql: Sql, input: Prepared): Promise<Acknowledgment> {
+async function storeReport(store: PaymentReportStore, input: Prepared): Promise<Acknowledgment> {
   const { ctx, provider, report, now } = input;
   const scope = scopeOf(ctx);
-  const payment = await lockPaymentOf(sql, scope, input);
+  const payment = await lockPaymentOf(store, scope, input);
 
-  const previous = await store.findObservationByEvent(sql, scope, report.eventId);
+  const previous = await store.findObservationByEvent(scope, report.eventId);
   if (previous) return replay(previous, input.hash);
 
-  const history = (await store.observationsOf(sql, payment.id)).map((o) => factOf(provider, o));
+  const history = (await store.observationsOf(payment.id)).map((o) => factOf(provider, o));
   const incoming = incomingFact(input);
   const conflicts = conflictIssues(provider, incoming, history);
   if (incoming.providerPaymentId !== null && payment.providerPaymentId === null) {
-    if (await store.isPaymentIdClaimed(sql, scope, incoming.providerPaymentId, payment.id)) {
+    if (await store.isPaymentIdClaimed(scope, incoming.providerPaymentId, payment.id)) {
       conflicts.push({
         code: 'identity_conflict',
         path: 'providerPaymentId',
@@ -300,17 +301,13 @@ async function storeReport(sql: Sql, input: Prepared): Promise<Acknowledgment> {
   }
   if (conflicts.length > 0) throw new DomainError('conflict', 'The report conflicts with what is recorded for this payment', conflicts);
 
-  await store.insertObservation(sql, scope, observationRow(input, incoming, payment.id));
+  await store.insertObservation(scope, observationRow(input, incoming, payment.id));
   const facts = [...history, incoming];
-  await store.updateProjection(
-    sql,
-    payment.id,
-    projectionOf(facts, payment.enrichmentRequestId ?? report.enrichmentRequestId ?? null, now),
-  );
+  await store.updateProjection(payment.id, projectionOf(facts, payment.enrichmentRequestId ?? report.enrichmentRequestId ?? null, now));
 
   if (input.correlation) {
     for (const mismatch of correlationMismatches(input.correlation, report)) {
-      await store.insertCorrelationException(sql, scope, {
+      await store.insertCorrelationException(scope, {
         observationId: incoming.id,
         enrichmentRequestId: input.correlation.enrichmentRequestId,
         ...mismatch,

@@ -52,6 +52,22 @@ export interface PreparationContext {
 export interface PreparationStore {
   /** The key's saved preparation and the invoices the selector names, read at once. */
   context(read: PreparationContextRead): Promise<PreparationContext>;
-  /** Save one preparation; resolves once it is committed, rejects with the unique violation of a key already used. */
+  /** Save one preparation; resolves once it is committed, rejects with `KeyTaken` (domain/idempotency) when the key was used already. */
   insert(preparation: SavedPreparation): Promise<void>;
+}
+
+/**
+ * Saved preparations as reads of one unit of work (the `preparations` store of `UnitOfWork`): the operator views and
+ * payment-report correlation. server/persistence/stores/saved-preparation-store.ts implements it.
+ */
+export interface SavedPreparationStore {
+  /** A preparation of this integration and environment, or any when no scope is given (operators). */
+  preparationById(id: string, scope?: { integrationId: string; environment: Environment }): Promise<SavedPreparation | undefined>;
+  /** A keyset page in (createdAt, id) order after `after`, at most `limit`. */
+  listPreparations(o: {
+    invoiceId?: string | undefined;
+    integrationId?: string | undefined;
+    after?: { createdAt: Date; id: string } | undefined;
+    limit: number;
+  }): Promise<SavedPreparation[]>;
 }

@@ -1,9 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PreparationRecord } from '../../../contract/preparations.js';
-import { listPreparations, preparationById } from '../../persistence/sql/preparations.sql.js';
-import type { SavedPreparation } from './ports.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
+import type { SavedPreparation, SavedPreparationStore } from './ports.js';
 import { DomainError } from '../errors.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
 import { preparationRecord } from './prepare-from-invoice.js';
 
@@ -33,13 +31,13 @@ const view = (saved: SavedPreparation): OperatorPreparation => ({
 
 /** Operator list (`preparations.list`), oldest first; the cursor is bound to the filters. */
 export async function listPreparationsForOperator(
-  em: EntityManager,
+  storage: UnitOfWork<{ preparations: SavedPreparationStore }>,
   input: { invoiceId?: string | undefined; integrationId?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
 ) {
   const limit = input.limit ?? 25;
   const binding = JSON.stringify(['preparations', input.invoiceId ?? null, input.integrationId ?? null]);
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, binding);
-  const rows = await listPreparations(sqlOf(em), {
+  const rows = await storage.store.preparations.listPreparations({
     invoiceId: input.invoiceId,
     integrationId: input.integrationId,
     after,
@@ -54,8 +52,11 @@ export async function listPreparationsForOperator(
 }
 
 /** Operator detail (`preparations.get`). */
-export async function getPreparationForOperator(em: EntityManager, input: { id: string }): Promise<OperatorPreparation> {
-  const row = await preparationById(sqlOf(em), input.id);
+export async function getPreparationForOperator(
+  storage: UnitOfWork<{ preparations: SavedPreparationStore }>,
+  input: { id: string },
+): Promise<OperatorPreparation> {
+  const row = await storage.store.preparations.preparationById(input.id);
   if (!row) throw new DomainError('not_found', 'No such preparation');
   return view(row);
 }

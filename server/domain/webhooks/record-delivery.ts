@@ -9,6 +9,7 @@ import { recordPaymentReport } from '../payment-reports/record-payment-report.js
 import { findSecrets } from '../guard/secrets-guard.js';
 import * as store from '../../persistence/sql/webhooks.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
+import { unitOfWork } from '../../persistence/unit-of-work.js';
 import type { TenantScope } from '../tenant-scope.js';
 
 /**
@@ -113,7 +114,7 @@ export async function recordDelivery(
     let issues: Issue[] | null = null;
     try {
       const ack = await tem.transactional((inner) =>
-        recordPaymentReport(inner, {
+        recordPaymentReport(unitOfWork(inner), {
           ctx,
           provider: input.provider,
           report: effect.report,

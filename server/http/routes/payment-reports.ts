@@ -9,8 +9,7 @@ const s = initServer();
 const reportHandler =
   <P extends PaymentProvider>(provider: P, firstWrite: FirstWrite) =>
   async ({ body, req }: { body: Parameters<typeof recordPaymentReport>[1]['report']; req: import('express').Request }) => {
-    // The entity manager is forked only if the report takes a path that needs one (the getter of req.em is lazy).
-    const ack = await recordPaymentReport(() => req.em, {
+    const ack = await recordPaymentReport(req.storage, {
       ctx: authOf(req),
       provider,
       report: body,

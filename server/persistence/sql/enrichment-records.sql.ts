@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import type { EnrichmentRecordInsert } from '../../domain/inline-enrichment/types.js';
-import type { Sql } from './sql.js';
+import { runNamed, type Database } from '../kysely.js';
 
 /**
  * Store the enrichment records of successful inline enrichments: one
@@ -7,14 +8,14 @@ import type { Sql } from './sql.js';
  * connection parses and plans it once. Raw: a `jsonb_to_recordset` batch insert, whose text is its prepared plan's
  * identity; the record's columns are those of `EnrichmentRecordInsert`, cast to the table's types.
  */
-export async function insertEnrichmentRecords(sql: Sql, rows: EnrichmentRecordInsert[]): Promise<void> {
-  await sql(
-    `insert into enrichment_records (id, request_id, organization_id, integration_id, environment, provider, amount_minor, currency, invoice_number, created_at)
+export async function insertEnrichmentRecords(db: Database, rows: EnrichmentRecordInsert[]): Promise<void> {
+  await runNamed(
+    db,
+    'enrichment_records_insert',
+    sql`insert into enrichment_records (id, request_id, organization_id, integration_id, environment, provider, amount_minor, currency, invoice_number, created_at)
      select gen_random_uuid(), x."requestId", x."organizationId", x."integrationId", x.environment, x.provider, x."amountMinor", x.currency,
             x."invoiceNumber", x."createdAt"
-       from jsonb_to_recordset(?::jsonb) as x("requestId" text, "organizationId" uuid, "integrationId" uuid, environment text, provider text,
+       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x("requestId" text, "organizationId" uuid, "integrationId" uuid, environment text, provider text,
                                               "amountMinor" bigint, currency text, "invoiceNumber" text, "createdAt" timestamptz)`,
-    [JSON.stringify(rows)],
-    'enrichment_records_insert',
   );
 }

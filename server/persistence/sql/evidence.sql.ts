@@ -1,40 +1,34 @@
-import { sql as raw, type ExpressionBuilder, type Selectable } from 'kysely';
+import { sql as raw, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { FactGroup } from '../../domain/evidence/evidence-summary.js';
 import type { EvidenceChain, EvidenceException, EvidenceFilter } from '../../domain/evidence/types.js';
-import type { PaymentProvider } from '../../../contract/common/index.js';
-import { db, first, run, type Database } from '../db/query.js';
+import type { Environment, PaymentProvider } from '../../../contract/common/index.js';
+import type { Database, Db } from '../kysely.js';
 import type { PaymentChainViews } from './payment-chains.js';
-import type { Sql } from './sql.js';
-
-type Preparation = Selectable<Database['preparations']>;
-type TrackedPayment = Selectable<Database['tracked_payments']>;
 
 /**
- * The columns of the `preparation_evidence_facts` view (Migration20261125191500_preparation_evidence), which the
- * generated table types do not cover (views are not tables): a preparation, its chain's payment (null without one)
- * and the facts whose sum is the fact key.
+ * The columns of the `preparation_evidence_facts` view (Migration20261125191500_preparation_evidence): a preparation,
+ * its chain's payment (null without one) and the facts whose sum is the fact key. A view is not an entity: its columns
+ * have their database names and its values are the driver's (timestamps and bigints as text).
  */
-export interface PreparationEvidenceFactsView extends Pick<
-  Preparation,
-  | 'id'
-  | 'organization_id'
-  | 'integration_id'
-  | 'environment'
-  | 'provider'
-  | 'mode'
-  | 'amount_minor'
-  | 'currency'
-  | 'created_at'
-  | 'stored_invoice_id'
-  | 'snapshot_id'
-  | 'revision'
-> {
-  payment_id: TrackedPayment['id'] | null;
-  attempt_id: TrackedPayment['attempt_id'] | null;
-  provider_payment_id: TrackedPayment['provider_payment_id'];
-  payment_status: TrackedPayment['status'];
-  payment_amount_minor: TrackedPayment['amount_minor'];
-  payment_currency: TrackedPayment['currency'];
+export interface PreparationEvidenceFactsView {
+  id: string;
+  organization_id: string;
+  integration_id: string;
+  environment: Environment;
+  provider: PaymentProvider;
+  mode: EvidenceChain['mode'];
+  amount_minor: string;
+  currency: string;
+  created_at: string;
+  stored_invoice_id: string;
+  snapshot_id: string;
+  revision: string;
+  payment_id: string | null;
+  attempt_id: string | null;
+  provider_payment_id: string | null;
+  payment_status: string | null;
+  payment_amount_minor: string | null;
+  payment_currency: string | null;
   captured_minor: string;
   refunded_minor: string;
   enhanced: boolean;
@@ -47,9 +41,24 @@ export interface PreparationEvidenceFactsView extends Pick<
   fact_key: number;
 }
 
-/** The query builder with the views as tables. */
-const withFacts = db.withTables<PaymentChainViews & { preparation_evidence_facts: PreparationEvidenceFactsView }>();
-type FactsDatabase = Database & PaymentChainViews & { preparation_evidence_facts: PreparationEvidenceFactsView };
+type FactsDatabase = Db & PaymentChainViews & { preparation_evidence_facts: PreparationEvidenceFactsView };
+
+/**
+ * The tables the chains statement joins to the views, read as database rows like the views: the ORM's mapping reads
+ * every output column named like a column of an entity in the statement as that entity's, which would take the views'
+ * `created_at`, `currency`, … for the invoice's. Named as plain relations (not entities), the statement's rows are
+ * the database's throughout, converted once (`chainOf`).
+ */
+const invoicesAsRows = raw<{ id: string; ledger_invoice_id: string; invoice_number: string | null }>`stored_invoices`;
+const exceptionsAsRows = raw<{
+  integration_id: string;
+  environment: string;
+  enrichment_request_id: string;
+}>`correlation_exceptions`;
+
+/** The database with the views as tables (`withTables`: types only, the same connection). */
+const withFacts = (db: Database): Kysely<FactsDatabase> =>
+  db.withTables<PaymentChainViews & { preparation_evidence_facts: PreparationEvidenceFactsView }>();
 
 /** One group of the summary: preparations of one integration, UTC month, currency and fact key (the domain's `FactGroup`). */
 export type EvidenceGroup = FactGroup;
@@ -78,9 +87,9 @@ const firstCapture = (
  * finds each chain's payment by index lookups; the first verified and first reported capture and the invoice are
  * joined here for what the list shows.
  */
-function chainsQuery(filter: EvidenceFilter) {
+function chainsQuery(facts: Kysely<FactsDatabase>, filter: EvidenceFilter) {
   const { organizationId, integrationId } = filter;
-  return withFacts
+  return facts
     .selectFrom('preparation_evidence_facts as f')
     .leftJoinLateral(
       (eb) => firstCapture(eb, 'provider_verified').as('v'),
@@ -90,7 +99,7 @@ function chainsQuery(filter: EvidenceFilter) {
       (eb) => firstCapture(eb, 'merchant_report').as('r'),
       (join) => join.onTrue(),
     )
-    .innerJoin('stored_invoices as si', 'si.id', 'f.stored_invoice_id')
+    .innerJoin(invoicesAsRows.as('si'), (join) => join.onRef('si.id', '=', 'f.stored_invoice_id'))
     .selectAll('f')
     .select([
       'v.id as verified_id',
@@ -111,14 +120,15 @@ function chainsQuery(filter: EvidenceFilter) {
 /** A chain's row: the view's columns, the first captures, the invoice and the exceptions. */
 type ChainRow = Awaited<ReturnType<typeof chainsPage>>[number];
 
+/** A chain's row as the domain's chain: the view's values are the database's (amounts and times as text), converted once here. */
 function chainOf(r: ChainRow): EvidenceChain {
   return {
     id: r.id,
     organizationId: r.organization_id,
     integrationId: r.integration_id,
     environment: r.environment,
-    provider: r.provider as PaymentProvider,
-    mode: r.mode as EvidenceChain['mode'],
+    provider: r.provider,
+    mode: r.mode,
     amountMinor: Number(r.amount_minor),
     currency: r.currency,
     createdAt: new Date(r.created_at),
@@ -150,48 +160,47 @@ function chainOf(r: ChainRow): EvidenceChain {
 }
 
 /** The statement of one page of chains (`evidenceChains`). */
-function chainsPage(sql: Sql, filter: EvidenceFilter, page: { after?: { createdAt: Date; id: string } | undefined; limit: number }) {
+function chainsPage(db: Database, filter: EvidenceFilter, page: { after?: { createdAt: Date; id: string } | undefined; limit: number }) {
   const { factKeys } = filter;
   const { after } = page;
-  return run(
-    sql,
-    withFacts
-      .with('f', () => chainsQuery(filter))
-      .selectFrom((eb) =>
+  const facts = withFacts(db);
+  return facts
+    .with('f', () => chainsQuery(facts, filter))
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('f')
+        .selectAll()
+        .$if(factKeys !== undefined, (q) => q.where('f.fact_key', '=', raw<number>`any(${factKeys}::int[])`))
+        .$if(after !== undefined, (q) =>
+          q.where((eb) => eb(eb.refTuple('f.created_at', 'f.id'), '>', eb.tuple(after!.createdAt.toISOString(), after!.id))),
+        )
+        .orderBy('f.created_at')
+        .orderBy('f.id')
+        .limit(page.limit)
+        .as('f'),
+    )
+    .leftJoinLateral(
+      (eb) =>
         eb
-          .selectFrom('f')
-          .selectAll()
-          .$if(factKeys !== undefined, (q) => q.where('f.fact_key', '=', raw<number>`any(${factKeys}::int[])`))
-          .$if(after !== undefined, (q) =>
-            q.where((eb) => eb(eb.refTuple('f.created_at', 'f.id'), '>', eb.tuple(after!.createdAt.toISOString(), after!.id))),
-          )
-          .orderBy('f.created_at')
-          .orderBy('f.id')
-          .limit(page.limit)
-          .as('f'),
-      )
-      .leftJoinLateral(
-        (eb) =>
-          eb
-            .selectFrom('correlation_exceptions as c')
-            .select(
-              raw<EvidenceException[]>`json_agg(json_build_object('kind', c.kind, 'expected', c.expected, 'observed', c.observed,
+          .selectFrom(exceptionsAsRows.as('c'))
+          .select(
+            raw<EvidenceException[]>`json_agg(json_build_object('kind', c.kind, 'expected', c.expected, 'observed', c.observed,
                                            'observationId', c.observation_id,
                                            'at', to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
                          order by c.created_at, c.id)`.as('list'),
-            )
-            .whereRef('c.integration_id', '=', 'f.integration_id')
-            .whereRef('c.environment', '=', 'f.environment')
-            // The request id is the preparation's id as the merchant sent it (any case).
-            .where(raw<string>`lower(c.enrichment_request_id)`, '=', raw<string>`f.id::text`)
-            .as('x'),
-        (join) => join.onTrue(),
-      )
-      .selectAll('f')
-      .select(raw<EvidenceException[]>`coalesce(x.list, '[]'::json)`.as('exceptions'))
-      .orderBy('f.created_at')
-      .orderBy('f.id'),
-  );
+          )
+          .whereRef('c.integration_id', '=', 'f.integration_id')
+          .whereRef('c.environment', '=', 'f.environment')
+          // The request id is the preparation's id as the merchant sent it (any case).
+          .where(raw<string>`lower(c.enrichment_request_id)`, '=', raw<string>`f.id::text`)
+          .as('x'),
+      (join) => join.onTrue(),
+    )
+    .selectAll('f')
+    .select(raw<EvidenceException[]>`coalesce(x.list, '[]'::json)`.as('exceptions'))
+    .orderBy('f.created_at')
+    .orderBy('f.id')
+    .execute();
 }
 
 /**
@@ -199,11 +208,11 @@ function chainsPage(sql: Sql, filter: EvidenceFilter, page: { after?: { createdA
  * The page is chosen before the exceptions are gathered, so only the rows returned pay for them.
  */
 export async function evidenceChains(
-  sql: Sql,
+  db: Database,
   filter: EvidenceFilter,
   page: { after?: { createdAt: Date; id: string } | undefined; limit: number },
 ): Promise<EvidenceChain[]> {
-  return (await chainsPage(sql, filter, page)).map(chainOf);
+  return (await chainsPage(db, filter, page)).map(chainOf);
 }
 
 /**
@@ -212,46 +221,38 @@ export async function evidenceChains(
  * narrow row per preparation, kept by the database in the same transaction as every write that changes it). The state
  * of each key is decided by the domain, never here.
  */
-export async function evidenceGroups(sql: Sql, filter: EvidenceFilter): Promise<EvidenceGroup[]> {
+export async function evidenceGroups(db: Database, filter: EvidenceFilter): Promise<EvidenceGroup[]> {
   const { organizationId, integrationId } = filter;
-  const groupColumns = ['e.integration_id', 'e.provider', 'e.month', 'e.currency', 'e.fact_key'] as const;
-  const rows = await run(
-    sql,
-    db
-      .selectFrom('preparation_evidence as e')
-      .select(groupColumns)
-      .select((eb) => [eb.fn.countAll<string>().as('count'), eb.cast<string>(eb.fn.sum('e.net_minor'), 'text').as('net_minor')])
-      .where('e.created_at', '>=', filter.from.toISOString())
-      .where('e.created_at', '<', filter.to.toISOString())
-      .$if(organizationId !== undefined, (q) => q.where('e.organization_id', '=', organizationId!))
-      .$if(integrationId !== undefined, (q) => q.where('e.integration_id', '=', integrationId!))
-      .groupBy(groupColumns)
-      .orderBy('e.integration_id')
-      .orderBy('e.month')
-      .orderBy('e.currency')
-      .orderBy('e.fact_key'),
-  );
-  return rows.map((r) => ({
-    integrationId: r.integration_id,
-    provider: r.provider as PaymentProvider,
-    month: r.month,
-    currency: r.currency,
-    factKey: Number(r.fact_key),
-    count: Number(r.count),
-    netMinor: BigInt(r.net_minor),
-  }));
+  const groupColumns = ['e.integrationId', 'e.provider', 'e.month', 'e.currency', 'e.factKey'] as const;
+  const rows = await db
+    .selectFrom('preparation_evidence as e')
+    .select(groupColumns)
+    // Aggregates are the database's values: a count and a sum of bigints as text.
+    // Aliased apart from the entity's own names, which the ORM would read (and convert) as the entity's columns.
+    .select((eb) => [eb.fn.countAll<string>().as('groupCount'), eb.cast<string>(eb.fn.sum('e.netMinor'), 'text').as('netSum')])
+    .where('e.createdAt', '>=', filter.from)
+    .where('e.createdAt', '<', filter.to)
+    .$if(organizationId !== undefined, (q) => q.where('e.organizationId', '=', organizationId!))
+    .$if(integrationId !== undefined, (q) => q.where('e.integrationId', '=', integrationId!))
+    .groupBy(groupColumns)
+    .orderBy('e.integrationId')
+    .orderBy('e.month')
+    .orderBy('e.currency')
+    .orderBy('e.factKey')
+    .$narrowType<{ provider: PaymentProvider }>()
+    .execute();
+  return rows.map(({ groupCount, netSum, ...group }) => ({ ...group, count: Number(groupCount), netMinor: BigInt(netSum) }));
 }
 
 /** Whether the organization and the integration a filter names exist (and the integration is the organization's, when both are named). */
 export async function evidenceFilterTargetsExist(
-  sql: Sql,
+  db: Database,
   filter: { organizationId?: string | undefined; integrationId?: string | undefined },
 ): Promise<boolean> {
   const { organizationId, integrationId } = filter;
   if (organizationId === undefined && integrationId === undefined) return true;
-  const row = await first(
-    sql,
-    db.selectNoFrom(({ and, exists, selectFrom }) =>
+  const row = await db
+    .selectNoFrom(({ and, exists, selectFrom }) =>
       and([
         ...(organizationId === undefined
           ? []
@@ -263,13 +264,13 @@ export async function evidenceFilterTargetsExist(
                 selectFrom('integrations as i')
                   .select(raw.lit(1).as('one'))
                   .where('i.id', '=', integrationId)
-                  .$if(organizationId !== undefined, (q) => q.where('i.organization_id', '=', organizationId!)),
+                  .$if(organizationId !== undefined, (q) => q.where('i.organization', '=', organizationId!)),
               ),
             ]),
       ])
         .$castTo<boolean>()
         .as('ok'),
-    ),
-  );
+    )
+    .executeTakeFirst();
   return row?.ok === true;
 }

@@ -1,4 +1,4 @@
-import { sql as expr, type Selectable } from 'kysely';
+import { sql } from 'kysely';
 import type {
   CorrelationException,
   CorrelationKind,
@@ -14,41 +14,22 @@ import type {
   TrackedPayment,
 } from '../../domain/payment-reports/types.js';
 import type { Position } from '../../domain/pagination.js';
-import { db, first, run, type Database } from '../db/query.js';
 import type { TenantScope } from '../../domain/tenant-scope.js';
-import { chainDb } from './payment-chains.js';
-import type { Sql } from './sql.js';
+import { runNamed, type Database } from '../kysely.js';
+import { withChains, type PaymentChainViews } from './payment-chains.js';
 
-type Observations = Selectable<Database['payment_observations']>;
-type Payments = Selectable<Database['tracked_payments']>;
-
-/** Amounts are bigint, read as text; they are minor units well within safe integers (the report schema bounds them). */
-const amount = (value: string): number => Number(value);
-const amountOrNull = (value: string | null): number | null => (value === null ? null : Number(value));
-
-export async function findObservationByEvent(sql: Sql, scope: TenantScope, eventId: string): Promise<PreviousObservation | undefined> {
-  const row = await first(
-    sql,
-    db
-      .selectFrom('payment_observations')
-      .select(['id', 'payload_hash'])
-      .where('organization_id', '=', scope.organizationId)
-      .where('integration_id', '=', scope.integrationId)
-      .where('environment', '=', scope.environment)
-      .where('event_id', '=', eventId),
-  );
-  return row && { id: row.id, payloadHash: row.payload_hash };
+export async function findObservationByEvent(db: Database, scope: TenantScope, eventId: string): Promise<PreviousObservation | undefined> {
+  return db
+    .selectFrom('payment_observations')
+    .select(['id', 'payloadHash'])
+    .where('organization', '=', scope.organizationId)
+    .where('integration', '=', scope.integrationId)
+    .where('environment', '=', scope.environment)
+    .where('eventId', '=', eventId)
+    .executeTakeFirst();
 }
 
-const paymentColumns = ['id', 'attempt_id', 'attempt_provisional', 'provider_payment_id', 'enrichment_request_id'] as const;
-
-const lockedPaymentOf = (row: Pick<Payments, (typeof paymentColumns)[number]>): LockedPayment => ({
-  id: row.id,
-  attemptId: row.attempt_id,
-  attemptProvisional: row.attempt_provisional,
-  providerPaymentId: row.provider_payment_id,
-  enrichmentRequestId: row.enrichment_request_id,
-});
+const paymentColumns = ['id', 'attemptId', 'attemptProvisional', 'providerPaymentId', 'enrichmentRequestId'] as const;
 
 /**
  * The attempt's payment row, created on first sight, and locked for the rest
@@ -56,74 +37,70 @@ const lockedPaymentOf = (row: Pick<Payments, (typeof paymentColumns)[number]>): 
  * of one attempt are applied one after another.
  */
 export async function lockPayment(
-  sql: Sql,
+  db: Database,
   scope: TenantScope,
   input: { provider: TrackedPayment['provider']; attemptId: string; attemptProvisional: boolean; now: Date },
 ): Promise<LockedPayment> {
-  const row = await first(
-    sql,
-    db
-      .insertInto('tracked_payments')
-      .values({
-        id: expr<string>`gen_random_uuid()`,
-        organization_id: scope.organizationId,
-        integration_id: scope.integrationId,
-        environment: scope.environment,
-        provider: input.provider,
-        attempt_id: input.attemptId,
-        attempt_provisional: input.attemptProvisional,
-        observation_count: 0,
-        created_at: input.now,
-        updated_at: input.now,
-      })
-      .onConflict((oc) =>
-        oc.columns(['integration_id', 'environment', 'attempt_id']).doUpdateSet((eb) => ({ attempt_id: eb.ref('excluded.attempt_id') })),
-      )
-      .returning(paymentColumns),
-  );
-  return lockedPaymentOf(row!);
+  return db
+    .insertInto('tracked_payments')
+    .values({
+      id: sql<string>`gen_random_uuid()`,
+      organization: scope.organizationId,
+      integration: scope.integrationId,
+      environment: scope.environment,
+      provider: input.provider,
+      attemptId: input.attemptId,
+      attemptProvisional: input.attemptProvisional,
+      observationCount: 0,
+      createdAt: input.now,
+      updatedAt: input.now,
+    })
+    .onConflict((oc) =>
+      oc.columns(['integration', 'environment', 'attemptId']).doUpdateSet((eb) => ({ attemptId: eb.ref('excluded.attemptId') })),
+    )
+    .returning(paymentColumns)
+    .executeTakeFirstOrThrow();
 }
 
 /** The payment a provider payment id is linked to (unique per integration and environment), locked for the transaction. */
-export async function lockPaymentByProviderId(sql: Sql, scope: TenantScope, providerPaymentId: string): Promise<LockedPayment | undefined> {
-  const row = await first(
-    sql,
-    db
-      .selectFrom('tracked_payments')
-      .select(paymentColumns)
-      .where('integration_id', '=', scope.integrationId)
-      .where('environment', '=', scope.environment)
-      .where('provider_payment_id', '=', providerPaymentId)
-      .forUpdate(),
-  );
-  return row && lockedPaymentOf(row);
+export async function lockPaymentByProviderId(
+  db: Database,
+  scope: TenantScope,
+  providerPaymentId: string,
+): Promise<LockedPayment | undefined> {
+  return db
+    .selectFrom('tracked_payments')
+    .select(paymentColumns)
+    .where('integration', '=', scope.integrationId)
+    .where('environment', '=', scope.environment)
+    .where('providerPaymentId', '=', providerPaymentId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /**
  * Give a payment known so far only under a provisional attempt id the merchant's attemptId, unless another payment
  * holds it. The unique (integration, environment, attempt_id) refuses a concurrent claimer of the same attemptId.
  */
-export async function adoptAttemptId(sql: Sql, scope: TenantScope, paymentId: string, attemptId: string): Promise<boolean> {
-  const rows = await run(
-    sql,
-    db
-      .updateTable('tracked_payments')
-      .set({ attempt_id: attemptId, attempt_provisional: false })
-      .where('id', '=', paymentId)
-      .where('attempt_provisional', '=', true)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('tracked_payments as t')
-              .select(expr<number>`1`.as('one'))
-              .where('t.integration_id', '=', scope.integrationId)
-              .where('t.environment', '=', scope.environment)
-              .where('t.attempt_id', '=', attemptId),
-          ),
+export async function adoptAttemptId(db: Database, scope: TenantScope, paymentId: string, attemptId: string): Promise<boolean> {
+  const rows = await db
+    .updateTable('tracked_payments')
+    .set({ attemptId, attemptProvisional: false })
+    .where('id', '=', paymentId)
+    .where('attemptProvisional', '=', true)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('tracked_payments as t')
+            .select(sql<number>`1`.as('one'))
+            .where('t.integration', '=', scope.integrationId)
+            .where('t.environment', '=', scope.environment)
+            .where('t.attemptId', '=', attemptId),
         ),
-      )
-      .returning('id'),
-  );
+      ),
+    )
+    .returning('id')
+    .execute();
   return rows.length > 0;
 }
 
@@ -140,39 +117,40 @@ const observationColumns = [
   'evidence',
 ] as const;
 
-const storedObservationOf = (row: Pick<Observations, (typeof observationColumns)[number]>): StoredObservation => ({
+/** A row of the `payment_chain_observations` view (its database values: amounts and times as text) as the domain's observation. */
+const storedObservationOf = (
+  row: Pick<PaymentChainViews['payment_chain_observations'], (typeof observationColumns)[number]>,
+): StoredObservation => ({
   id: row.id,
   status: row.status,
   currency: row.currency,
-  amountMinor: amount(row.amount_minor),
-  capturedAmountMinor: amount(row.captured_amount_minor),
-  refundedAmountMinor: amount(row.refunded_amount_minor),
+  amountMinor: Number(row.amount_minor),
+  capturedAmountMinor: Number(row.captured_amount_minor),
+  refundedAmountMinor: Number(row.refunded_amount_minor),
   occurredAt: new Date(row.occurred_at),
   receivedAt: new Date(row.received_at),
-  payload: row.payload as Record<string, unknown>,
+  payload: row.payload,
   evidence: row.evidence,
 });
 
 /** Observations of a payment and of the provisional payments merged into it (the view `payment_chain_observations`). */
-const observationsOfQuery = (paymentId: string) =>
-  chainDb.selectFrom('payment_chain_observations').where('chain_payment_id', '=', paymentId);
+const observationsOfQuery = (db: Database, paymentId: string) =>
+  withChains(db).selectFrom('payment_chain_observations').where('chain_payment_id', '=', paymentId);
 
 /** Every observation of a payment, those of the provisional payments merged into it included. */
-export async function observationsOf(sql: Sql, paymentId: string): Promise<StoredObservation[]> {
-  const rows = await run(sql, observationsOfQuery(paymentId).select(observationColumns));
+export async function observationsOf(db: Database, paymentId: string): Promise<StoredObservation[]> {
+  const rows = await observationsOfQuery(db, paymentId).select(observationColumns).execute();
   return rows.map(storedObservationOf);
 }
 
 /** A payment's whole observation history, oldest observed first (the admin view of one payment). */
-export async function observationHistoryOf(sql: Sql, paymentId: string): Promise<PaymentObservation[]> {
-  const rows = await run(
-    sql,
-    observationsOfQuery(paymentId)
-      .select([...observationColumns, 'event_id'])
-      .orderBy('occurred_at')
-      .orderBy('received_at')
-      .orderBy('id'),
-  );
+export async function observationHistoryOf(db: Database, paymentId: string): Promise<PaymentObservation[]> {
+  const rows = await observationsOfQuery(db, paymentId)
+    .select([...observationColumns, 'event_id'])
+    .orderBy('occurred_at')
+    .orderBy('received_at')
+    .orderBy('id')
+    .execute();
   return rows.map((row) => ({ ...storedObservationOf(row), eventId: row.event_id }));
 }
 
@@ -183,143 +161,94 @@ export async function observationHistoryOf(sql: Sql, paymentId: string): Promise
  * payment named (the provider's `svc_preparation_id`), so the chain keeps its preparation. Returns the survivor's
  * enrichment request id after the merge.
  */
-export async function mergeProvisional(sql: Sql, provisionalId: string, intoId: string): Promise<string | null> {
-  const [merged] = await run(
-    sql,
-    db
-      .updateTable('tracked_payments')
-      .set({ provider_payment_id: null, merged_into_id: intoId, observation_count: 0 })
-      .where('id', '=', provisionalId)
-      .where('attempt_provisional', '=', true)
-      .where('merged_into_id', 'is', null)
-      .returning('enrichment_request_id'),
-  );
-  const [survivor] = await run(
-    sql,
-    db
-      .updateTable('tracked_payments')
-      .set((eb) => ({ enrichment_request_id: eb.fn.coalesce('enrichment_request_id', eb.val(merged?.enrichment_request_id ?? null)) }))
-      .where('id', '=', intoId)
-      .returning('enrichment_request_id'),
-  );
-  return survivor?.enrichment_request_id ?? null;
+export async function mergeProvisional(db: Database, provisionalId: string, intoId: string): Promise<string | null> {
+  const merged = await db
+    .updateTable('tracked_payments')
+    .set({ providerPaymentId: null, mergedIntoId: intoId, observationCount: 0 })
+    .where('id', '=', provisionalId)
+    .where('attemptProvisional', '=', true)
+    .where('mergedIntoId', 'is', null)
+    .returning('enrichmentRequestId')
+    .executeTakeFirst();
+  const survivor = await db
+    .updateTable('tracked_payments')
+    .set((eb) => ({ enrichmentRequestId: eb.fn.coalesce('enrichmentRequestId', eb.val(merged?.enrichmentRequestId ?? null)) }))
+    .where('id', '=', intoId)
+    .returning('enrichmentRequestId')
+    .executeTakeFirst();
+  return survivor?.enrichmentRequestId ?? null;
 }
 
 export async function isPaymentIdClaimed(
-  sql: Sql,
+  db: Database,
   scope: TenantScope,
   providerPaymentId: string,
   exceptPaymentId: string,
 ): Promise<boolean> {
-  const row = await first(
-    sql,
-    db.selectNoFrom(({ exists, selectFrom }) =>
+  const row = await db
+    .selectNoFrom(({ exists, selectFrom }) =>
       exists(
         selectFrom('tracked_payments')
-          .select(expr<number>`1`.as('one'))
-          .where('integration_id', '=', scope.integrationId)
+          .select(sql<number>`1`.as('one'))
+          .where('integration', '=', scope.integrationId)
           .where('environment', '=', scope.environment)
-          .where('provider_payment_id', '=', providerPaymentId)
+          .where('providerPaymentId', '=', providerPaymentId)
           .where('id', '<>', exceptPaymentId),
       ).as('claimed'),
-    ),
-  );
+    )
+    .executeTakeFirst();
   return row?.claimed === true;
 }
 
-function observationValues(scope: TenantScope, o: ObservationInsert): unknown[] {
-  return [
-    o.id,
-    scope.organizationId,
-    scope.integrationId,
-    scope.environment,
-    o.provider,
-    o.eventId,
-    o.payloadHash,
-    JSON.stringify(o.payload),
-    o.attemptId,
-    o.status,
-    o.currency,
-    o.amountMinor,
-    o.capturedAmountMinor,
-    o.refundedAmountMinor,
-    o.occurredAt,
-    o.requestId,
-    o.receivedAt,
-    o.evidence,
-  ];
-}
-
-/** Raw and unchanged: a statement of every report taking the locking path (its text is its prepared plan's identity). */
-export async function insertObservation(sql: Sql, scope: TenantScope, row: ObservationInsert): Promise<void> {
-  await sql(
-    `insert into payment_observations (id, organization_id, integration_id, environment, provider, event_id, payload_hash, payload, attempt_id, status, currency,
-  amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, request_id, received_at, evidence, tracked_payment_id) values (?::uuid, ?::uuid, ?::uuid, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?::bigint, ?::bigint, ?::bigint, ?::timestamptz, ?, ?::timestamptz, ?, ?::uuid)`,
-    [...observationValues(scope, row), row.paymentId],
+/** Raw and unchanged: a statement of every report taking the locking path (its text is the one it always had). */
+export async function insertObservation(db: Database, scope: TenantScope, o: ObservationInsert): Promise<void> {
+  await sql`insert into payment_observations (id, organization_id, integration_id, environment, provider, event_id, payload_hash, payload, attempt_id, status, currency,
+  amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, request_id, received_at, evidence, tracked_payment_id) values (${o.id}::uuid, ${scope.organizationId}::uuid, ${scope.integrationId}::uuid, ${scope.environment}, ${o.provider}, ${o.eventId}, ${o.payloadHash}, ${JSON.stringify(o.payload)}::jsonb, ${o.attemptId}, ${o.status}, ${o.currency}, ${o.amountMinor}::bigint, ${o.capturedAmountMinor}::bigint, ${o.refundedAmountMinor}::bigint, ${o.occurredAt}::timestamptz, ${o.requestId}, ${o.receivedAt}::timestamptz, ${o.evidence}, ${o.paymentId}::uuid)`.execute(
+    db,
   );
 }
 
 /** Raw and unchanged, like `insertObservation`: the projection of every report taking the locking path. */
-export async function updateProjection(sql: Sql, paymentId: string, p: ProjectionUpdate): Promise<void> {
-  await sql(
-    'update tracked_payments set provider_payment_id = ?, account_id = ?, charge_id = ?, order_id = ?, status = ?, currency = ?, amount_minor = ?, captured_amount_minor = ?, refunded_amount_minor = ?, occurred_at = ?, current_observation_id = ?, enrichment_request_id = ?, observation_count = ?, updated_at = ? where id = ?',
-    [
-      p.providerPaymentId,
-      p.accountId,
-      p.chargeId,
-      p.orderId,
-      p.status,
-      p.currency,
-      p.amountMinor,
-      p.capturedAmountMinor,
-      p.refundedAmountMinor,
-      p.occurredAt,
-      p.currentObservationId,
-      p.enrichmentRequestId,
-      p.observationCount,
-      p.updatedAt,
-      paymentId,
-    ],
+export async function updateProjection(db: Database, paymentId: string, p: ProjectionUpdate): Promise<void> {
+  await sql`update tracked_payments set provider_payment_id = ${p.providerPaymentId}, account_id = ${p.accountId}, charge_id = ${p.chargeId}, order_id = ${p.orderId}, status = ${p.status}, currency = ${p.currency}, amount_minor = ${p.amountMinor}, captured_amount_minor = ${p.capturedAmountMinor}, refunded_amount_minor = ${p.refundedAmountMinor}, occurred_at = ${p.occurredAt}, current_observation_id = ${p.currentObservationId}, enrichment_request_id = ${p.enrichmentRequestId}, observation_count = ${p.observationCount}, updated_at = ${p.updatedAt} where id = ${paymentId}`.execute(
+    db,
   );
 }
 
 export async function insertCorrelationException(
-  sql: Sql,
+  db: Database,
   scope: TenantScope,
   row: { observationId: string; enrichmentRequestId: string; kind: CorrelationKind; expected: string; observed: string; createdAt: Date },
 ): Promise<void> {
-  await run(
-    sql,
-    db.insertInto('correlation_exceptions').values({
-      id: expr<string>`gen_random_uuid()`,
-      organization_id: scope.organizationId,
-      integration_id: scope.integrationId,
+  await db
+    .insertInto('correlation_exceptions')
+    .values({
+      id: sql<string>`gen_random_uuid()`,
+      organization: scope.organizationId,
+      integration: scope.integrationId,
       environment: scope.environment,
-      observation_id: row.observationId,
-      enrichment_request_id: row.enrichmentRequestId,
+      observation: row.observationId,
+      enrichmentRequestId: row.enrichmentRequestId,
       kind: row.kind,
       expected: row.expected,
       observed: row.observed,
-      created_at: row.createdAt,
-    }),
-  );
+      createdAt: row.createdAt,
+    })
+    .execute();
 }
 
 /** The amount and currency an inline enrichment (`req_…`) of this integration and environment was for. */
 export async function findEnrichmentRecord(
-  sql: Sql,
+  db: Database,
   input: { requestId: string; integrationId: string; environment: TenantScope['environment'] },
 ): Promise<{ amountMinor: number; currency: string } | undefined> {
-  const row = await first(
-    sql,
-    db
-      .selectFrom('enrichment_records')
-      .select(['amount_minor', 'currency'])
-      .where('request_id', '=', input.requestId)
-      .where('integration_id', '=', input.integrationId)
-      .where('environment', '=', input.environment),
-  );
-  return row && { amountMinor: amount(row.amount_minor), currency: row.currency };
+  return db
+    .selectFrom('enrichment_records')
+    .select(['amountMinor', 'currency'])
+    .where('requestId', '=', input.requestId)
+    .where('integration', '=', input.integrationId)
+    .where('environment', '=', input.environment)
+    .executeTakeFirst();
 }
 
 const trackedPaymentColumns = [
@@ -345,9 +274,13 @@ const trackedPaymentColumns = [
   'observation_count',
   'created_at',
   'updated_at',
+  'verified_capture',
 ] as const;
 
-const trackedPaymentOf = (row: Pick<Payments, (typeof trackedPaymentColumns)[number]> & { verified_capture: boolean }): PaymentChain => ({
+const amountOrNull = (value: string | null): number | null => (value === null ? null : Number(value));
+
+/** A row of the `payment_chains` view (its database values: amounts and times as text) as the domain's payment. */
+const paymentChainOf = (row: PaymentChainViews['payment_chains']): PaymentChain => ({
   id: row.id,
   organizationId: row.organization_id,
   integrationId: row.integration_id,
@@ -378,70 +311,57 @@ const trackedPaymentOf = (row: Pick<Payments, (typeof trackedPaymentColumns)[num
  * merged into another is not one of them, and each says whether its chain has a provider-verified capture.
  */
 export async function listTrackedPayments(
-  sql: Sql,
+  db: Database,
   input: { integrationId?: string | undefined; status?: string | undefined; after?: Position | undefined; limit: number },
 ): Promise<PaymentChain[]> {
   const { integrationId, status, after } = input;
-  const rows = await run(
-    sql,
-    chainDb
-      .selectFrom('payment_chains')
-      .select([...trackedPaymentColumns, 'verified_capture'])
-      .$if(integrationId !== undefined, (qb) => qb.where('integration_id', '=', integrationId!))
-      .$if(status !== undefined, (qb) => qb.where('status', '=', status!))
-      .$if(after !== undefined, (qb) =>
-        qb.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after!.createdAt.toISOString(), after!.id))),
-      )
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(input.limit),
-  );
-  return rows.map(trackedPaymentOf);
+  const rows = await withChains(db)
+    .selectFrom('payment_chains')
+    .select(trackedPaymentColumns)
+    .$if(integrationId !== undefined, (qb) => qb.where('integration_id', '=', integrationId!))
+    .$if(status !== undefined, (qb) => qb.where('status', '=', status!))
+    .$if(after !== undefined, (qb) =>
+      qb.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after!.createdAt.toISOString(), after!.id))),
+    )
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(input.limit)
+    .execute();
+  return rows.map(paymentChainOf);
 }
 
 /** A payment of `payment_chains` (never one merged into another). */
-export async function trackedPaymentById(sql: Sql, id: string): Promise<PaymentChain | undefined> {
-  const row = await first(
-    sql,
-    chainDb
-      .selectFrom('payment_chains')
-      .select([...trackedPaymentColumns, 'verified_capture'])
-      .where('id', '=', id),
-  );
-  return row && trackedPaymentOf(row);
+export async function trackedPaymentById(db: Database, id: string): Promise<PaymentChain | undefined> {
+  const row = await withChains(db).selectFrom('payment_chains').select(trackedPaymentColumns).where('id', '=', id).executeTakeFirst();
+  return row && paymentChainOf(row);
 }
 
 export async function listCorrelationExceptions(
-  sql: Sql,
+  db: Database,
   input: { organizationId?: string | undefined; kind?: CorrelationKind | undefined; after?: Position | undefined; limit: number },
 ): Promise<CorrelationException[]> {
   const { organizationId, kind, after } = input;
-  const rows = await run(
-    sql,
-    db
-      .selectFrom('correlation_exceptions')
-      .selectAll()
-      .$if(organizationId !== undefined, (qb) => qb.where('organization_id', '=', organizationId!))
-      .$if(kind !== undefined, (qb) => qb.where('kind', '=', kind!))
-      .$if(after !== undefined, (qb) =>
-        qb.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after!.createdAt.toISOString(), after!.id))),
-      )
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(input.limit),
-  );
-  return rows.map((row) => ({
-    id: row.id,
-    organizationId: row.organization_id,
-    integrationId: row.integration_id,
-    environment: row.environment,
-    observationId: row.observation_id,
-    enrichmentRequestId: row.enrichment_request_id,
-    kind: row.kind,
-    expected: row.expected,
-    observed: row.observed,
-    createdAt: new Date(row.created_at),
-  }));
+  return db
+    .selectFrom('correlation_exceptions')
+    .select([
+      'id',
+      'organization as organizationId',
+      'integration as integrationId',
+      'environment',
+      'observation as observationId',
+      'enrichmentRequestId',
+      'kind',
+      'expected',
+      'observed',
+      'createdAt',
+    ])
+    .$if(organizationId !== undefined, (qb) => qb.where('organization', '=', organizationId!))
+    .$if(kind !== undefined, (qb) => qb.where('kind', '=', kind!))
+    .$if(after !== undefined, (qb) => qb.where((eb) => eb(eb.refTuple('createdAt', 'id'), '>', eb.tuple(after!.createdAt, after!.id))))
+    .orderBy('createdAt')
+    .orderBy('id')
+    .limit(input.limit)
+    .execute();
 }
 
 function firstReportRecord(r: FirstReport, ord: number): Record<string, unknown> {
@@ -490,9 +410,9 @@ function firstReportRecord(r: FirstReport, ord: number): Record<string, unknown>
 /** A row of `payment_reports_first_or_previous`: the report's position in the batch, and the observation stored or found. */
 interface FirstOrPreviousRow {
   ord: number;
-  inserted_id: Observations['id'] | null;
-  previous_id: Observations['id'] | null;
-  previous_hash: Observations['payload_hash'] | null;
+  inserted_id: string | null;
+  previous_id: string | null;
+  previous_hash: string | null;
 }
 
 /**
@@ -508,11 +428,13 @@ interface FirstOrPreviousRow {
  * Named, so each connection plans it once: planning this statement cost PostgreSQL more than running it, once per
  * batch. The earlier observation is looked up through a lateral subquery with a limit, so the cached generic plan
  * reads `payment_observations` through its eventId key for each report whatever batch size it assumes (a plain join
- * may be planned as a scan of the table). Raw: its text is its prepared plan's identity.
+ * may be planned as a scan of the table). Raw: its text is its prepared plan's identity, and its rows are the database's.
  */
-export async function recordFirstOrFindPrevious(sql: Sql, reports: FirstReport[]): Promise<FirstOutcome[]> {
-  const rows = await sql<FirstOrPreviousRow>(
-    `with input as (select * from jsonb_to_recordset(?::jsonb) as x(ord int, do_insert boolean, payment_id uuid, organization_id uuid, integration_id uuid, environment text,
+export async function recordFirstOrFindPrevious(db: Database, reports: FirstReport[]): Promise<FirstOutcome[]> {
+  const rows = await runNamed(
+    db,
+    'payment_reports_first_or_previous',
+    sql<FirstOrPreviousRow>`with input as (select * from jsonb_to_recordset(${JSON.stringify(reports.map(firstReportRecord))}::jsonb) as x(ord int, do_insert boolean, payment_id uuid, organization_id uuid, integration_id uuid, environment text,
   provider text, attempt_id text, attempt_provisional boolean, created_at timestamptz, provider_payment_id text, account_id text, charge_id text, order_id text,
   status text, currency text, amount_minor bigint, captured_amount_minor bigint, refunded_amount_minor bigint, occurred_at timestamptz,
   current_observation_id uuid, enrichment_request_id text, observation_count int, updated_at timestamptz,
@@ -543,10 +465,8 @@ export async function recordFirstOrFindPrevious(sql: Sql, reports: FirstReport[]
        returning id)
      select i.ord, o.id as inserted_id, p.id as previous_id, p.payload_hash as previous_hash
        from input i left join observation o on o.id = i.observation_id left join previous p on p.ord = i.ord`,
-    [JSON.stringify(reports.map(firstReportRecord))],
-    'payment_reports_first_or_previous',
   );
-  const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
+  const byOrd = new Map(rows.map((row) => [row.ord, row]));
   return reports.map((_, ord) => {
     const row = byOrd.get(ord)!;
     return {

@@ -1,44 +1,105 @@
-import type { Insertable, Selectable } from 'kysely';
-import type { PaymentProvider } from '../../../contract/common/index.js';
+import { sql } from 'kysely';
+import type { Environment, PaymentProvider } from '../../../contract/common/index.js';
 import type { PreparationContextRead, SavedPreparation } from '../../domain/preparations/ports.js';
-import { db, first, run, type Database } from '../db/query.js';
+import { runNamed, type Database } from '../kysely.js';
 import type { InvoiceReadRow } from './stored-invoices.sql.js';
-import type { Sql } from './sql.js';
 
-/**
- * A row of `preparations`, as read (timestamps and the amount as text, `data` parsed JSON); the qualification level is
- * set by the insert from the pinned snapshot and read by qualification.sql.ts only.
- */
-type PreparationRow = Omit<Selectable<Database['preparations']>, 'qualification_level'>;
+/** A saved preparation's columns by property, under the domain's names (`SavedPreparation`). */
+const SAVED = [
+  'id',
+  'organization as organizationId',
+  'integration as integrationId',
+  'environment',
+  'provider',
+  'kind',
+  'storedInvoice as storedInvoiceId',
+  'snapshot as snapshotId',
+  'revision',
+  'sourceIntegration as sourceIntegrationId',
+  'connection as connectionId',
+  'sourceConnectionId as realmId',
+  'checkedThrough',
+  'amountMinor',
+  'currency',
+  'idempotencyKey',
+  'fingerprint',
+  'mode',
+  'data',
+  'createdAt',
+] as const;
 
-/** The domain's saved preparation of a row. */
-function savedOf(row: PreparationRow): SavedPreparation {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    integrationId: row.integration_id,
-    environment: row.environment,
-    provider: row.provider as PaymentProvider,
-    kind: row.kind as SavedPreparation['kind'],
-    storedInvoiceId: row.stored_invoice_id,
-    snapshotId: row.snapshot_id,
-    revision: row.revision,
-    sourceIntegrationId: row.source_integration_id,
-    connectionId: row.connection_id,
-    realmId: row.source_connection_id,
-    checkedThrough: new Date(row.checked_through),
-    amountMinor: Number(row.amount_minor),
-    currency: row.currency,
-    idempotencyKey: row.idempotency_key,
-    fingerprint: row.fingerprint,
-    mode: row.mode as SavedPreparation['mode'],
-    data: row.data as Record<string, unknown>,
-    createdAt: new Date(row.created_at),
-  };
+/** Columns the entity types more widely than the domain, which writes only these values (`SavedPreparation`). */
+type Narrowed = { provider: PaymentProvider; kind: SavedPreparation['kind']; mode: SavedPreparation['mode'] };
+
+/** A preparation of this integration and environment (payment-report correlation), or any when no scope is given (operators). */
+export async function preparationById(
+  db: Database,
+  id: string,
+  scope?: { integrationId: string; environment: Environment },
+): Promise<SavedPreparation | undefined> {
+  return db
+    .selectFrom('preparations')
+    .select(SAVED)
+    .where('id', '=', id)
+    .$if(scope !== undefined, (q) => q.where('integration', '=', scope!.integrationId).where('environment', '=', scope!.environment))
+    .$narrowType<Narrowed>()
+    .executeTakeFirst();
 }
 
-/** The row of a saved preparation, as `insertPreparations` sends it (JSON: dates as ISO text, the amount exact). */
-function rowOf(p: SavedPreparation): Insertable<Database['preparations']> {
+/** A keyset page of preparations in (createdAt, id) order, for operators. */
+export async function listPreparations(
+  db: Database,
+  o: {
+    invoiceId?: string | undefined;
+    integrationId?: string | undefined;
+    after?: { createdAt: Date; id: string } | undefined;
+    limit: number;
+  },
+): Promise<SavedPreparation[]> {
+  const { invoiceId, integrationId, after } = o;
+  return db
+    .selectFrom('preparations')
+    .select(SAVED)
+    .$if(invoiceId !== undefined, (q) => q.where('storedInvoice', '=', invoiceId!))
+    .$if(integrationId !== undefined, (q) => q.where('integration', '=', integrationId!))
+    .$if(after !== undefined, (q) => q.where((eb) => eb(eb.refTuple('createdAt', 'id'), '>', eb.tuple(after!.createdAt, after!.id))))
+    .orderBy('createdAt')
+    .orderBy('id')
+    .limit(o.limit)
+    .$narrowType<Narrowed>()
+    .execute();
+}
+
+/**
+ * A preparation as the raw statements of this module send and read it: the table's column names, and the database's
+ * values when read (timestamps and the amount as text, `data` parsed JSON). The qualification level is set by the
+ * insert from the pinned snapshot and read by qualification.sql.ts only.
+ */
+interface PreparationRow {
+  id: string;
+  organization_id: string;
+  integration_id: string;
+  environment: SavedPreparation['environment'];
+  provider: SavedPreparation['provider'];
+  kind: SavedPreparation['kind'];
+  stored_invoice_id: string;
+  snapshot_id: string;
+  revision: string;
+  source_integration_id: string;
+  connection_id: string;
+  source_connection_id: string;
+  checked_through: string;
+  amount_minor: string;
+  currency: string;
+  idempotency_key: string;
+  fingerprint: string;
+  mode: SavedPreparation['mode'];
+  data: Record<string, unknown>;
+  created_at: string;
+}
+
+/** The record of a saved preparation as `insertPreparations` sends it (JSON: dates as ISO text, the amount exact). */
+function rowOf(p: SavedPreparation): Omit<PreparationRow, 'checked_through' | 'created_at'> & { checked_through: Date; created_at: Date } {
   return {
     id: p.id,
     organization_id: p.organizationId,
@@ -63,87 +124,21 @@ function rowOf(p: SavedPreparation): Insertable<Database['preparations']> {
   };
 }
 
-const COLUMNS = [
-  'id',
-  'organization_id',
-  'integration_id',
-  'environment',
-  'provider',
-  'kind',
-  'stored_invoice_id',
-  'snapshot_id',
-  'revision',
-  'source_integration_id',
-  'connection_id',
-  'source_connection_id',
-  'checked_through',
-  'amount_minor',
-  'currency',
-  'idempotency_key',
-  'fingerprint',
-  'mode',
-  'data',
-  'created_at',
-] as const satisfies readonly (keyof PreparationRow)[];
-
-/** A preparation of this integration and environment (payment-report correlation), or any when no scope is given (operators). */
-export async function preparationById(
-  sql: Sql,
-  id: string,
-  scope?: { integrationId: string; environment: Database['preparations']['environment'] },
-): Promise<SavedPreparation | undefined> {
-  const row = await first(
-    sql,
-    db
-      .selectFrom('preparations')
-      .select(COLUMNS)
-      .where('id', '=', id)
-      .$if(scope !== undefined, (q) => q.where('integration_id', '=', scope!.integrationId).where('environment', '=', scope!.environment)),
-  );
-  return row && savedOf(row);
-}
-
 /**
  * Insert preparations in one statement (group commit); the unique (integration, idempotency key) refuses a duplicate,
  * which aborts the whole statement. The rows travel as one JSON parameter (`json_to_recordset` reads `data` as `json`:
  * the text as sent, unparsed; each row's fields are the columns, by name), so the statement text is the same for any
  * number of rows and is prepared once per connection. Named: its text must not change (docs/performance.md).
  */
-const INSERT_PREPARATIONS = `insert into preparations (id, organization_id, integration_id, environment, provider, kind, stored_invoice_id, snapshot_id, revision, source_integration_id, connection_id, source_connection_id, checked_through, amount_minor, currency, idempotency_key, fingerprint, mode, data, created_at, qualification_level) select id, organization_id, integration_id, environment, provider, kind, stored_invoice_id, snapshot_id, revision, source_integration_id, connection_id, source_connection_id, checked_through, amount_minor, currency, idempotency_key, fingerprint, mode, data, created_at, (select s.qualification -> r.provider ->> 'level' from invoice_snapshots s where s.id = r.snapshot_id) from json_to_recordset(?::json) as r(id uuid, organization_id uuid, integration_id uuid, environment text, provider text, kind text,
+export async function insertPreparations(db: Database, saved: readonly SavedPreparation[]): Promise<void> {
+  await runNamed(
+    db,
+    'preparations_insert',
+    sql`insert into preparations (id, organization_id, integration_id, environment, provider, kind, stored_invoice_id, snapshot_id, revision, source_integration_id, connection_id, source_connection_id, checked_through, amount_minor, currency, idempotency_key, fingerprint, mode, data, created_at, qualification_level) select id, organization_id, integration_id, environment, provider, kind, stored_invoice_id, snapshot_id, revision, source_integration_id, connection_id, source_connection_id, checked_through, amount_minor, currency, idempotency_key, fingerprint, mode, data, created_at, (select s.qualification -> r.provider ->> 'level' from invoice_snapshots s where s.id = r.snapshot_id) from json_to_recordset(${JSON.stringify(saved.map(rowOf))}::json) as r(id uuid, organization_id uuid, integration_id uuid, environment text, provider text, kind text,
   stored_invoice_id uuid, snapshot_id uuid, revision text, source_integration_id uuid, connection_id uuid,
   source_connection_id text, checked_through timestamptz, amount_minor bigint, currency text, idempotency_key text,
-  fingerprint text, mode text, data json, created_at timestamptz)`;
-
-export async function insertPreparations(sql: Sql, saved: readonly SavedPreparation[]): Promise<void> {
-  await sql(INSERT_PREPARATIONS, [JSON.stringify(saved.map(rowOf))], 'preparations_insert');
-}
-
-/** A keyset page of preparations in (created_at, id) order, for operators. */
-export async function listPreparations(
-  sql: Sql,
-  o: {
-    invoiceId?: string | undefined;
-    integrationId?: string | undefined;
-    after?: { createdAt: Date; id: string } | undefined;
-    limit: number;
-  },
-): Promise<SavedPreparation[]> {
-  const { invoiceId, integrationId, after } = o;
-  const rows = await run(
-    sql,
-    db
-      .selectFrom('preparations')
-      .select(COLUMNS)
-      .$if(invoiceId !== undefined, (q) => q.where('stored_invoice_id', '=', invoiceId!))
-      .$if(integrationId !== undefined, (q) => q.where('integration_id', '=', integrationId!))
-      .$if(after !== undefined, (q) =>
-        q.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after!.createdAt.toISOString(), after!.id))),
-      )
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(o.limit),
+  fingerprint text, mode text, data json, created_at timestamptz)`,
   );
-  return rows.map(savedOf);
 }
 
 /** What `preparationContexts` reads for one request: the domain's context with the invoices still as rows (the snapshot cache fills their JSON). */
@@ -170,7 +165,7 @@ export interface ContextRowsRead extends PreparationContextRead {
 }
 
 /** A row of `preparationContexts`: the request's number, the epoch, the saved preparation's columns (`p_`) and an invoice's (all null when none). */
-type ContextRow = { n: number; auth_epoch: string } & { [C in (typeof COLUMNS)[number] as `p_${C}`]: PreparationRow[C] | null } & {
+type ContextRow = { n: number; auth_epoch: string } & { [C in keyof PreparationRow as `p_${C}`]: PreparationRow[C] | null } & {
   [C in keyof InvoiceReadRow]: InvoiceReadRow[C] | null;
 };
 
@@ -179,16 +174,17 @@ type ContextRow = { n: number; auth_epoch: string } & { [C in (typeof COLUMNS)[n
  * column the selector compares (`f.id = r.value::uuid`, `f.ledger_invoice_id = r.value`, `f.invoice_number = r.value`).
  * Spelled out whole, not composed: they are named prepared statements whose text must not change (a changed text is
  * a new plan; docs/performance.md). The invoice columns are those of `InvoiceReadRow`, the saved preparation's are
- * `COLUMNS` prefixed `p_`; the snapshot's content and issues only when the caller does not hold it, its dependencies
+ * `PreparationRow`'s prefixed `p_`; the snapshot's content and issues only when the caller does not hold it, its dependencies
  * and mappings never (preparation does not read them). The linked ledger integrations are those of
  * `linkedLedgerIntegrations` (stored-invoices.sql.ts).
  */
 const PREPARATION_CONTEXTS = {
-  invoiceId: `select r.n, (select value from auth_epoch where id) as auth_epoch, p.id as p_id, p.organization_id as p_organization_id, p.integration_id as p_integration_id, p.environment as p_environment, p.provider as p_provider, p.kind as p_kind, p.stored_invoice_id as p_stored_invoice_id, p.snapshot_id as p_snapshot_id, p.revision as p_revision, p.source_integration_id as p_source_integration_id, p.connection_id as p_connection_id, p.source_connection_id as p_source_connection_id, p.checked_through as p_checked_through, p.amount_minor as p_amount_minor, p.currency as p_currency, p.idempotency_key as p_idempotency_key, p.fingerprint as p_fingerprint, p.mode as p_mode, p.data as p_data, p.created_at as p_created_at, si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
+  invoiceId: (requests: string) =>
+    sql<ContextRow>`select r.n, (select value from auth_epoch where id) as auth_epoch, p.id as p_id, p.organization_id as p_organization_id, p.integration_id as p_integration_id, p.environment as p_environment, p.provider as p_provider, p.kind as p_kind, p.stored_invoice_id as p_stored_invoice_id, p.snapshot_id as p_snapshot_id, p.revision as p_revision, p.source_integration_id as p_source_integration_id, p.connection_id as p_connection_id, p.source_connection_id as p_source_connection_id, p.checked_through as p_checked_through, p.amount_minor as p_amount_minor, p.currency as p_currency, p.idempotency_key as p_idempotency_key, p.fingerprint as p_fingerprint, p.mode as p_mode, p.data as p_data, p.created_at as p_created_at, si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
     exists (select 1 from ledger_sync_runs r where r.connection_id = c.id and r.state in ('queued', 'running')) as sync_active,
     si.source_record_id, si.ledger_invoice_id, si.invoice_number, si.status, si.currency, si.total_amount_minor, si.source_version,
     si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, case when s.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot then s.content end as content, case when s.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot then s.issues end as issues, null as dependencies, null as mappings
-       from jsonb_to_recordset(?::jsonb)
+       from jsonb_to_recordset(${requests}::jsonb)
             as r(n int, integration_id uuid, organization_id uuid, environment text, idempotency_key text, value text, known_snapshot uuid)
        left join lateral (
          select p.* from preparations p where p.integration_id = r.integration_id and p.idempotency_key = r.idempotency_key limit 1) p on true
@@ -203,11 +199,12 @@ const PREPARATION_CONTEXTS = {
        left join lateral (select c.* from ledger_connections c where c.id = si.connection_id limit 1) c on true
        left join lateral (select s.* from invoice_snapshots s where s.id = si.current_snapshot_id limit 1) s on true
       order by r.n, f.created_at, f.id`,
-  ledgerInvoiceId: `select r.n, (select value from auth_epoch where id) as auth_epoch, p.id as p_id, p.organization_id as p_organization_id, p.integration_id as p_integration_id, p.environment as p_environment, p.provider as p_provider, p.kind as p_kind, p.stored_invoice_id as p_stored_invoice_id, p.snapshot_id as p_snapshot_id, p.revision as p_revision, p.source_integration_id as p_source_integration_id, p.connection_id as p_connection_id, p.source_connection_id as p_source_connection_id, p.checked_through as p_checked_through, p.amount_minor as p_amount_minor, p.currency as p_currency, p.idempotency_key as p_idempotency_key, p.fingerprint as p_fingerprint, p.mode as p_mode, p.data as p_data, p.created_at as p_created_at, si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
+  ledgerInvoiceId: (requests: string) =>
+    sql<ContextRow>`select r.n, (select value from auth_epoch where id) as auth_epoch, p.id as p_id, p.organization_id as p_organization_id, p.integration_id as p_integration_id, p.environment as p_environment, p.provider as p_provider, p.kind as p_kind, p.stored_invoice_id as p_stored_invoice_id, p.snapshot_id as p_snapshot_id, p.revision as p_revision, p.source_integration_id as p_source_integration_id, p.connection_id as p_connection_id, p.source_connection_id as p_source_connection_id, p.checked_through as p_checked_through, p.amount_minor as p_amount_minor, p.currency as p_currency, p.idempotency_key as p_idempotency_key, p.fingerprint as p_fingerprint, p.mode as p_mode, p.data as p_data, p.created_at as p_created_at, si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
     exists (select 1 from ledger_sync_runs r where r.connection_id = c.id and r.state in ('queued', 'running')) as sync_active,
     si.source_record_id, si.ledger_invoice_id, si.invoice_number, si.status, si.currency, si.total_amount_minor, si.source_version,
     si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, case when s.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot then s.content end as content, case when s.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot then s.issues end as issues, null as dependencies, null as mappings
-       from jsonb_to_recordset(?::jsonb)
+       from jsonb_to_recordset(${requests}::jsonb)
             as r(n int, integration_id uuid, organization_id uuid, environment text, idempotency_key text, value text, known_snapshot uuid)
        left join lateral (
          select p.* from preparations p where p.integration_id = r.integration_id and p.idempotency_key = r.idempotency_key limit 1) p on true
@@ -222,11 +219,12 @@ const PREPARATION_CONTEXTS = {
        left join lateral (select c.* from ledger_connections c where c.id = si.connection_id limit 1) c on true
        left join lateral (select s.* from invoice_snapshots s where s.id = si.current_snapshot_id limit 1) s on true
       order by r.n, f.created_at, f.id`,
-  invoiceNumber: `select r.n, (select value from auth_epoch where id) as auth_epoch, p.id as p_id, p.organization_id as p_organization_id, p.integration_id as p_integration_id, p.environment as p_environment, p.provider as p_provider, p.kind as p_kind, p.stored_invoice_id as p_stored_invoice_id, p.snapshot_id as p_snapshot_id, p.revision as p_revision, p.source_integration_id as p_source_integration_id, p.connection_id as p_connection_id, p.source_connection_id as p_source_connection_id, p.checked_through as p_checked_through, p.amount_minor as p_amount_minor, p.currency as p_currency, p.idempotency_key as p_idempotency_key, p.fingerprint as p_fingerprint, p.mode as p_mode, p.data as p_data, p.created_at as p_created_at, si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
+  invoiceNumber: (requests: string) =>
+    sql<ContextRow>`select r.n, (select value from auth_epoch where id) as auth_epoch, p.id as p_id, p.organization_id as p_organization_id, p.integration_id as p_integration_id, p.environment as p_environment, p.provider as p_provider, p.kind as p_kind, p.stored_invoice_id as p_stored_invoice_id, p.snapshot_id as p_snapshot_id, p.revision as p_revision, p.source_integration_id as p_source_integration_id, p.connection_id as p_connection_id, p.source_connection_id as p_source_connection_id, p.checked_through as p_checked_through, p.amount_minor as p_amount_minor, p.currency as p_currency, p.idempotency_key as p_idempotency_key, p.fingerprint as p_fingerprint, p.mode as p_mode, p.data as p_data, p.created_at as p_created_at, si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
     exists (select 1 from ledger_sync_runs r where r.connection_id = c.id and r.state in ('queued', 'running')) as sync_active,
     si.source_record_id, si.ledger_invoice_id, si.invoice_number, si.status, si.currency, si.total_amount_minor, si.source_version,
     si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, case when s.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot then s.content end as content, case when s.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot then s.issues end as issues, null as dependencies, null as mappings
-       from jsonb_to_recordset(?::jsonb)
+       from jsonb_to_recordset(${requests}::jsonb)
             as r(n int, integration_id uuid, organization_id uuid, environment text, idempotency_key text, value text, known_snapshot uuid)
        left join lateral (
          select p.* from preparations p where p.integration_id = r.integration_id and p.idempotency_key = r.idempotency_key limit 1) p on true
@@ -241,7 +239,7 @@ const PREPARATION_CONTEXTS = {
        left join lateral (select c.* from ledger_connections c where c.id = si.connection_id limit 1) c on true
        left join lateral (select s.* from invoice_snapshots s where s.id = si.current_snapshot_id limit 1) s on true
       order by r.n, f.created_at, f.id`,
-} as const satisfies Record<PreparationContextRead['selector'], string>;
+} as const satisfies Record<PreparationContextRead['selector'], unknown>;
 
 /**
  * One statement for what preparation requests read before they answer or insert, for several requests at once (the
@@ -259,7 +257,7 @@ const PREPARATION_CONTEXTS = {
  * number of requests it guesses the batch holds (a plain join let it hash-join a whole scan of `preparations`).
  */
 export async function preparationContexts(
-  sql: Sql,
+  db: Database,
   selector: PreparationContextRead['selector'],
   reads: readonly Omit<ContextRowsRead, 'selector'>[],
 ): Promise<{ contexts: ContextRows[]; authEpoch: string }> {
@@ -272,7 +270,7 @@ export async function preparationContexts(
     value: r.value,
     known_snapshot: r.knownSnapshotId ?? null,
   }));
-  const found = await sql<ContextRow>(PREPARATION_CONTEXTS[selector], [JSON.stringify(requests)], `preparation_contexts_${selector}`);
+  const found = await runNamed(db, `preparation_contexts_${selector}`, PREPARATION_CONTEXTS[selector](JSON.stringify(requests)));
   const byRequest = reads.map(() => [] as ContextRow[]);
   for (const row of found) byRequest[row.n]!.push(row);
   // Every request yields at least one row (a left join from the requests).
@@ -283,6 +281,38 @@ export async function preparationContexts(
 function contextOf(found: ContextRow[], authEpoch: string): ContextRows {
   const first = found[0];
   // The `p_` columns are all set when `p_id` is (a left join of one preparation row).
-  const saved = first?.p_id == null ? undefined : savedOf(Object.fromEntries(COLUMNS.map((c) => [c, first[`p_${c}`]])) as PreparationRow);
+  const saved = first?.p_id == null ? undefined : savedOf(first as SavedRow);
   return { saved, invoices: found.filter((r): r is ContextRow & InvoiceReadRow => r.id !== null), authEpoch };
+}
+
+/** A context row whose saved preparation is there: its `p_` columns are all set when `p_id` is. */
+type SavedRow = { [C in keyof PreparationRow as `p_${C}`]: PreparationRow[C] };
+
+/**
+ * The domain's saved preparation of a context row: a raw statement's row, so the database's names and values
+ * (timestamps and the amount as text), converted once here.
+ */
+function savedOf(row: SavedRow): SavedPreparation {
+  return {
+    id: row.p_id,
+    organizationId: row.p_organization_id,
+    integrationId: row.p_integration_id,
+    environment: row.p_environment,
+    provider: row.p_provider,
+    kind: row.p_kind,
+    storedInvoiceId: row.p_stored_invoice_id,
+    snapshotId: row.p_snapshot_id,
+    revision: row.p_revision,
+    sourceIntegrationId: row.p_source_integration_id,
+    connectionId: row.p_connection_id,
+    realmId: row.p_source_connection_id,
+    checkedThrough: new Date(row.p_checked_through),
+    amountMinor: Number(row.p_amount_minor),
+    currency: row.p_currency,
+    idempotencyKey: row.p_idempotency_key,
+    fingerprint: row.p_fingerprint,
+    mode: row.p_mode,
+    data: row.p_data,
+    createdAt: new Date(row.p_created_at),
+  };
 }

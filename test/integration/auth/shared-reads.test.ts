@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sharedReads } from '../../../server/persistence/shared-reads.js';
+import { poolDatabase, type Database } from '../../../server/persistence/kysely.js';
 import { poolSql, type Sql } from '../../../server/persistence/sql/sql.js';
 import { useTestApp } from '../../support/harness.js';
 
@@ -16,14 +17,22 @@ describe('shared reads: the auth epoch rides on preparation reads', () => {
   const app = useTestApp();
 
   /** The pool's statements, with the text of each one sent (a pass-through: every statement still runs). */
-  function recordingSql(): { sql: Sql; sent: string[] } {
+  function recordingSql(): { sql: Sql; db: Database; sent: string[] } {
     const pool = poolSql(app.orm);
     const sent: string[] = [];
     const sql: Sql = (query, params, name) => {
       sent.push(query);
       return pool(query, params, name);
     };
-    return { sql, sent };
+    const typed = poolDatabase(app.orm);
+    const db = typed.withPlugin({
+      transformQuery: ({ node, queryId }) => {
+        sent.push(typed.getExecutor().compileQuery(node, queryId).sql);
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    return { sql, db, sent };
   }
 
   const contextRead = () => ({
@@ -41,8 +50,8 @@ describe('shared reads: the auth epoch rides on preparation reads', () => {
   }
 
   it('when requests ask for the epoch beside preparation reads, then one statement answers both, with the epoch committed before they asked', async () => {
-    const { sql, sent } = recordingSql();
-    const reads = sharedReads(sql);
+    const { sql, db, sent } = recordingSql();
+    const reads = sharedReads(sql, db);
     for (let round = 0; round < 3; round++) {
       const expected = await nextRound(sent);
       // The first request starts a batch at once, alone; what is asked while it runs goes together in the next batch.
@@ -67,8 +76,8 @@ describe('shared reads: the auth epoch rides on preparation reads', () => {
   });
 
   it('when only the epoch is asked for, then it is read alone, fresh each batch', async () => {
-    const { sql, sent } = recordingSql();
-    const reads = sharedReads(sql);
+    const { sql, db, sent } = recordingSql();
+    const reads = sharedReads(sql, db);
     for (let round = 0; round < 3; round++) {
       const expected = await nextRound(sent);
       expect(await Promise.all([reads.authEpoch(), reads.authEpoch(), reads.authEpoch()])).toEqual([expected, expected, expected]);
@@ -78,8 +87,8 @@ describe('shared reads: the auth epoch rides on preparation reads', () => {
   });
 
   it('when the context statement fails, then the epoch is still read, and only the reads fail', async () => {
-    const { sql, sent } = recordingSql();
-    const reads = sharedReads(sql);
+    const { sql, db, sent } = recordingSql();
+    const reads = sharedReads(sql, db);
     const expected = await epochNow();
     // Not a uuid where the statement needs one: PostgreSQL refuses the context statement.
     const broken = { ...contextRead(), scope: { ...contextRead().scope, integrationId: 'not-a-uuid' } };

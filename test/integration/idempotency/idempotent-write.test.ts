@@ -3,6 +3,7 @@ import { DomainError } from '../../../server/domain/errors.js';
 import { requestFingerprint } from '../../../server/domain/idempotency/fingerprint.js';
 import { idempotentWrite } from '../../../server/domain/idempotency/idempotent-write.js';
 import { sqlOf } from '../../../server/persistence/sql/sql.js';
+import { claimingKeys } from '../../../server/persistence/stores/key-taken.js';
 import { useTestApp } from '../../support/harness.js';
 
 /**
@@ -54,7 +55,10 @@ describe('idempotent write', () => {
       create: async () => {
         const answer = { id: crypto.randomUUID() };
         await meet?.();
-        await sql('insert into idempotency_probe (key, fingerprint, answer) values (?, ?, ?)', [key, fingerprint, JSON.stringify(answer)]);
+        // As a store does: the unique key's refusal reaches the domain as its `KeyTaken`.
+        await claimingKeys(
+          sql('insert into idempotency_probe (key, fingerprint, answer) values (?, ?, ?)', [key, fingerprint, JSON.stringify(answer)]),
+        );
         return answer;
       },
       conflict,

@@ -6,7 +6,8 @@ import { createTenant } from '../../support/tenants.js';
 import { happyInvoice } from '../../unit/enrichment/support/invoices.js';
 import { groupCommittedFirstReports } from '../../../server/persistence/report-group-commit.js';
 import { recordPaymentReport } from '../../../server/domain/payment-reports/record-payment-report.js';
-import { poolSql, type Sql } from '../../../server/persistence/sql/sql.js';
+import { poolDatabase } from '../../../server/persistence/kysely.js';
+import { poolUnitOfWork } from '../../../server/persistence/unit-of-work.js';
 import type { PaymentReport } from '../../../contract/payment-reports.js';
 
 /**
@@ -71,12 +72,15 @@ describe('group-committed writes', () => {
 
   it('when 40 new reports arrive together, then they share a few statements (batching is on), and each is stored once', async () => {
     const t = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
-    const pool = poolSql(app.orm);
     let statements = 0;
-    const counting: Sql = (query, params, name) => {
-      statements++;
-      return pool(query, params, name);
-    };
+    // Every statement the group commit sends passes here once (a pass-through: each still runs).
+    const counting = poolDatabase(app.orm).withPlugin({
+      transformQuery: ({ node }) => {
+        statements++;
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
     const firstWrite = groupCommittedFirstReports(counting);
     const ctx = {
       apiKeyId: t.keyId,
@@ -89,7 +93,7 @@ describe('group-committed writes', () => {
     const reports = Array.from({ length: 40 }, (_, i) => gwcReport({ amountMinor: 2000 + i, capturedAmountMinor: 2000 + i }));
     const acks = await Promise.all(
       reports.map((report, i) =>
-        recordPaymentReport(() => app.orm.em.fork(), {
+        recordPaymentReport(poolUnitOfWork(app.orm), {
           ctx,
           provider: 'gwc',
           report: report as PaymentReport,

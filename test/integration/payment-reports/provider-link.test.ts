@@ -7,6 +7,7 @@ import { deliverGwc, gwcEvent, newPaymentIntentId, newSecret, paymentIntent, sig
 import { deliver, newKeys, sampleNotification, transactionNotification } from '../../support/gwa-webhooks.js';
 import { recordPaymentReport } from '../../../server/domain/payment-reports/record-payment-report.js';
 import type { PaymentReport } from '../../../contract/payment-reports.js';
+import { unitOfWork } from '../../../server/persistence/unit-of-work.js';
 
 const sql = <T = any>(app: TestApp, query: string, params: unknown[] = []) =>
   app.orm.em.getConnection().execute(query, params) as Promise<T[]>;
@@ -168,7 +169,7 @@ describe('provider identity links provider evidence and merchant reports', () =>
     const ctx = { apiKeyId: '', provider: 'gwa' as const, scopes: [], organizationId, integrationId, environment };
     const evidence = merchantCapture(txn, { attemptId: `gwa_transaction_${txn}`, occurredAt: new Date().toISOString() });
     const ack = await app.orm.em.fork().transactional((tem) =>
-      recordPaymentReport(tem, {
+      recordPaymentReport(unitOfWork(tem), {
         ctx,
         provider: 'gwa',
         report: evidence as unknown as PaymentReport,

@@ -68,7 +68,6 @@ const isOrm = (m: string) => m.startsWith('@mikro-orm/');
  */
 const DOMAIN_STORAGE_PENDING = [
   'server/domain/auth/key-directory.ts',
-  'server/domain/idempotency/idempotent-write.ts',
   'server/domain/invoices/invoice-views.ts',
   'server/domain/invoices/item-mappings.ts',
   'server/domain/invoices/store-invoices.ts',
@@ -80,10 +79,6 @@ const DOMAIN_STORAGE_PENDING = [
   'server/domain/ledger/queue-sync.ts',
   'server/domain/ledger/reap-runs.ts',
   'server/domain/ledger/rebind-legacy-tokens.ts',
-  'server/domain/payment-reports/correlate.ts',
-  'server/domain/payment-reports/payment-queries.ts',
-  'server/domain/payment-reports/record-payment-report.ts',
-  'server/domain/preparations/preparation-queries.ts',
   'server/domain/tenancy/api-keys.ts',
   'server/domain/tenancy/integrations.ts',
   'server/domain/tenancy/links.ts',
