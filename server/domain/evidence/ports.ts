@@ -1,7 +1,7 @@
 import type { FactGroup } from './evidence-summary.js';
 import type { EvidenceChain, EvidenceFilter } from './types.js';
 
-/** What the evidence reads need from storage; server/persistence/evidence-store.ts implements it. */
+/** What the evidence reads need from storage; server/persistence/stores/evidence-store.ts implements it. */
 export interface EvidenceStore {
   /** One page of chains in (createdAt, id) order after `after`, at most `limit`. */
   chains(filter: EvidenceFilter, page: { after?: { createdAt: Date; id: string } | undefined; limit: number }): Promise<EvidenceChain[]>;
