@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ApiKeyMac } from '../server/crypto/api-key-mac.js';
 import { secretsEqual } from '../server/crypto/secrets.js';
 import type { EvidenceStore } from '../server/domain/evidence/ports.js';
+import type { InvoiceStore } from '../server/domain/invoices/ports.js';
 import type { LedgerPorts } from '../server/domain/ledger/ports.js';
 import type { Logger } from '../server/logger.js';
 import type { WebhookRuntime } from '../server/domain/webhooks/runtime.js';
@@ -12,6 +13,8 @@ import type { UnitOfWork } from '../server/domain/unit-of-work.js';
 /** The domain stores operator procedures use, each area's port (server/persistence/unit-of-work.ts implements them). */
 export interface AdminStores {
   tenancy: TenancyStore;
+  invoices: InvoiceStore;
+  qualification: QualificationStore;
 }
 
 export interface AdminContext {
@@ -29,8 +32,6 @@ export interface AdminContext {
   logger?: Logger | undefined;
   /** Cipher and public URL of the gwa webhook endpoints, when configured. */
   webhooks?: WebhookRuntime | undefined;
-  /** What the qualification figures read (server/persistence/qualification-store.ts). */
-  qualification: QualificationStore;
 }
 
 export interface AdminStorage {
