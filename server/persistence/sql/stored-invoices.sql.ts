@@ -98,7 +98,7 @@ export async function writeMappedInvoices(
     })),
   );
   const { rows: written } = await sql<{ snapshots: number }>`with v as (
-     select * from jsonb_to_recordset(${rows}::jsonb) as v(id uuid, snapshot_id uuid, source_record_id uuid, ledger_invoice_id text,
+       select * from jsonb_to_recordset(${rows}::jsonb) as v(id uuid, snapshot_id uuid, source_record_id uuid, ledger_invoice_id text,
          invoice_number text, status text, currency text, total_amount_minor bigint, source_version text, revision text,
          mapper_version text, deleted boolean, content jsonb, issues jsonb, dependencies jsonb, mappings jsonb, qualification jsonb)
      ), invoices as (
