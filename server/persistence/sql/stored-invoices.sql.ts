@@ -123,15 +123,16 @@ export async function writeMappedInvoices(
   const snapshots = written[0]?.snapshots ?? 0;
   if (snapshots < o.rows.length) {
     // A revision seen before (for example a mapping revoked and confirmed back): point at the snapshot already stored.
+    // The tables are not aliased: MikroORM's Kysely does not map the property names of an aliased UPDATE's table.
     await db
-      .updateTable('stored_invoices as si')
-      .from('invoice_snapshots as s')
-      .set((eb) => ({ currentSnapshotId: eb.ref('s.id') }))
-      .where('si.connection', '=', o.connectionId)
-      .where('si.ledgerInvoiceId', '=', anyOf(o.rows.map((r) => r.ledgerInvoiceId)))
-      .whereRef('s.storedInvoice', '=', 'si.id')
-      .whereRef('s.revision', '=', 'si.revision')
-      .where((eb) => eb('si.currentSnapshotId', 'is distinct from', eb.ref('s.id')))
+      .updateTable('stored_invoices')
+      .from('invoice_snapshots')
+      .set((eb) => ({ currentSnapshotId: eb.ref('invoice_snapshots.id') }))
+      .where('stored_invoices.connection', '=', o.connectionId)
+      .where('stored_invoices.ledgerInvoiceId', '=', anyOf(o.rows.map((r) => r.ledgerInvoiceId)))
+      .whereRef('invoice_snapshots.storedInvoice', '=', 'stored_invoices.id')
+      .whereRef('invoice_snapshots.revision', '=', 'stored_invoices.revision')
+      .where((eb) => eb('stored_invoices.currentSnapshotId', 'is distinct from', eb.ref('invoice_snapshots.id')))
       .execute();
   }
   return { snapshots };
