@@ -8,8 +8,6 @@ import type { Qualification, RiskFinding } from '../../domain/qualification/fiel
 import type { TenantScope } from '../../domain/tenant-scope.js';
 import type { Database, Db } from '../kysely.js';
 
-export type { InvoiceVisibility };
-
 /**
  * `= any(…)` of a list bound as one JSON array (`any(array(select jsonb_array_elements_text(?::jsonb)))`): a list bound
  * as separate values would make a statement text per length, and an empty list would not be valid SQL.
