@@ -4,6 +4,7 @@ import { secretsEqual } from '../server/crypto/secrets.js';
 import type { EvidenceStore } from '../server/domain/evidence/ports.js';
 import type { PaymentReportStore } from '../server/domain/payment-reports/ports.js';
 import type { SavedPreparationStore } from '../server/domain/preparations/ports.js';
+import type { InvoiceStore } from '../server/domain/invoices/ports.js';
 import type { LedgerPorts } from '../server/domain/ledger/ports.js';
 import type { Logger } from '../server/logger.js';
 import type { WebhookRuntime } from '../server/domain/webhooks/runtime.js';
@@ -17,6 +18,8 @@ export interface AdminStores {
   paymentReports: PaymentReportStore;
   preparations: SavedPreparationStore;
   evidence: EvidenceStore;
+  invoices: InvoiceStore;
+  qualification: QualificationStore;
 }
 
 export interface AdminContext {
@@ -32,8 +35,6 @@ export interface AdminContext {
   logger?: Logger | undefined;
   /** Cipher and public URL of the gwa webhook endpoints, when configured. */
   webhooks?: WebhookRuntime | undefined;
-  /** What the qualification figures read (server/persistence/qualification-store.ts). */
-  qualification: QualificationStore;
 }
 
 /** Constant-time check of the operator bearer token. */

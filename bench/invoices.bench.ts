@@ -26,7 +26,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { importRun } from '../server/domain/ledger/import-run.js';
 import { encodeCursor } from '../server/domain/pagination.js';
 import { createLogger } from '../server/logger.js';
-import { sqlOf } from '../server/persistence/sql/sql.js';
+import { sql } from 'kysely';
+import { databaseOf, poolDatabase } from '../server/persistence/kysely.js';
 import { openOrm } from '../server/persistence/orm.js';
 import { queuedImport } from './ledger-support.js';
 import { linkedKey, seedLedger, startDatabase, startService, type ServiceProcess } from './support.js';
@@ -50,12 +51,16 @@ async function timedImport(orm: MikroORM, databaseUrl: string, invoices: number,
     const started = process.hrtime.bigint();
     const outcome = await importRun(orm.em.fork(), q.runtime, { runId: q.runId, maxAttempts: 1, logger, mapInvoices });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const sql = sqlOf(orm.em.fork());
-    const [run] = await sql<{ state: string; entities: Record<'Invoice', { created: number }> }>(
-      `select state, entities from ledger_sync_runs where id = ?`,
-      [q.runId],
-    );
-    const [stored] = await sql<{ n: string }>(`select count(*) as n from stored_invoices where integration_id = ?`, [q.integrationId]);
+    const pool = poolDatabase(orm);
+    const {
+      rows: [run],
+    } = await sql<{
+      state: string;
+      entities: Record<'Invoice', { created: number }>;
+    }>`select state, entities from ledger_sync_runs where id = ${q.runId}`.execute(pool);
+    const {
+      rows: [stored],
+    } = await sql<{ n: string }>`select count(*) as n from stored_invoices where integration_id = ${q.integrationId}`.execute(pool);
     if (outcome !== 'done' || run?.state !== 'succeeded' || run.entities.Invoice.created !== invoices)
       throw new Error(`bench run did not complete: ${JSON.stringify(run)}`);
     if (Number(stored!.n) !== (mapInvoices ? invoices : 0)) throw new Error(`unexpected stored invoices: ${stored!.n}`);
@@ -94,46 +99,43 @@ async function syncPart(orm: MikroORM, databaseUrl: string) {
   console.log(`20k / 10k with mapping: ${fmt(ratio)} (target ≤ 2.2); mapping adds at most ${fmt(adds * 100, 0)}% (target ≤ 50%)`);
 }
 
-/** Copy a connection's 1,000 synced invoices (source records, stored invoices, snapshots) `copies` times with new ids. */
+/**
+ * Copy a connection's 1,000 synced invoices (source records, stored invoices, snapshots) `copies` times with new ids,
+ * in one transaction: a stored invoice needs its snapshot by the time it commits.
+ */
 async function multiply(orm: MikroORM, integrationId: string, copies: number) {
-  const sql = sqlOf(orm.em.fork());
   const step = 1_000_000;
-  const newId = (col: string) => `md5(${col}::text || ':' || k)::uuid`;
-  const newNumber = (col: string) => `'INV-' || lpad((substring(${col} from 5)::int + k * ${step})::text, 9, '0')`;
-  await sql(
-    `insert into ledger_source_records (id, organization_id, integration_id, environment, connection_id, entity_type, source_id, sync_token,
+  const newId = (col: string) => sql.raw(`md5(${col}::text || ':' || k)::uuid`);
+  const newNumber = (col: string) => sql.raw(`'INV-' || lpad((substring(${col} from 5)::int + k * ${step})::text, 9, '0')`);
+  await orm.em.fork().transactional(async (em) => {
+    const tx = databaseOf(em);
+    await sql`insert into ledger_source_records (id, organization_id, integration_id, environment, connection_id, entity_type, source_id, sync_token,
        last_updated_at, deleted, payload, sync_run_id, created_at, updated_at)
-     select ${newId('r.id')}, r.organization_id, r.integration_id, r.environment, r.connection_id, r.entity_type, (r.source_id::bigint + k * ${step})::text,
+     select ${newId('r.id')}, r.organization_id, r.integration_id, r.environment, r.connection_id, r.entity_type, (r.source_id::bigint + k * ${sql.raw(String(step))})::text,
        r.sync_token, r.last_updated_at, r.deleted,
-       jsonb_set(jsonb_set(r.payload, '{Id}', to_jsonb((r.source_id::bigint + k * ${step})::text)), '{DocNumber}', to_jsonb(${newNumber("r.payload->>'DocNumber'")})),
+       jsonb_set(jsonb_set(r.payload, '{Id}', to_jsonb((r.source_id::bigint + k * ${sql.raw(String(step))})::text)), '{DocNumber}', to_jsonb(${newNumber("r.payload->>'DocNumber'")})),
        r.sync_run_id, r.created_at, r.updated_at
-       from ledger_source_records r cross join generate_series(1, ?) k
-      where r.integration_id = ? and r.entity_type = 'Invoice'`,
-    [copies, integrationId],
-  );
-  // Later copies were stored later: a stored invoice's created_at moves by k seconds.
-  await sql(
-    `insert into stored_invoices (id, organization_id, integration_id, environment, connection_id, source_record_id, ledger_invoice_id, invoice_number,
+       from ledger_source_records r cross join generate_series(1, ${copies}) k
+      where r.integration_id = ${integrationId} and r.entity_type = 'Invoice'`.execute(tx);
+    // Later copies were stored later: a stored invoice's created_at moves by k seconds.
+    await sql`insert into stored_invoices (id, organization_id, integration_id, environment, connection_id, source_record_id, ledger_invoice_id, invoice_number,
        status, currency, total_amount_minor, source_version, revision, current_snapshot_id, deleted, created_at, updated_at)
      select ${newId('si.id')}, si.organization_id, si.integration_id, si.environment, si.connection_id, ${newId('si.source_record_id')},
-       (si.ledger_invoice_id::bigint + k * ${step})::text, ${newNumber('si.invoice_number')}, si.status, si.currency, si.total_amount_minor,
+       (si.ledger_invoice_id::bigint + k * ${sql.raw(String(step))})::text, ${newNumber('si.invoice_number')}, si.status, si.currency, si.total_amount_minor,
        si.source_version, si.revision, ${newId('si.current_snapshot_id')}, si.deleted, si.created_at + k * interval '1 second',
        si.updated_at + k * interval '1 second'
-       from stored_invoices si cross join generate_series(1, ?) k where si.integration_id = ?`,
-    [copies, integrationId],
-  );
-  await sql(
-    `insert into invoice_snapshots (id, organization_id, integration_id, environment, stored_invoice_id, revision, mapper_version, source_version,
+       from stored_invoices si cross join generate_series(1, ${copies}) k where si.integration_id = ${integrationId}`.execute(tx);
+    await sql`insert into invoice_snapshots (id, organization_id, integration_id, environment, stored_invoice_id, revision, mapper_version, source_version,
        content, issues, dependencies, mappings, created_at)
      select ${newId('s.id')}, s.organization_id, s.integration_id, s.environment, ${newId('s.stored_invoice_id')}, s.revision, s.mapper_version,
        s.source_version, jsonb_set(s.content, '{invoice,invoiceNumber}', to_jsonb(${newNumber("s.content->'invoice'->>'invoiceNumber'")})),
        s.issues, s.dependencies, s.mappings, s.created_at + k * interval '1 second'
-       from invoice_snapshots s cross join generate_series(1, ?) k where s.integration_id = ?`,
-    [copies, integrationId],
-  );
-  await sql(`analyze ledger_source_records`);
-  await sql(`analyze stored_invoices`);
-  await sql(`analyze invoice_snapshots`);
+       from invoice_snapshots s cross join generate_series(1, ${copies}) k where s.integration_id = ${integrationId}`.execute(tx);
+  });
+  const pool = poolDatabase(orm);
+  await sql`analyze ledger_source_records`.execute(pool);
+  await sql`analyze stored_invoices`.execute(pool);
+  await sql`analyze invoice_snapshots`.execute(pool);
 }
 
 interface Reader {
@@ -152,19 +154,27 @@ async function reader(
   ledger: { organizationId: string; integrationId: string },
 ): Promise<Reader> {
   const { integrationId: gwcId, key } = await linkedKey(service, ledger, 'gwc', ['invoices:read']);
-  const sql = sqlOf(orm.em.fork());
-  const [{ n }] = (await sql<{ n: string }>(`select count(*) as n from stored_invoices where integration_id = ?`, [
-    ledger.integrationId,
-  ])) as [{ n: string }];
+  const pool = poolDatabase(orm);
+  const {
+    rows: [{ n }],
+  } = (await sql<{ n: string }>`select count(*) as n from stored_invoices where integration_id = ${ledger.integrationId}`.execute(
+    pool,
+  )) as {
+    rows: [{ n: string }];
+  };
   const invoices = Number(n);
   // The cursor the service hands out after the row at each offset (bound to the key's integration, no filters).
   const binding = JSON.stringify([gwcId, null, null]);
   const deep: string[] = [];
   for (let i = 1; i <= 20; i++) {
     const offset = Math.floor((i * (invoices - 26)) / 20);
-    const [row] = await sql<{ id: string; created_at: Date }>(
-      `select id, created_at from stored_invoices where integration_id = ? order by created_at, id offset ? limit 1`,
-      [ledger.integrationId, offset],
+    const {
+      rows: [row],
+    } = await sql<{
+      id: string;
+      created_at: string;
+    }>`select id, created_at from stored_invoices where integration_id = ${ledger.integrationId} order by created_at, id offset ${offset} limit 1`.execute(
+      pool,
     );
     deep.push(encodeCursor({ createdAt: new Date(row!.created_at), id: row!.id }, binding));
   }
@@ -191,9 +201,13 @@ async function listPart(orm: MikroORM, db: { url: string }, service: ServiceProc
   await multiply(orm, large.integrationId, 99);
   const readers = [await reader(orm, service, '1,000', small), await reader(orm, service, '100,000', large)];
   console.log(`seeded 1,000 + 100,000 stored invoices in ${fmt((Date.now() - seedStarted) / 1000, 1)} s`);
-  const [{ bytes }] = (await sqlOf(orm.em.fork())<{ bytes: string }>(
-    `select avg(pg_column_size(content) + pg_column_size(issues) + pg_column_size(dependencies) + pg_column_size(mappings))::int as bytes from invoice_snapshots`,
-  )) as [{ bytes: string }];
+  const {
+    rows: [{ bytes }],
+  } = (await sql<{
+    bytes: string;
+  }>`select avg(pg_column_size(content) + pg_column_size(issues) + pg_column_size(dependencies) + pg_column_size(mappings))::int as bytes from invoice_snapshots`.execute(
+    poolDatabase(orm),
+  )) as { rows: [{ bytes: string }] };
   console.log(`snapshot JSON (stored, compressed): ${bytes} bytes on average`);
 
   // The first page's nextCursor is the cursor computed for offset 24: the deep cursors are the ones the service hands out.

@@ -13,7 +13,6 @@ import { createLedgerRuntime, type LedgerRuntime } from '../server/integrations/
 import { createMailer } from '../server/integrations/mail/mailer.js';
 import { generateCompany } from '../server/ledger-sandbox/demo-company.js';
 import { startLedgerSandbox, type LedgerSandbox } from '../server/ledger-sandbox/sandbox.js';
-import { qualificationStore } from '../server/persistence/qualification-store.js';
 
 export interface QueuedImport {
   runId: string;
@@ -66,7 +65,6 @@ export async function queuedImport(
     uow: poolUnitOfWork(orm),
     authorized: true,
     keyMac: apiKeyMac(randomBytes(32)),
-    qualification: qualificationStore(orm),
   });
   const org = await admin.organizations.create({ name: `Bench ${o.realmId}` });
   const integration = await admin.integrations.create({ organizationId: org.id, provider: 'ledger', environment: 'sandbox' });

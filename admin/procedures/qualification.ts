@@ -4,6 +4,6 @@ import { QualificationFixesInput, QualificationSummaryInput } from './qualificat
 
 /** Network qualification for operators (docs/network-qualification.md, "Where it shows"): levels per month and the fixes that lift them. */
 export const qualificationRouter = router({
-  summary: operatorProcedure.input(QualificationSummaryInput).query(({ ctx, input }) => qualificationSummary(ctx.qualification, input)),
-  fixes: operatorProcedure.input(QualificationFixesInput).query(({ ctx, input }) => qualificationFixes(ctx.qualification, input)),
+  summary: operatorProcedure.input(QualificationSummaryInput).query(({ ctx, input }) => qualificationSummary(ctx.uow, input)),
+  fixes: operatorProcedure.input(QualificationFixesInput).query(({ ctx, input }) => qualificationFixes(ctx.uow, input)),
 });

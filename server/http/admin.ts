@@ -4,14 +4,12 @@ import { isAdminAuthorized } from '../../admin/context.js';
 import { adminRouter } from '../../admin/router.js';
 import { consoleRoutes } from '../../admin/console/routes.js';
 import { evidenceExportRoute } from '../../admin/evidence-export.js';
-import { qualificationStore } from '../persistence/qualification-store.js';
 import type { AppDeps } from './app.js';
 import { poolUnitOfWork } from '../persistence/unit-of-work.js';
 import { ADMIN_MAX_BATCH } from './middleware/admin-gate.js';
 
 /** Mount the operator surface (tRPC, plain JSON) at /admin/trpc, guarded by the admin token, its browser console at /admin/, and the evidence CSV download. */
 export function mountAdmin(app: Express, deps: AppDeps): void {
-  const qualification = qualificationStore(deps.orm);
   const uow = poolUnitOfWork(deps.orm);
   app.use(consoleRoutes(deps.logger));
   app.use(evidenceExportRoute(uow, deps.adminToken, deps.logger));
@@ -28,7 +26,6 @@ export function mountAdmin(app: Express, deps: AppDeps): void {
         ledger: deps.ledger,
         logger: deps.logger,
         webhooks: deps.webhooks,
-        qualification,
         authorized: isAdminAuthorized(req.headers.authorization, deps.adminToken),
       }),
       // The operator is told to see the log for internal errors, so they are logged here with the request id.

@@ -4,6 +4,8 @@ import { databaseOf, poolDatabase, type Database } from './kysely.js';
 import { evidenceStore } from './stores/evidence-store.js';
 import { paymentReportStore } from './stores/payment-report-store.js';
 import { savedPreparationStore } from './stores/saved-preparation-store.js';
+import { invoicesStore } from './stores/invoices-store.js';
+import { qualificationStore } from './stores/qualification-store.js';
 import { tenancyStore } from './stores/tenancy-store.js';
 
 /**
@@ -23,6 +25,12 @@ export function storesOf(db: Database) {
     },
     get evidence() {
       return evidenceStore(db);
+    },
+    get invoices() {
+      return invoicesStore(db);
+    },
+    get qualification() {
+      return qualificationStore(db);
     },
   };
 }

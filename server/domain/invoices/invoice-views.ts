@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { PaymentProviderSchema, type CategorizedIssue, type PaymentProvider } from '../../../contract/common/index.js';
 import {
   INVOICE_PAGE_DEFAULT,
@@ -7,22 +6,18 @@ import {
   type InvoiceListQuery,
   type InvoiceSummary,
 } from '../../../contract/invoices.js';
-import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
-import {
-  linkedLedgerIntegrations,
-  listStoredInvoices,
-  sourceRecordIds,
-  storedInvoiceById,
-  type InvoiceVisibility,
-} from '../../persistence/sql/stored-invoices.sql.js';
 import type { AuthContext } from '../auth/auth-context.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 import { DomainError } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
 import { readinessOf, sourceStateIssues, type Readiness, type SnapshotChecksCache } from './readiness.js';
+import type { InvoiceStore, InvoiceVisibility } from './ports.js';
 import type { InvoiceState } from './types.js';
 import { checkoutModeOf } from './checkout-mode.js';
 import { invoiceIssue } from './issue-categories.js';
 import { withCrossInvoiceRisks } from '../qualification/index.js';
+
+type Storage = UnitOfWork<{ invoices: InvoiceStore }>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -88,11 +83,11 @@ function toSummary(
 }
 
 /** What the calling key may see: invoices of the ledger integrations linked to its provider integration. */
-async function visibilityOf(sql: Sql, ctx: AuthContext): Promise<InvoiceVisibility> {
+async function visibilityOf(store: InvoiceStore, ctx: AuthContext): Promise<InvoiceVisibility> {
   return {
     organizationId: ctx.organizationId,
     environment: ctx.environment,
-    ledgerIntegrationIds: await linkedLedgerIntegrations(sql, ctx.integrationId),
+    ledgerIntegrationIds: await store.linkedLedgerIntegrations(ctx.integrationId),
   };
 }
 
@@ -101,14 +96,14 @@ const bindingOf = (scope: string, q: { ledgerInvoiceId?: string | undefined; inv
   JSON.stringify([scope, q.ledgerInvoiceId ?? null, q.invoiceNumber ?? null]);
 
 /** Endpoint 8: a keyset page of the visible invoices, with readiness for the key's provider. */
-export async function listInvoices(em: EntityManager, ctx: AuthContext, query: InvoiceListQuery, now = new Date()) {
-  const sql = sqlOf(em);
+export async function listInvoices(storage: Storage, ctx: AuthContext, query: InvoiceListQuery, now = new Date()) {
+  const store = storage.store.invoices;
   const provider = PaymentProviderSchema.parse(ctx.provider);
   const limit = query.limit ?? INVOICE_PAGE_DEFAULT;
   const binding = bindingOf(ctx.integrationId, query);
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, binding);
-  const visibility = await visibilityOf(sql, ctx);
-  const rows = await listStoredInvoices(sql, {
+  const visibility = await visibilityOf(store, ctx);
+  const rows = await store.listStoredInvoices({
     visibility,
     ledgerInvoiceId: query.ledgerInvoiceId,
     invoiceNumber: query.invoiceNumber,
@@ -121,8 +116,8 @@ export async function listInvoices(em: EntityManager, ctx: AuthContext, query: I
   return { invoices, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }, binding) : null };
 }
 
-async function toDetail(sql: Sql, row: InvoiceState, readiness: ReadinessView): Promise<InvoiceDetail> {
-  const ids = await sourceRecordIds(sql, row.connectionId, row.dependencies);
+async function toDetail(store: InvoiceStore, row: InvoiceState, readiness: ReadinessView): Promise<InvoiceDetail> {
+  const ids = await store.sourceRecordIds(row.connectionId, row.dependencies);
   return {
     ...toSummary(row, readiness),
     invoice: row.invoice,
@@ -150,11 +145,11 @@ function qualificationOf(row: InvoiceState): InvoiceDetail['qualification'] {
 }
 
 /** Endpoint 9: one visible invoice; missing, malformed and out-of-scope ids answer with one and the same 404. */
-export async function getInvoice(em: EntityManager, ctx: AuthContext, invoiceId: string, now = new Date()): Promise<InvoiceDetail> {
-  const sql = sqlOf(em);
-  const row = UUID.test(invoiceId) ? await storedInvoiceById(sql, await visibilityOf(sql, ctx), invoiceId.toLowerCase()) : undefined;
+export async function getInvoice(storage: Storage, ctx: AuthContext, invoiceId: string, now = new Date()): Promise<InvoiceDetail> {
+  const store = storage.store.invoices;
+  const row = UUID.test(invoiceId) ? await store.storedInvoiceById(await visibilityOf(store, ctx), invoiceId.toLowerCase()) : undefined;
   if (!row) throw new DomainError('not_found', 'No such invoice');
-  return toDetail(sql, row, readinessView(row, PaymentProviderSchema.parse(ctx.provider), now));
+  return toDetail(store, row, readinessView(row, PaymentProviderSchema.parse(ctx.provider), now));
 }
 
 /**
@@ -173,7 +168,7 @@ function readinessForAll(row: InvoiceState, now: Date): ReadinessView {
 
 /** Operator overview (`invoices.list`): one connection's invoices (or all), readiness for one provider or for all. */
 export async function listInvoicesForOperator(
-  em: EntityManager,
+  storage: Storage,
   input: {
     connectionId?: string | undefined;
     provider?: PaymentProvider | undefined;
@@ -183,11 +178,15 @@ export async function listInvoicesForOperator(
   },
   now = new Date(),
 ) {
-  const sql = sqlOf(em);
   const limit = input.limit ?? INVOICE_PAGE_DEFAULT;
   const binding = bindingOf(`operator:${input.connectionId ?? '*'}`, {});
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, binding);
-  const rows = await listStoredInvoices(sql, { visibility: undefined, connectionId: input.connectionId, after, limit: limit + 1 });
+  const rows = await storage.store.invoices.listStoredInvoices({
+    visibility: undefined,
+    connectionId: input.connectionId,
+    after,
+    limit: limit + 1,
+  });
   const page = rows.slice(0, limit);
   const summaries = page
     .map((row) => toSummary(row, input.provider ? readinessView(row, input.provider, now) : readinessForAll(row, now)))
@@ -201,12 +200,12 @@ export async function listInvoicesForOperator(
 
 /** Operator detail (`invoices.get`). */
 export async function getInvoiceForOperator(
-  em: EntityManager,
+  storage: Storage,
   input: { id: string; provider?: PaymentProvider | undefined },
   now = new Date(),
 ) {
-  const sql = sqlOf(em);
-  const row = await storedInvoiceById(sql, undefined, input.id);
+  const store = storage.store.invoices;
+  const row = await store.storedInvoiceById(undefined, input.id);
   if (!row) throw new DomainError('not_found', 'No such invoice');
-  return toDetail(sql, row, input.provider ? readinessView(row, input.provider, now) : readinessForAll(row, now));
+  return toDetail(store, row, input.provider ? readinessView(row, input.provider, now) : readinessForAll(row, now));
 }

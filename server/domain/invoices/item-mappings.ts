@@ -1,18 +1,18 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
-import { insertNextMappingVersion, listMappings, mappingById, revokeMapping } from '../../persistence/sql/item-mappings.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
 import { scopeOfConnection } from '../ledger/types.js';
 import { GWA_MAX_IDENTIFIER } from '../enrichment/gwa/limits.js';
 import { GWC_MAX_IDENTIFIER } from '../enrichment/gwc/limits.js';
 import { DomainError } from '../errors.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 import { toItemMappingView, toListView, type ItemMappingListView, type ItemMappingView } from './item-mapping-view.js';
+import type { InvoiceStore } from './ports.js';
 
 export type { ItemMappingListView, ItemMappingView };
 import { remapInvoicesOfItems } from './store-invoices.js';
 
 /** A confirmed identifier must fit every provider it may be sent to: the strictest limit (spec Limits). */
 export const MAPPED_IDENTIFIER_MAX = Math.min(GWA_MAX_IDENTIFIER, GWC_MAX_IDENTIFIER);
+
+type Storage = UnitOfWork<{ invoices: InvoiceStore }>;
 
 const noConnection = () => new DomainError('not_found', 'No such connection');
 
@@ -22,7 +22,7 @@ const noConnection = () => new DomainError('not_found', 'No such connection');
  * shows it (operators send it as `connectionRowId`). The tenant columns are the connection's.
  */
 export async function confirmItemMapping(
-  em: EntityManager,
+  storage: Storage,
   input: {
     connectionId: string;
     sourceItemId: string;
@@ -36,11 +36,10 @@ export async function confirmItemMapping(
 ): Promise<ItemMappingView> {
   // Confirmations of one connection are serialised on its row, so each gets the next version; the unique
   // (connection, item, version) constraint still guards it.
-  const row = await em.transactional(async (tem) => {
-    const sql = sqlOf(tem);
-    const connection = await connectionById(sql, input.connectionId, true);
+  const row = await storage.transaction(async ({ invoices }) => {
+    const connection = await invoices.connectionById(input.connectionId, true);
     if (!connection) throw noConnection();
-    const row = await insertNextMappingVersion(sql, {
+    const row = await invoices.insertNextMappingVersion({
       scope: scopeOfConnection(connection),
       connectionId: connection.id,
       sourceItemId: input.sourceItemId,
@@ -52,31 +51,30 @@ export async function confirmItemMapping(
       now,
     });
     // The invoices that read this item get their new revision at once, with the mapping (docs/invoices.md).
-    await remapInvoicesOfItems(sql, { connection, itemIds: [input.sourceItemId], now });
+    await remapInvoicesOfItems(invoices.mapping, { connection, itemIds: [input.sourceItemId], now });
     return row;
   });
   return toItemMappingView(row);
 }
 
-export async function listItemMappings(em: EntityManager, input: { connectionId: string; sourceItemId?: string | undefined }) {
-  const sql = sqlOf(em);
-  if (!(await connectionById(sql, input.connectionId))) throw noConnection();
+export async function listItemMappings(storage: Storage, input: { connectionId: string; sourceItemId?: string | undefined }) {
+  const { invoices } = storage.store;
+  if (!(await invoices.connectionById(input.connectionId))) throw noConnection();
   const filter =
     input.sourceItemId === undefined
       ? { connectionId: input.connectionId }
       : { connectionId: input.connectionId, sourceItemId: input.sourceItemId };
-  return (await listMappings(sql, filter)).map(toListView);
+  return (await invoices.listMappings(filter)).map(toListView);
 }
 
 /** Revoke one version: the item counts as unmapped (a mapping issue) until it is confirmed again. */
-export async function revokeItemMapping(em: EntityManager, input: { id: string }, now = new Date()): Promise<ItemMappingListView> {
-  return em.transactional(async (tem) => {
-    const sql = sqlOf(tem);
-    const mapping = await mappingById(sql, input.id);
+export async function revokeItemMapping(storage: Storage, input: { id: string }, now = new Date()): Promise<ItemMappingListView> {
+  return storage.transaction(async ({ invoices }) => {
+    const mapping = await invoices.mappingById(input.id);
     if (!mapping) throw new DomainError('not_found', 'No such item mapping');
-    const connection = (await connectionById(sql, mapping.connectionId, true))!;
-    if (!(await revokeMapping(sql, input.id, now))) throw new DomainError('conflict', 'This item mapping is already revoked');
-    await remapInvoicesOfItems(sql, { connection, itemIds: [mapping.sourceItemId], now });
-    return toListView((await mappingById(sql, input.id))!);
+    const connection = (await invoices.connectionById(mapping.connectionId, true))!;
+    if (!(await invoices.revokeMapping(input.id, now))) throw new DomainError('conflict', 'This item mapping is already revoked');
+    await remapInvoicesOfItems(invoices.mapping, { connection, itemIds: [mapping.sourceItemId], now });
+    return toListView((await invoices.mappingById(input.id))!);
   });
 }

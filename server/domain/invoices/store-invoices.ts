@@ -1,6 +1,6 @@
 import { listMappings } from '../../persistence/sql/item-mappings.sql.js';
 import { crossInvoiceRiskStore } from '../../persistence/sql/qualification.sql.js';
-import type { Sql } from '../../persistence/sql/sql.js';
+import { databaseOfSql, type Sql } from '../../persistence/sql/sql.js';
 import { scopeOfConnection, type LedgerConnection } from '../ledger/types.js';
 import {
   invoicesDependingOnItems,
@@ -38,7 +38,10 @@ export function referencedItemIds(invoice: Record<string, unknown>): string[] {
 
 /** Every version of the connection's item mappings, as the mapper takes them (provenance copies only the confirmed fields). */
 async function mappingsOf(sql: Sql, connectionId: string): Promise<ItemMapping[]> {
-  return (await listMappings(sql, { connectionId })).map((m) => ({ ...toItemMappingView(m), revoked: m.revokedAt !== null }));
+  return (await listMappings(databaseOfSql(sql), { connectionId })).map((m) => ({
+    ...toItemMappingView(m),
+    revoked: m.revokedAt !== null,
+  }));
 }
 
 /** What every invoice of a connection is mapped with, read once per call. */
@@ -50,7 +53,7 @@ interface MappingContext {
 }
 
 async function mappingContext(sql: Sql, connection: LedgerConnection): Promise<MappingContext> {
-  const preferences = (await sourceRecordsOf(sql, connection.id, 'Preferences')).find((p) => !p.deleted)?.payload ?? null;
+  const preferences = (await sourceRecordsOf(databaseOfSql(sql), connection.id, 'Preferences')).find((p) => !p.deleted)?.payload ?? null;
   const mappings = await mappingsOf(sql, connection.id);
   const settings = { purchaseOrderField: connection.purchaseOrderField, version: connection.settingsVersion };
   return { connection, preferences, mappings, settings };
@@ -79,7 +82,7 @@ async function itemsOf(sql: Sql, connectionId: string, invoices: readonly Invoic
     missing = itemIds;
   }
   if (missing.length > 0) {
-    const rows = await sourceRecordsOf(sql, connectionId, 'Item', missing);
+    const rows = await sourceRecordsOf(databaseOfSql(sql), connectionId, 'Item', missing);
     for (const id of missing) cache.set(id, null);
     for (const i of rows) if (!i.deleted) cache.set(i.sourceId, i.payload);
   }
@@ -94,7 +97,7 @@ async function itemsOf(sql: Sql, connectionId: string, invoices: readonly Invoic
 /** The stored invoices of a batch, by source id. */
 async function statesOf(sql: Sql, connectionId: string, invoices: readonly InvoiceRecord[]) {
   const rows = await storedStates(
-    sql,
+    databaseOfSql(sql),
     connectionId,
     invoices.map((r) => r.sourceId),
   );
@@ -130,7 +133,7 @@ async function writeChanged(
     writes.push(toWrite(sourceRecordId, m, state?.id));
   }
   const { connection } = context;
-  const { snapshots } = await writeMappedInvoices(sql, {
+  const { snapshots } = await writeMappedInvoices(databaseOfSql(sql), {
     scope: scopeOfConnection(connection),
     connectionId: connection.id,
     rows: writes,
@@ -151,7 +154,7 @@ export async function mapAndStoreInvoices(
 ): Promise<{ mapped: number; snapshots: number }> {
   const { connection } = o;
   if (o.ledgerInvoiceIds !== undefined && o.ledgerInvoiceIds.length === 0) return { mapped: 0, snapshots: 0 };
-  const invoices = await sourceRecordsOf(sql, connection.id, 'Invoice', o.ledgerInvoiceIds);
+  const invoices = await sourceRecordsOf(databaseOfSql(sql), connection.id, 'Invoice', o.ledgerInvoiceIds);
   if (invoices.length === 0) return { mapped: 0, snapshots: 0 };
   const context = await mappingContext(sql, connection);
   let mapped = 0;
@@ -233,7 +236,7 @@ export async function mapStoredSourceInvoices(
   o: { connection: LedgerConnection; ledgerInvoiceIds: readonly string[] },
 ): Promise<{ write: MappedWrite; state: StoredInvoiceState | undefined }[]> {
   if (o.ledgerInvoiceIds.length === 0) return [];
-  const invoices = await sourceRecordsOf(sql, o.connection.id, 'Invoice', o.ledgerInvoiceIds);
+  const invoices = await sourceRecordsOf(databaseOfSql(sql), o.connection.id, 'Invoice', o.ledgerInvoiceIds);
   const context = await mappingContext(sql, o.connection);
   const items = await itemsOf(sql, o.connection.id, invoices);
   const states = await statesOf(sql, o.connection.id, invoices);
@@ -267,9 +270,9 @@ function toWrite(sourceRecordId: string, { result, qualification }: Mapped, exis
 
 /** Map again the invoices that read these items (an item changed at the source, or its mapping changed), and their window's risks. */
 export async function remapInvoicesOfItems(sql: Sql, o: { connection: LedgerConnection; itemIds: readonly string[]; now: Date }) {
-  const ids = await invoicesDependingOnItems(sql, { connectionId: o.connection.id, itemIds: o.itemIds });
+  const ids = await invoicesDependingOnItems(databaseOfSql(sql), { connectionId: o.connection.id, itemIds: o.itemIds });
   const result = await mapAndStoreInvoices(sql, { connection: o.connection, ledgerInvoiceIds: ids, now: o.now });
-  if (result.snapshots > 0) await refreshCrossInvoiceRisks(crossInvoiceRiskStore(sql), o);
+  if (result.snapshots > 0) await refreshCrossInvoiceRisks(crossInvoiceRiskStore(databaseOfSql(sql)), o);
   return result;
 }
 
@@ -283,23 +286,26 @@ export async function remapInvoicesOfItems(sql: Sql, o: { connection: LedgerConn
 export async function remapAfterRun(sql: Sql, o: { connection: LedgerConnection; syncRunId: string; now: Date }) {
   const result = await remapRest(sql, o);
   // The run changed the window's invoices (or time moved it): the cross-invoice findings of the whole window again.
-  await refreshCrossInvoiceRisks(crossInvoiceRiskStore(sql), o);
+  await refreshCrossInvoiceRisks(crossInvoiceRiskStore(databaseOfSql(sql)), o);
   return result;
 }
 
 async function remapRest(sql: Sql, o: { connection: LedgerConnection; syncRunId: string; now: Date }) {
   const { connection } = o;
-  const written = (entityType: string) => sourceIdsWrittenBy(sql, { connectionId: connection.id, entityType, syncRunId: o.syncRunId });
+  const written = (entityType: string) =>
+    sourceIdsWrittenBy(databaseOfSql(sql), { connectionId: connection.id, entityType, syncRunId: o.syncRunId });
   if ((await written('Preferences')).length > 0) {
     // The run's pages stored its Preferences before any Invoice and mapped each invoice they wrote with them: map the others.
-    const ids = [...new Set([...(await invoicesNotWrittenBy(sql, o)), ...(await invoicesOutOfStep(sql, connection.id))])];
+    const ids = [
+      ...new Set([...(await invoicesNotWrittenBy(databaseOfSql(sql), o)), ...(await invoicesOutOfStep(databaseOfSql(sql), connection.id))]),
+    ];
     return mapAndStoreInvoices(sql, { connection, ledgerInvoiceIds: ids, now: o.now });
   }
-  const ofItems = await invoicesDependingOnItems(sql, {
+  const ofItems = await invoicesDependingOnItems(databaseOfSql(sql), {
     connectionId: connection.id,
     itemIds: await written('Item'),
     exceptWrittenByRun: o.syncRunId,
   });
-  const ids = [...new Set([...ofItems, ...(await invoicesOutOfStep(sql, connection.id))])];
+  const ids = [...new Set([...ofItems, ...(await invoicesOutOfStep(databaseOfSql(sql), connection.id))])];
   return mapAndStoreInvoices(sql, { connection, ledgerInvoiceIds: ids, now: o.now });
 }

@@ -1,6 +1,9 @@
 import { evidenceState, factsOfKey } from '../evidence/evidence-state.js';
 import type { QualificationLevel } from './fields.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 import type { FixGroup, LevelGroup, QualificationStore } from './ports.js';
+
+type Storage = UnitOfWork<{ qualification: QualificationStore }>;
 
 /** The filters of `qualification.summary` and `qualification.fixes` (instants, `[from, to)` on when preparations were saved). */
 export interface QualificationFiguresInput {
@@ -57,8 +60,8 @@ const filterOf = (input: QualificationFiguresInput) => ({
 });
 
 /** `qualification.summary`: preparations and verified volume by recorded level, per UTC month (docs/network-qualification.md). */
-export async function qualificationSummary(store: QualificationStore, input: QualificationFiguresInput) {
-  const groups = await store.levelGroups(filterOf(input));
+export async function qualificationSummary(storage: Storage, input: QualificationFiguresInput) {
+  const groups = await storage.store.qualification.levelGroups(filterOf(input));
   return {
     from: new Date(input.from).toISOString(),
     to: new Date(input.to).toISOString(),
@@ -68,8 +71,8 @@ export async function qualificationSummary(store: QualificationStore, input: Qua
 }
 
 /** `qualification.fixes`: source fixes ranked by the volume of the preparations they hold back, per currency. */
-export async function qualificationFixes(store: QualificationStore, input: QualificationFiguresInput & { limit?: number | undefined }) {
-  const groups = await store.fixGroups({ ...filterOf(input), limit: input.limit ?? FIXES_DEFAULT_LIMIT });
+export async function qualificationFixes(storage: Storage, input: QualificationFiguresInput & { limit?: number | undefined }) {
+  const groups = await storage.store.qualification.fixGroups({ ...filterOf(input), limit: input.limit ?? FIXES_DEFAULT_LIMIT });
   return {
     from: new Date(input.from).toISOString(),
     to: new Date(input.to).toISOString(),

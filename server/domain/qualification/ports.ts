@@ -32,7 +32,7 @@ export interface FixGroup {
   amountMinor: bigint;
 }
 
-/** What the operator's qualification figures read; persistence implements it (server/persistence/qualification-store.ts). */
+/** What the operator's qualification figures read; server/persistence/stores/qualification-store.ts implements it. */
 export interface QualificationStore {
   levelGroups(filter: QualificationFilter): Promise<LevelGroup[]>;
   fixGroups(filter: QualificationFilter & { limit: number }): Promise<FixGroup[]>;

@@ -9,11 +9,11 @@ const s = initServer();
 /** Endpoints 8 and 9: imported invoices with readiness for the calling key's provider. */
 export const invoiceHandlers = () => ({
   list: s.route(contract.invoices.list, async ({ query, req }) => {
-    const data = await listInvoices(req.em, authOf(req as unknown as Request), query);
+    const data = await listInvoices(req.storage, authOf(req as unknown as Request), query);
     return { status: 200 as const, body: { object: 'invoice.list' as const, api_version: 'v1' as const, data } };
   }),
   get: s.route(contract.invoices.get, async ({ params, req }) => {
-    const data = await getInvoice(req.em, authOf(req), params.invoiceId);
+    const data = await getInvoice(req.storage, authOf(req), params.invoiceId);
     return { status: 200 as const, body: { object: 'invoice' as const, api_version: 'v1' as const, data } };
   }),
 });

@@ -20,7 +20,7 @@ export const StoredInvoice = defineEntity({
     invoiceNumber: p.string().length(160).nullable(),
     status: p.string().length(32),
     currency: p.string().length(3).nullable(),
-    totalAmountMinor: p.bigint().nullable(),
+    totalAmountMinor: p.bigint('number').nullable(),
     sourceVersion: p.string().length(32).nullable(),
     revision: p.string().length(64).nullable(),
     /** Never null, and a snapshot of this invoice (a deferred constraint trigger checks it at commit). */

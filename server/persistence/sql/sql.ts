@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { nameHotStatement } from './hot-statements.js';
-import type { Database } from '../kysely.js';
+import { databaseOf, poolDatabase, type Database } from '../kysely.js';
 
 /**
  * Run one SQL statement (`?` placeholders) on the entity manager's Kysely,
@@ -20,7 +20,10 @@ export function sqlOf(em: EntityManager): Sql {
   // Sent as a parameterized statement straight to Kysely, inside the entity manager's transaction when it has one.
   // The ORM's own `execute` formats values into the SQL text first, which costs more CPU than the statement itself
   // for large JSON values (docs/performance.md, "Stored invoices").
-  return (query, params = [], name) => runOn(em.getKysely(), query, params, name);
+  return withDatabase(
+    (query, params = [], name) => runOn(em.getKysely(), query, params, name),
+    () => databaseOf(em),
+  );
 }
 
 /**
@@ -30,7 +33,10 @@ export function sqlOf(em: EntityManager): Sql {
  */
 export function poolSql(orm: MikroORM): Sql {
   const kysely = orm.em.getConnection().getClient();
-  return (query, params = [], name) => runOn(kysely, query, params, name);
+  return withDatabase(
+    (query, params = [], name) => runOn(kysely, query, params, name),
+    () => poolDatabase(orm),
+  );
 }
 
 /**
@@ -38,7 +44,27 @@ export function poolSql(orm: MikroORM): Sql {
  * converted store can call a statement module that still takes `Sql`.
  */
 export function sqlOfDatabase(db: Database): Sql {
-  return (query, params = [], name) => runOn(db as unknown as Kysely<unknown>, query, params, name);
+  return withDatabase(
+    (query, params = [], name) => runOn(db as unknown as Kysely<unknown>, query, params, name),
+    () => db,
+  );
+}
+
+/**
+ * TRANSITIONAL (removed with `Sql` itself): the typed `Database` an `Sql` runs on (the same transaction or pool), so
+ * code still handed an `Sql` can call a statement module converted to `Database`.
+ */
+export function databaseOfSql(sql: Sql): Database {
+  const database = databases.get(sql);
+  if (database === undefined) throw new Error('This Sql was not made by sqlOf, poolSql or sqlOfDatabase');
+  return database();
+}
+
+const databases = new WeakMap<Sql, () => Database>();
+
+function withDatabase(sql: Sql, database: () => Database): Sql {
+  databases.set(sql, database);
+  return sql;
 }
 
 async function runOn<Row>(kysely: Kysely<unknown>, query: string, params: unknown[], name: string | undefined): Promise<Row[]> {

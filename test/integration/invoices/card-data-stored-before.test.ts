@@ -8,6 +8,7 @@ import { Migration20261125183000_redact_card_numbers as Redaction } from '../../
 import { migrate, openOrm } from '../../../server/persistence/orm.js';
 import { connectionById } from '../../../server/persistence/sql/ledger-connections.sql.js';
 import { poolSql } from '../../../server/persistence/sql/sql.js';
+import { poolUnitOfWork } from '../../../server/persistence/unit-of-work.js';
 import { digitsOf, rowsHolding, TYPED } from '../../support/card-scan.js';
 import { createTestDatabase } from '../../support/database.js';
 
@@ -172,9 +173,9 @@ async function expectRedacted(orm: MikroORM, seeded: Seeded, before: Dump): Prom
   const sql = poolSql(orm);
   const id = (ledgerInvoiceId: string) => seeded.byLedgerId.get(ledgerInvoiceId)!;
   for (const typed of Object.values(TYPED)) expect(await scan(orm, typed), typed).toStrictEqual([]);
-  const em = orm.em.fork();
+  const storage = poolUnitOfWork(orm);
   const cardPaths = async (ledgerInvoiceId: string, provider?: 'gwa' | 'gwb' | 'gwc') => {
-    const detail = await getInvoiceForOperator(em, { id: id(ledgerInvoiceId).id, provider });
+    const detail = await getInvoiceForOperator(storage, { id: id(ledgerInvoiceId).id, provider });
     const paths = detail.issues.filter((i) => i.code === 'card_data_in_source').map((i) => `${i.category} ${i.path}`);
     return { ready: detail.ready, paths: paths.sort(), detail };
   };

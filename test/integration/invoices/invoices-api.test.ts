@@ -3,7 +3,6 @@ import { useLedgerApp } from '../../support/ledger-app.js';
 import { connect, invoiceReader, waitForRun } from '../../support/ledger-flow.js';
 import { confirmItem } from '../../support/preparation-flow.js';
 import { createTenant } from '../../support/tenants.js';
-import { sqlOf } from '../../../server/persistence/sql/sql.js';
 
 // 12 invoices over 6 items: item 5 has no Sku; invoice 1007 is partly paid; 1004, 1008, 1012 have no PO field.
 const app = useLedgerApp({ sandbox: { invoices: 12, items: 6 } });
@@ -45,9 +44,8 @@ describe('stored invoices over HTTP (endpoints 8, 9)', () => {
     ]);
     // Inside a transaction the check waits for the commit: the write batch points a row at its snapshot in a later statement.
     await app.orm.em.fork().transactional(async (em) => {
-      const tx = sqlOf(em);
-      await tx(`update stored_invoices set current_snapshot_id = ? where id = ?`, [crypto.randomUUID(), a!.id]);
-      await tx(`update stored_invoices set current_snapshot_id = ? where id = ?`, [a!.current_snapshot_id, a!.id]);
+      await em.execute(`update stored_invoices set current_snapshot_id = ? where id = ?`, [crypto.randomUUID(), a!.id]);
+      await em.execute(`update stored_invoices set current_snapshot_id = ? where id = ?`, [a!.current_snapshot_id, a!.id]);
     });
     const detail = await get(reader.key, a!.id);
     expect(detail.status).toBe(200);

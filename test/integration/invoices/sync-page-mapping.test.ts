@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { connect, ledgerTenant, waitForRun } from '../../support/ledger-flow.js';
-import { storeAndMapInvoicePage } from '../../../server/domain/invoices/store-invoices.js';
+import { mapAndStoreInvoices, storeAndMapInvoicePage } from '../../../server/domain/invoices/store-invoices.js';
 import { connectionById } from '../../../server/persistence/sql/ledger-connections.sql.js';
 import { upsertSourceRecords } from '../../../server/persistence/sql/ledger-source-records.sql.js';
 import { sqlOf } from '../../../server/persistence/sql/sql.js';
@@ -85,5 +85,33 @@ describe('a sync page mapped from memory', () => {
       { ledger_invoice_id: older.source_id, n: 1 },
       { ledger_invoice_id: newer.source_id, n: 2 },
     ]);
+  });
+
+  it('when a stored invoice is mapped again to a revision it has, then it keeps pointing at that snapshot and no snapshot is added', async () => {
+    const tenant = await ledgerTenant(app);
+    const realmId = await connect(app, tenant);
+    expect((await app.request(`/api/v1/integrations/ledger/${realmId}/sync`, { method: 'POST', key: tenant.key })).status).toBe(202);
+    expect((await waitForRun(app, tenant, realmId)).state).toBe('succeeded');
+    const [{ id: connectionId }] = await sql(`select id from ledger_connections where integration_id = ?`, [tenant.integrationId]);
+    const stored = () =>
+      sql(
+        `select si.ledger_invoice_id, si.revision, si.deleted, si.current_snapshot_id, (select count(*)::int from invoice_snapshots s where s.stored_invoice_id = si.id) as snapshots
+           from stored_invoices si where si.connection_id = ? order by si.ledger_invoice_id`,
+        [connectionId],
+      );
+    const before = await stored();
+    const [first] = before;
+    // Deleted at the source: the mapping's revision does not change (the snapshot stays), the stored invoice says deleted.
+    await sql(`update ledger_source_records set deleted = true where connection_id = ? and entity_type = 'Invoice' and source_id = ?`, [
+      connectionId,
+      first.ledger_invoice_id,
+    ]);
+    const result = await app.orm.em.fork().transactional(async (tem) => {
+      const tsql = sqlOf(tem);
+      const connection = (await connectionById(tsql, connectionId))!;
+      return mapAndStoreInvoices(tsql, { connection, ledgerInvoiceIds: [first.ledger_invoice_id], now: new Date() });
+    });
+    expect(result).toEqual({ mapped: 1, snapshots: 0 });
+    expect(await stored()).toEqual(before.map((r) => (r.ledger_invoice_id === first.ledger_invoice_id ? { ...r, deleted: true } : r)));
   });
 });

@@ -68,8 +68,6 @@ const isOrm = (m: string) => m.startsWith('@mikro-orm/');
  */
 const DOMAIN_STORAGE_PENDING = [
   'server/domain/auth/key-directory.ts',
-  'server/domain/invoices/invoice-views.ts',
-  'server/domain/invoices/item-mappings.ts',
   'server/domain/invoices/store-invoices.ts',
   'server/domain/ledger/admin-views.ts',
   'server/domain/ledger/consent.ts',
