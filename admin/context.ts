@@ -2,7 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ApiKeyMac } from '../server/crypto/api-key-mac.js';
 import { secretsEqual } from '../server/crypto/secrets.js';
 import type { EvidenceStore } from '../server/domain/evidence/ports.js';
-import type { LedgerPorts } from '../server/domain/ledger/ports.js';
+import type { LedgerPorts, LedgerStore } from '../server/domain/ledger/ports.js';
+import type { InvoicePageStore } from '../server/domain/invoices/ports-import.js';
 import type { Logger } from '../server/logger.js';
 import type { WebhookRuntime } from '../server/domain/webhooks/runtime.js';
 import type { QualificationStore } from '../server/domain/qualification/ports.js';
@@ -12,6 +13,8 @@ import type { UnitOfWork } from '../server/domain/unit-of-work.js';
 /** The domain stores operator procedures use, each area's port (server/persistence/unit-of-work.ts implements them). */
 export interface AdminStores {
   tenancy: TenancyStore;
+  ledger: LedgerStore;
+  invoicePages: InvoicePageStore;
 }
 
 export interface AdminContext {

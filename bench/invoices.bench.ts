@@ -27,6 +27,7 @@ import { importRun } from '../server/domain/ledger/import-run.js';
 import { encodeCursor } from '../server/domain/pagination.js';
 import { createLogger } from '../server/logger.js';
 import { sqlOf } from '../server/persistence/sql/sql.js';
+import { poolUnitOfWork } from '../server/persistence/unit-of-work.js';
 import { openOrm } from '../server/persistence/orm.js';
 import { queuedImport } from './ledger-support.js';
 import { linkedKey, seedLedger, startDatabase, startService, type ServiceProcess } from './support.js';
@@ -48,7 +49,7 @@ async function timedImport(orm: MikroORM, databaseUrl: string, invoices: number,
   try {
     global.gc?.();
     const started = process.hrtime.bigint();
-    const outcome = await importRun(orm.em.fork(), q.runtime, { runId: q.runId, maxAttempts: 1, logger, mapInvoices });
+    const outcome = await importRun(poolUnitOfWork(orm), q.runtime, { runId: q.runId, maxAttempts: 1, logger, mapInvoices });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const sql = sqlOf(orm.em.fork());
     const [run] = await sql<{ state: string; entities: Record<'Invoice', { created: number }> }>(

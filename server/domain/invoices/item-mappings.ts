@@ -2,6 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
 import { insertNextMappingVersion, listMappings, mappingById, revokeMapping } from '../../persistence/sql/item-mappings.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
+import { databaseOf } from '../../persistence/kysely.js';
+import { storesOf } from '../../persistence/unit-of-work.js';
 import { scopeOfConnection } from '../ledger/types.js';
 import { GWA_MAX_IDENTIFIER } from '../enrichment/gwa/limits.js';
 import { GWC_MAX_IDENTIFIER } from '../enrichment/gwc/limits.js';
@@ -38,7 +40,7 @@ export async function confirmItemMapping(
   // (connection, item, version) constraint still guards it.
   const row = await em.transactional(async (tem) => {
     const sql = sqlOf(tem);
-    const connection = await connectionById(sql, input.connectionId, true);
+    const connection = await connectionById(databaseOf(tem), input.connectionId, true);
     if (!connection) throw noConnection();
     const row = await insertNextMappingVersion(sql, {
       scope: scopeOfConnection(connection),
@@ -52,7 +54,7 @@ export async function confirmItemMapping(
       now,
     });
     // The invoices that read this item get their new revision at once, with the mapping (docs/invoices.md).
-    await remapInvoicesOfItems(sql, { connection, itemIds: [input.sourceItemId], now });
+    await remapInvoicesOfItems(storesOf(databaseOf(tem)), { connection, itemIds: [input.sourceItemId], now });
     return row;
   });
   return toItemMappingView(row);
@@ -60,7 +62,7 @@ export async function confirmItemMapping(
 
 export async function listItemMappings(em: EntityManager, input: { connectionId: string; sourceItemId?: string | undefined }) {
   const sql = sqlOf(em);
-  if (!(await connectionById(sql, input.connectionId))) throw noConnection();
+  if (!(await connectionById(databaseOf(em), input.connectionId))) throw noConnection();
   const filter =
     input.sourceItemId === undefined
       ? { connectionId: input.connectionId }
@@ -74,9 +76,9 @@ export async function revokeItemMapping(em: EntityManager, input: { id: string }
     const sql = sqlOf(tem);
     const mapping = await mappingById(sql, input.id);
     if (!mapping) throw new DomainError('not_found', 'No such item mapping');
-    const connection = (await connectionById(sql, mapping.connectionId, true))!;
+    const connection = (await connectionById(databaseOf(tem), mapping.connectionId, true))!;
     if (!(await revokeMapping(sql, input.id, now))) throw new DomainError('conflict', 'This item mapping is already revoked');
-    await remapInvoicesOfItems(sql, { connection, itemIds: [mapping.sourceItemId], now });
+    await remapInvoicesOfItems(storesOf(databaseOf(tem)), { connection, itemIds: [mapping.sourceItemId], now });
     return toListView((await mappingById(sql, input.id))!);
   });
 }
