@@ -5,7 +5,8 @@ import type { EvidenceStore } from '../server/domain/evidence/ports.js';
 import type { PaymentReportStore } from '../server/domain/payment-reports/ports.js';
 import type { SavedPreparationStore } from '../server/domain/preparations/ports.js';
 import type { InvoiceStore } from '../server/domain/invoices/ports.js';
-import type { LedgerPorts } from '../server/domain/ledger/ports.js';
+import type { LedgerPorts, LedgerStore } from '../server/domain/ledger/ports.js';
+import type { InvoicePageStore } from '../server/domain/invoices/ports-import.js';
 import type { Logger } from '../server/logger.js';
 import type { WebhookRuntime } from '../server/domain/webhooks/runtime.js';
 import type { QualificationStore } from '../server/domain/qualification/ports.js';
@@ -20,6 +21,8 @@ export interface AdminStores {
   evidence: EvidenceStore;
   invoices: InvoiceStore;
   qualification: QualificationStore;
+  ledger: LedgerStore;
+  invoicePages: InvoicePageStore;
 }
 
 export interface AdminContext {

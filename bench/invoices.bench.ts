@@ -28,6 +28,7 @@ import { encodeCursor } from '../server/domain/pagination.js';
 import { createLogger } from '../server/logger.js';
 import { sql } from 'kysely';
 import { databaseOf, poolDatabase } from '../server/persistence/kysely.js';
+import { poolUnitOfWork } from '../server/persistence/unit-of-work.js';
 import { openOrm } from '../server/persistence/orm.js';
 import { queuedImport } from './ledger-support.js';
 import { linkedKey, seedLedger, startDatabase, startService, type ServiceProcess } from './support.js';
@@ -49,7 +50,7 @@ async function timedImport(orm: MikroORM, databaseUrl: string, invoices: number,
   try {
     global.gc?.();
     const started = process.hrtime.bigint();
-    const outcome = await importRun(orm.em.fork(), q.runtime, { runId: q.runId, maxAttempts: 1, logger, mapInvoices });
+    const outcome = await importRun(poolUnitOfWork(orm), q.runtime, { runId: q.runId, maxAttempts: 1, logger, mapInvoices });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const pool = poolDatabase(orm);
     const {

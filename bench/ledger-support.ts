@@ -68,7 +68,7 @@ export async function queuedImport(
   });
   const org = await admin.organizations.create({ name: `Bench ${o.realmId}` });
   const integration = await admin.integrations.create({ organizationId: org.id, provider: 'ledger', environment: 'sandbox' });
-  await storeConsent(orm.em.fork(), cipher, {
+  await storeConsent(poolUnitOfWork(orm), cipher, {
     organizationId: org.id,
     integrationId: integration.id,
     environment: 'sandbox',
@@ -92,6 +92,6 @@ export async function queuedImport(
     environment: 'sandbox' as const,
     scopes: [],
   };
-  await queueSync(orm.em.fork(), runtime, { ctx, realmId: o.realmId, fullReconciliation: false });
+  await queueSync(poolUnitOfWork(orm), runtime, { ctx, realmId: o.realmId, fullReconciliation: false });
   return { runId, runtime, sandbox, organizationId: org.id, integrationId: integration.id, realmId: o.realmId };
 }

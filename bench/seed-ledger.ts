@@ -11,6 +11,7 @@ import path from 'node:path';
 import { importRun } from '../server/domain/ledger/import-run.js';
 import { createLogger } from '../server/logger.js';
 import { openOrm } from '../server/persistence/orm.js';
+import { poolUnitOfWork } from '../server/persistence/unit-of-work.js';
 import { queuedImport } from './ledger-support.js';
 
 const input = JSON.parse(process.argv[2]!) as { databaseUrl: string; invoices: number; items: number; lines: number; realmId: string };
@@ -19,7 +20,7 @@ const orm = await openOrm(input.databaseUrl, { pool: { min: 1, max: 4 } });
 try {
   const q = await queuedImport(orm, input.databaseUrl, { ...input, outboxDir: scratch });
   try {
-    const outcome = await importRun(orm.em.fork(), q.runtime, { runId: q.runId, maxAttempts: 1, logger: createLogger('warn') });
+    const outcome = await importRun(poolUnitOfWork(orm), q.runtime, { runId: q.runId, maxAttempts: 1, logger: createLogger('warn') });
     if (outcome !== 'done') throw new Error(`import did not complete: ${outcome}`);
   } finally {
     await q.sandbox.close();

@@ -11,8 +11,8 @@ import path from 'node:path';
 import { importRun } from '../server/domain/ledger/import-run.js';
 import { createLogger } from '../server/logger.js';
 import { startEmbeddedPostgres } from '../server/persistence/embedded-postgres.js';
-import { sqlOf } from '../server/persistence/sql/sql.js';
 import { migrate, openOrm } from '../server/persistence/orm.js';
+import { poolUnitOfWork } from '../server/persistence/unit-of-work.js';
 import { queuedImport } from './ledger-support.js';
 
 const SIZES = [10_000, 20_000];
@@ -30,6 +30,7 @@ const pg = await startEmbeddedPostgres({
 const orm = await openOrm(pg.url, { pool: { min: 2, max: 10 } });
 await migrate(orm);
 const logger = createLogger('warn');
+const storage = poolUnitOfWork(orm);
 const results: { invoices: number; seconds: number; perSecond: number; peakRssMb: number; pages: number }[] = [];
 
 try {
@@ -48,21 +49,19 @@ try {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 25);
     const started = process.hrtime.bigint();
-    const outcome = await importRun(orm.em.fork(), runtime, { runId, maxAttempts: 1, logger });
+    const outcome = await importRun(storage, runtime, { runId, maxAttempts: 1, logger });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     clearInterval(sampler);
-    const [run] = await sqlOf(orm.em.fork())<{ state: string; entities: Record<'Invoice' | 'Item', { created: number; pages: number }> }>(
-      `select state, entities from ledger_sync_runs where id = ?`,
-      [runId],
-    );
-    if (outcome !== 'done' || run?.state !== 'succeeded' || run.entities.Invoice.created !== size)
+    const run = await storage.store.ledger.runById(runId);
+    const entities = run?.entities as Record<'Invoice' | 'Item', { created: number; pages: number }> | undefined;
+    if (outcome !== 'done' || run?.state !== 'succeeded' || entities?.Invoice.created !== size)
       throw new Error(`bench run did not complete: ${JSON.stringify(run)}`);
     results.push({
       invoices: size,
       seconds,
       perSecond: size / seconds,
       peakRssMb: peak / 1024 / 1024,
-      pages: run.entities.Invoice.pages + run.entities.Item.pages + 1,
+      pages: entities.Invoice.pages + entities.Item.pages + 1,
     });
     await sandbox.close();
   }

@@ -9,6 +9,7 @@ import { apiKeyMac } from './crypto/api-key-mac.js';
 import { resolveTokenKey } from './crypto/token-cipher.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './persistence/embedded-postgres.js';
 import { databaseOptions, migrate, openOrm } from './persistence/orm.js';
+import { poolUnitOfWork } from './persistence/unit-of-work.js';
 import { buildLedgerRuntime } from './jobs/ledger-setup.js';
 import { rebindLegacyTokens } from './domain/ledger/rebind-legacy-tokens.js';
 import { startSyncQueue, type SyncQueue } from './jobs/sync-queue.js';
@@ -57,7 +58,7 @@ export async function startService(
     // Accounting source: provider or in-process sandbox, and the sync queue (worker in-process unless LEDGER_WORKER=off).
     ledger = await buildLedgerRuntime(config);
     // Tokens stored before row binding are re-encrypted bound to their connection (docs/decisions.md).
-    const rebound = await rebindLegacyTokens(orm.em.fork(), ledger.runtime.cipher);
+    const rebound = await rebindLegacyTokens(poolUnitOfWork(orm), ledger.runtime.cipher);
     if (rebound) logger.info({ connections: rebound }, 'ledger tokens re-encrypted bound to their connection');
     queue = await startSyncQueue({
       databaseUrl,

@@ -23,43 +23,35 @@ import { ConnectionConfigureInput } from './invoices.schema.js';
 
 /** Accounting-source connections: list, configure (PO field), sync (queue a run), pause, resume, disconnect (revokes the tokens at the provider; tokens are never shown). */
 export const connectionsRouter = router({
-  list: operatorProcedure.input(ConnectionsListInput).query(({ ctx, input }) => listConnectionViews(ctx.orm.em.fork(), input ?? {})),
-  pause: operatorProcedure
-    .input(ConnectionIdInput)
-    .mutation(({ ctx, input }) => changeConnection(ctx.orm.em.fork(), { ...input, action: 'pause' })),
+  list: operatorProcedure.input(ConnectionsListInput).query(({ ctx, input }) => listConnectionViews(ctx.uow, input ?? {})),
+  pause: operatorProcedure.input(ConnectionIdInput).mutation(({ ctx, input }) => changeConnection(ctx.uow, { ...input, action: 'pause' })),
   resume: operatorProcedure
     .input(ConnectionIdInput)
-    .mutation(({ ctx, input }) => changeConnection(ctx.orm.em.fork(), { ...input, action: 'resume' })),
-  configure: operatorProcedure
-    .input(ConnectionConfigureInput)
-    .mutation(({ ctx, input }) => configureConnectionSettings(ctx.orm.em.fork(), input)),
+    .mutation(({ ctx, input }) => changeConnection(ctx.uow, { ...input, action: 'resume' })),
+  configure: operatorProcedure.input(ConnectionConfigureInput).mutation(({ ctx, input }) => configureConnectionSettings(ctx.uow, input)),
   disconnect: operatorProcedure
     .input(ConnectionIdInput)
     .mutation(({ ctx, input }) =>
-      changeConnection(ctx.orm.em.fork(), { ...input, action: 'disconnect' }, { runtime: ctx.ledger, logger: ctx.logger }),
+      changeConnection(ctx.uow, { ...input, action: 'disconnect' }, { runtime: ctx.ledger, logger: ctx.logger }),
     ),
-  sync: operatorProcedure
-    .input(ConnectionSyncInput)
-    .mutation(({ ctx, input }) => queueSyncForConnection(ctx.orm.em.fork(), ctx.ledger, input)),
+  sync: operatorProcedure.input(ConnectionSyncInput).mutation(({ ctx, input }) => queueSyncForConnection(ctx.uow, ctx.ledger, input)),
 });
 
 /** Sync runs, newest first, with a cursor; `fail` ends a queued or running run (docs/ledger-sync.md). */
 export const syncRunsRouter = router({
   list: operatorProcedure.input(SyncRunsListInput).query(({ ctx, input }) =>
-    listSyncRunViews(ctx.orm.em.fork(), {
+    listSyncRunViews(ctx.uow, {
       state: input?.state,
       cursor: input?.cursor,
       limit: input?.limit,
       realmId: input?.connectionId,
     }),
   ),
-  get: operatorProcedure.input(SyncRunGetInput).query(({ ctx, input }) => getSyncRunView(ctx.orm.em.fork(), input)),
-  fail: operatorProcedure.input(SyncRunFailInput).mutation(({ ctx, input }) => failSyncRun(ctx.orm.em.fork(), input)),
+  get: operatorProcedure.input(SyncRunGetInput).query(({ ctx, input }) => getSyncRunView(ctx.uow, input)),
+  fail: operatorProcedure.input(SyncRunFailInput).mutation(({ ctx, input }) => failSyncRun(ctx.uow, input)),
 });
 
 export const invitationsRouter = router({
-  create: operatorProcedure
-    .input(InvitationCreateInput)
-    .mutation(({ ctx, input }) => createInvitationForKey(ctx.orm.em.fork(), ctx.ledger, input)),
-  list: operatorProcedure.input(InvitationsListInput).query(({ ctx, input }) => listInvitationViews(ctx.orm.em.fork(), input ?? {})),
+  create: operatorProcedure.input(InvitationCreateInput).mutation(({ ctx, input }) => createInvitationForKey(ctx.uow, ctx.ledger, input)),
+  list: operatorProcedure.input(InvitationsListInput).query(({ ctx, input }) => listInvitationViews(ctx.uow, input ?? {})),
 });

@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import { importRun } from '../domain/ledger/import-run.js';
 import { reapStuckRuns } from '../domain/ledger/reap-runs.js';
 import type { LedgerPorts, SyncQueuePort } from '../domain/ledger/ports.js';
+import { poolUnitOfWork } from '../persistence/unit-of-work.js';
 import { oneProcessAtATime } from './queue-setup-lock.js';
 import { takeRunLease } from './run-lease.js';
 import { observeQueueDepth } from '../observability/saturation-metrics.js';
@@ -32,6 +33,7 @@ export async function startSyncQueue(o: {
   logger: Logger;
   work: boolean;
 }): Promise<SyncQueue> {
+  const storage = poolUnitOfWork(o.orm);
   const boss = new PgBoss({ connectionString: o.databaseUrl, schema: QUEUE_SCHEMA, max: 4, supervise: true, schedule: false });
   boss.on('error', (err: Error) => o.logger.error({ err }, 'job queue error'));
   await oneProcessAtATime(o.databaseUrl, async () => {
@@ -60,7 +62,7 @@ export async function startSyncQueue(o: {
             const lastAttempt = job.retryCount >= job.retryLimit;
             const attempt = { runId: job.data.runId, maxAttempts: MAX_SYNC_ATTEMPTS, lastAttempt, logger: o.logger, leaseLost: lease.lost };
             // One trace per attempt: the import, its SQL statements and its provider calls.
-            outcome = await inSpan('ledger_sync.import_run', (em, a) => importRun(em, o.runtime, a), o.orm.em.fork(), attempt);
+            outcome = await inSpan('ledger_sync.import_run', (s, a) => importRun(s, o.runtime, a), storage, attempt);
           } finally {
             await lease.release();
           }
@@ -85,7 +87,7 @@ export async function startSyncQueue(o: {
     },
     cancel: (jobId) => boss.cancel(LEDGER_SYNC_QUEUE, jobId),
   };
-  const reap = () => reapStuckRuns(o.orm.em.fork(), port, { leaseGraceMs: o.runtime.settings.leaseGraceMs });
+  const reap = () => reapStuckRuns(storage, port, { leaseGraceMs: o.runtime.settings.leaseGraceMs });
   // Every worker reaps: a run whose worker died is failed once its lease expired, not only at the next sync request.
   const timer = o.work
     ? setInterval(

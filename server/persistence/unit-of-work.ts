@@ -6,6 +6,8 @@ import { paymentReportStore } from './stores/payment-report-store.js';
 import { savedPreparationStore } from './stores/saved-preparation-store.js';
 import { invoicesStore } from './stores/invoices-store.js';
 import { qualificationStore } from './stores/qualification-store.js';
+import { invoicePageStore } from './stores/invoice-page-store.js';
+import { ledgerStore } from './stores/ledger-store.js';
 import { tenancyStore } from './stores/tenancy-store.js';
 
 /**
@@ -31,6 +33,12 @@ export function storesOf(db: Database) {
     },
     get qualification() {
       return qualificationStore(db);
+    },
+    get ledger() {
+      return ledgerStore(db);
+    },
+    get invoicePages() {
+      return invoicePageStore(db);
     },
   };
 }

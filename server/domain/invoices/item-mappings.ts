@@ -4,6 +4,7 @@ import { GWC_MAX_IDENTIFIER } from '../enrichment/gwc/limits.js';
 import { DomainError } from '../errors.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { toItemMappingView, toListView, type ItemMappingListView, type ItemMappingView } from './item-mapping-view.js';
+import type { InvoicePageStore } from './ports-import.js';
 import type { InvoiceStore } from './ports.js';
 
 export type { ItemMappingListView, ItemMappingView };
@@ -12,7 +13,7 @@ import { remapInvoicesOfItems } from './store-invoices.js';
 /** A confirmed identifier must fit every provider it may be sent to: the strictest limit (spec Limits). */
 export const MAPPED_IDENTIFIER_MAX = Math.min(GWA_MAX_IDENTIFIER, GWC_MAX_IDENTIFIER);
 
-type Storage = UnitOfWork<{ invoices: InvoiceStore }>;
+type Storage = UnitOfWork<{ invoices: InvoiceStore; invoicePages: InvoicePageStore }>;
 
 const noConnection = () => new DomainError('not_found', 'No such connection');
 
@@ -36,7 +37,8 @@ export async function confirmItemMapping(
 ): Promise<ItemMappingView> {
   // Confirmations of one connection are serialised on its row, so each gets the next version; the unique
   // (connection, item, version) constraint still guards it.
-  const row = await storage.transaction(async ({ invoices }) => {
+  const row = await storage.transaction(async (store) => {
+    const { invoices } = store;
     const connection = await invoices.connectionById(input.connectionId, true);
     if (!connection) throw noConnection();
     const row = await invoices.insertNextMappingVersion({
@@ -51,7 +53,7 @@ export async function confirmItemMapping(
       now,
     });
     // The invoices that read this item get their new revision at once, with the mapping (docs/invoices.md).
-    await remapInvoicesOfItems(invoices.mapping, { connection, itemIds: [input.sourceItemId], now });
+    await remapInvoicesOfItems(store, { connection, itemIds: [input.sourceItemId], now });
     return row;
   });
   return toItemMappingView(row);
@@ -69,12 +71,13 @@ export async function listItemMappings(storage: Storage, input: { connectionId: 
 
 /** Revoke one version: the item counts as unmapped (a mapping issue) until it is confirmed again. */
 export async function revokeItemMapping(storage: Storage, input: { id: string }, now = new Date()): Promise<ItemMappingListView> {
-  return storage.transaction(async ({ invoices }) => {
+  return storage.transaction(async (store) => {
+    const { invoices } = store;
     const mapping = await invoices.mappingById(input.id);
     if (!mapping) throw new DomainError('not_found', 'No such item mapping');
     const connection = (await invoices.connectionById(mapping.connectionId, true))!;
     if (!(await invoices.revokeMapping(input.id, now))) throw new DomainError('conflict', 'This item mapping is already revoked');
-    await remapInvoicesOfItems(invoices.mapping, { connection, itemIds: [mapping.sourceItemId], now });
+    await remapInvoicesOfItems(store, { connection, itemIds: [mapping.sourceItemId], now });
     return toListView((await invoices.mappingById(input.id))!);
   });
 }

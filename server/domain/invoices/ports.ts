@@ -1,7 +1,6 @@
 import type { Environment } from '../../../contract/common/index.js';
 import type { LedgerConnection, ItemMappingVersion } from '../ledger/types.js';
 import type { TenantScope } from '../tenant-scope.js';
-import type { remapInvoicesOfItems } from './store-invoices.js';
 import type { InvoiceState } from './types.js';
 
 /** Which stored invoices a reader may see: those of these ledger integrations, in this organization and environment. */
@@ -32,12 +31,6 @@ export interface NextMappingVersion {
   now: Date;
 }
 
-/**
- * TRANSITIONAL (until store-invoices.ts takes a port of its own): what `remapInvoicesOfItems` maps and stores with, on
- * the same transaction as the rest of the store.
- */
-export type InvoiceMappingStorage = Parameters<typeof remapInvoicesOfItems>[0];
-
 /** What the stored-invoice and item-mapping use cases need from storage; server/persistence/stores/invoices-store.ts implements it. */
 export interface InvoiceStore {
   /** The ledger integrations linked to a payment provider integration, of the same organization and environment. */
@@ -56,6 +49,4 @@ export interface InvoiceStore {
   listMappings(f: { connectionId: string; sourceItemId?: string }): Promise<ItemMappingVersion[]>;
   /** Revoke one version; false when it was already revoked. */
   revokeMapping(id: string, now: Date): Promise<boolean>;
-  /** TRANSITIONAL: see `InvoiceMappingStorage`. */
-  readonly mapping: InvoiceMappingStorage;
 }

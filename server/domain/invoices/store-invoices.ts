@@ -1,23 +1,14 @@
-import { listMappings } from '../../persistence/sql/item-mappings.sql.js';
-import { crossInvoiceRiskStore } from '../../persistence/sql/qualification.sql.js';
-import { databaseOfSql, type Sql } from '../../persistence/sql/sql.js';
 import { scopeOfConnection, type LedgerConnection } from '../ledger/types.js';
-import {
-  invoicesDependingOnItems,
-  invoicesNotWrittenBy,
-  invoicesOutOfStep,
-  sourceIdsWrittenBy,
-  sourceRecordsOf,
-  storedStates,
-  writeMappedInvoices,
-  type MappedWrite,
-} from '../../persistence/sql/stored-invoices.sql.js';
+import type { InvoicePageStore, MappedWrite } from './ports-import.js';
 import { qualificationInputOf, qualifyInvoice, type Qualification } from '../qualification/index.js';
 import { refreshCrossInvoiceRisks } from './cross-invoice-qualification.js';
 import { toItemMappingView } from './item-mapping-view.js';
 import { mapInvoice } from './map-invoice.js';
 import { record, records, refValue } from './source-record.js';
 import type { ItemMapping, MappedInvoice, StoredInvoiceState, StoredSourceRecord } from './types.js';
+
+/** The stores these steps run on: the caller's transaction (or the pool), passed down from its use case. */
+type Stores = { invoicePages: InvoicePageStore };
 
 /** Invoices mapped per batch: one item read, one state read and one write per batch (two when a revision came back). */
 const BATCH = 500;
@@ -37,11 +28,8 @@ export function referencedItemIds(invoice: Record<string, unknown>): string[] {
 }
 
 /** Every version of the connection's item mappings, as the mapper takes them (provenance copies only the confirmed fields). */
-async function mappingsOf(sql: Sql, connectionId: string): Promise<ItemMapping[]> {
-  return (await listMappings(databaseOfSql(sql), { connectionId })).map((m) => ({
-    ...toItemMappingView(m),
-    revoked: m.revokedAt !== null,
-  }));
+async function mappingsOf(store: InvoicePageStore, connectionId: string): Promise<ItemMapping[]> {
+  return (await store.listMappings({ connectionId })).map((m) => ({ ...toItemMappingView(m), revoked: m.revokedAt !== null }));
 }
 
 /** What every invoice of a connection is mapped with, read once per call. */
@@ -52,9 +40,9 @@ interface MappingContext {
   settings: { purchaseOrderField: string | null; version: number };
 }
 
-async function mappingContext(sql: Sql, connection: LedgerConnection): Promise<MappingContext> {
-  const preferences = (await sourceRecordsOf(databaseOfSql(sql), connection.id, 'Preferences')).find((p) => !p.deleted)?.payload ?? null;
-  const mappings = await mappingsOf(sql, connection.id);
+async function mappingContext(store: InvoicePageStore, connection: LedgerConnection): Promise<MappingContext> {
+  const preferences = (await store.sourceRecordsOf(connection.id, 'Preferences')).find((p) => !p.deleted)?.payload ?? null;
+  const mappings = await mappingsOf(store, connection.id);
   const settings = { purchaseOrderField: connection.purchaseOrderField, version: connection.settingsVersion };
   return { connection, preferences, mappings, settings };
 }
@@ -74,7 +62,7 @@ export type ItemCache = Map<string, Record<string, unknown> | null>;
 const ITEM_CACHE_LIMIT = 50_000;
 
 /** The stored Items a batch of invoices references, by source id: from `cache` when given, else read. */
-async function itemsOf(sql: Sql, connectionId: string, invoices: readonly InvoiceRecord[], cache: ItemCache = new Map()) {
+async function itemsOf(store: InvoicePageStore, connectionId: string, invoices: readonly InvoiceRecord[], cache: ItemCache = new Map()) {
   const itemIds = [...new Set(invoices.flatMap((r) => referencedItemIds(r.payload)))];
   let missing = itemIds.filter((id) => !cache.has(id));
   if (cache.size + missing.length > ITEM_CACHE_LIMIT) {
@@ -82,7 +70,7 @@ async function itemsOf(sql: Sql, connectionId: string, invoices: readonly Invoic
     missing = itemIds;
   }
   if (missing.length > 0) {
-    const rows = await sourceRecordsOf(databaseOfSql(sql), connectionId, 'Item', missing);
+    const rows = await store.sourceRecordsOf(connectionId, 'Item', missing);
     for (const id of missing) cache.set(id, null);
     for (const i of rows) if (!i.deleted) cache.set(i.sourceId, i.payload);
   }
@@ -95,9 +83,8 @@ async function itemsOf(sql: Sql, connectionId: string, invoices: readonly Invoic
 }
 
 /** The stored invoices of a batch, by source id. */
-async function statesOf(sql: Sql, connectionId: string, invoices: readonly InvoiceRecord[]) {
-  const rows = await storedStates(
-    databaseOfSql(sql),
+async function statesOf(store: InvoicePageStore, connectionId: string, invoices: readonly InvoiceRecord[]) {
+  const rows = await store.storedStates(
     connectionId,
     invoices.map((r) => r.sourceId),
   );
@@ -120,7 +107,7 @@ function mapRecord(rec: InvoiceRecord, context: MappingContext, items: ReadonlyM
 
 /** Write what changed: a mapping whose revision and deletion equal the stored invoice's is not written again. */
 async function writeChanged(
-  sql: Sql,
+  store: InvoicePageStore,
   context: MappingContext,
   mapped: readonly (Mapped & { sourceRecordId: string; sourceId: string })[],
   states: ReadonlyMap<string, StoredInvoiceState>,
@@ -133,7 +120,7 @@ async function writeChanged(
     writes.push(toWrite(sourceRecordId, m, state?.id));
   }
   const { connection } = context;
-  const { snapshots } = await writeMappedInvoices(databaseOfSql(sql), {
+  const { snapshots } = await store.writeMappedInvoices({
     scope: scopeOfConnection(connection),
     connectionId: connection.id,
     rows: writes,
@@ -149,22 +136,22 @@ async function writeChanged(
  * transaction, so a sync page and its mapping commit together (docs/invoices.md).
  */
 export async function mapAndStoreInvoices(
-  sql: Sql,
+  { invoicePages: store }: Stores,
   o: { connection: LedgerConnection; ledgerInvoiceIds?: readonly string[]; now: Date },
 ): Promise<{ mapped: number; snapshots: number }> {
   const { connection } = o;
   if (o.ledgerInvoiceIds !== undefined && o.ledgerInvoiceIds.length === 0) return { mapped: 0, snapshots: 0 };
-  const invoices = await sourceRecordsOf(databaseOfSql(sql), connection.id, 'Invoice', o.ledgerInvoiceIds);
+  const invoices = await store.sourceRecordsOf(connection.id, 'Invoice', o.ledgerInvoiceIds);
   if (invoices.length === 0) return { mapped: 0, snapshots: 0 };
-  const context = await mappingContext(sql, connection);
+  const context = await mappingContext(store, connection);
   let mapped = 0;
   let snapshots = 0;
   for (let start = 0; start < invoices.length; start += BATCH) {
     const batch = invoices.slice(start, start + BATCH);
-    const items = await itemsOf(sql, connection.id, batch);
-    const states = await statesOf(sql, connection.id, batch);
+    const items = await itemsOf(store, connection.id, batch);
+    const states = await statesOf(store, connection.id, batch);
     const results = batch.map((rec) => ({ sourceRecordId: rec.id, sourceId: rec.sourceId, ...mapRecord(rec, context, items) }));
-    const written = await writeChanged(sql, context, results, states, o.now);
+    const written = await writeChanged(store, context, results, states, o.now);
     mapped += written.mapped;
     snapshots += written.snapshots;
   }
@@ -181,7 +168,7 @@ export async function mapAndStoreInvoices(
  * one stored) is mapped from what is stored instead, as `mapAndStoreInvoices` does.
  */
 export async function storeAndMapInvoicePage<Stored extends { written: ReadonlyMap<string, string> }>(
-  sql: Sql,
+  stores: Stores,
   o: {
     connection: LedgerConnection;
     records: readonly { sourceId: string; deleted: boolean; payload: Record<string, unknown> }[];
@@ -194,10 +181,11 @@ export async function storeAndMapInvoicePage<Stored extends { written: ReadonlyM
   },
 ): Promise<Stored> {
   const { connection } = o;
+  const store = stores.invoicePages;
   const page: InvoiceRecord[] = o.records.map((r) => ({ sourceId: r.sourceId, deleted: r.deleted, payload: r.payload }));
-  const context = await mappingContext(sql, connection);
-  const items = await itemsOf(sql, connection.id, page, o.items);
-  const states = await statesOf(sql, connection.id, page);
+  const context = await mappingContext(store, connection);
+  const items = await itemsOf(store, connection.id, page, o.items);
+  const states = await statesOf(store, connection.id, page);
   const storing = o.store();
   storing.catch(() => undefined); // awaited below; a failure must not count as unhandled while the page is mapped
   // One statement at a time on the transaction's connection: let the upsert go out, then map while the database runs it.
@@ -215,13 +203,13 @@ export async function storeAndMapInvoicePage<Stored extends { written: ReadonlyM
     const sourceRecordId = stored.written.get(sourceId);
     return sourceRecordId === undefined ? [] : [{ sourceRecordId, sourceId, ...result }];
   });
-  const writing = writeChanged(sql, context, mapped, states, o.now);
+  const writing = writeChanged(store, context, mapped, states, o.now);
   writing.catch(() => undefined); // awaited below
   await new Promise<void>((resolve) => setImmediate(resolve));
   o.whileWriting?.();
   await writing;
   const notWritten = page.filter((r) => !stored.written.has(r.sourceId)).map((r) => r.sourceId);
-  await mapAndStoreInvoices(sql, { connection, ledgerInvoiceIds: notWritten, now: o.now });
+  await mapAndStoreInvoices(stores, { connection, ledgerInvoiceIds: notWritten, now: o.now });
   return stored;
 }
 
@@ -232,14 +220,14 @@ export async function storeAndMapInvoicePage<Stored extends { written: ReadonlyM
  * "Card numbers stored by earlier versions").
  */
 export async function mapStoredSourceInvoices(
-  sql: Sql,
+  { invoicePages: store }: Stores,
   o: { connection: LedgerConnection; ledgerInvoiceIds: readonly string[] },
 ): Promise<{ write: MappedWrite; state: StoredInvoiceState | undefined }[]> {
   if (o.ledgerInvoiceIds.length === 0) return [];
-  const invoices = await sourceRecordsOf(databaseOfSql(sql), o.connection.id, 'Invoice', o.ledgerInvoiceIds);
-  const context = await mappingContext(sql, o.connection);
-  const items = await itemsOf(sql, o.connection.id, invoices);
-  const states = await statesOf(sql, o.connection.id, invoices);
+  const invoices = await store.sourceRecordsOf(o.connection.id, 'Invoice', o.ledgerInvoiceIds);
+  const context = await mappingContext(store, o.connection);
+  const items = await itemsOf(store, o.connection.id, invoices);
+  const states = await statesOf(store, o.connection.id, invoices);
   return invoices.map((rec) => {
     const state = states.get(rec.sourceId);
     return { write: toWrite(rec.id, mapRecord(rec, context, items), state?.id), state };
@@ -269,10 +257,10 @@ function toWrite(sourceRecordId: string, { result, qualification }: Mapped, exis
 }
 
 /** Map again the invoices that read these items (an item changed at the source, or its mapping changed), and their window's risks. */
-export async function remapInvoicesOfItems(sql: Sql, o: { connection: LedgerConnection; itemIds: readonly string[]; now: Date }) {
-  const ids = await invoicesDependingOnItems(databaseOfSql(sql), { connectionId: o.connection.id, itemIds: o.itemIds });
-  const result = await mapAndStoreInvoices(sql, { connection: o.connection, ledgerInvoiceIds: ids, now: o.now });
-  if (result.snapshots > 0) await refreshCrossInvoiceRisks(crossInvoiceRiskStore(databaseOfSql(sql)), o);
+export async function remapInvoicesOfItems(stores: Stores, o: { connection: LedgerConnection; itemIds: readonly string[]; now: Date }) {
+  const ids = await stores.invoicePages.invoicesDependingOnItems({ connectionId: o.connection.id, itemIds: o.itemIds });
+  const result = await mapAndStoreInvoices(stores, { connection: o.connection, ledgerInvoiceIds: ids, now: o.now });
+  if (result.snapshots > 0) await refreshCrossInvoiceRisks(stores.invoicePages.crossInvoiceRisks, o);
   return result;
 }
 
@@ -283,29 +271,27 @@ export async function remapInvoicesOfItems(sql: Sql, o: { connection: LedgerConn
  * wrote were mapped in their page, after the run stored its Preferences and Items
  * (SYNC_ENTITIES order), so they are not mapped twice.
  */
-export async function remapAfterRun(sql: Sql, o: { connection: LedgerConnection; syncRunId: string; now: Date }) {
-  const result = await remapRest(sql, o);
+export async function remapAfterRun(stores: Stores, o: { connection: LedgerConnection; syncRunId: string; now: Date }) {
+  const result = await remapRest(stores, o);
   // The run changed the window's invoices (or time moved it): the cross-invoice findings of the whole window again.
-  await refreshCrossInvoiceRisks(crossInvoiceRiskStore(databaseOfSql(sql)), o);
+  await refreshCrossInvoiceRisks(stores.invoicePages.crossInvoiceRisks, o);
   return result;
 }
 
-async function remapRest(sql: Sql, o: { connection: LedgerConnection; syncRunId: string; now: Date }) {
+async function remapRest(stores: Stores, o: { connection: LedgerConnection; syncRunId: string; now: Date }) {
   const { connection } = o;
-  const written = (entityType: string) =>
-    sourceIdsWrittenBy(databaseOfSql(sql), { connectionId: connection.id, entityType, syncRunId: o.syncRunId });
+  const store = stores.invoicePages;
+  const written = (entityType: string) => store.sourceIdsWrittenBy({ connectionId: connection.id, entityType, syncRunId: o.syncRunId });
   if ((await written('Preferences')).length > 0) {
     // The run's pages stored its Preferences before any Invoice and mapped each invoice they wrote with them: map the others.
-    const ids = [
-      ...new Set([...(await invoicesNotWrittenBy(databaseOfSql(sql), o)), ...(await invoicesOutOfStep(databaseOfSql(sql), connection.id))]),
-    ];
-    return mapAndStoreInvoices(sql, { connection, ledgerInvoiceIds: ids, now: o.now });
+    const ids = [...new Set([...(await store.invoicesNotWrittenBy(o)), ...(await store.invoicesOutOfStep(connection.id))])];
+    return mapAndStoreInvoices(stores, { connection, ledgerInvoiceIds: ids, now: o.now });
   }
-  const ofItems = await invoicesDependingOnItems(databaseOfSql(sql), {
+  const ofItems = await store.invoicesDependingOnItems({
     connectionId: connection.id,
     itemIds: await written('Item'),
     exceptWrittenByRun: o.syncRunId,
   });
-  const ids = [...new Set([...ofItems, ...(await invoicesOutOfStep(databaseOfSql(sql), connection.id))])];
-  return mapAndStoreInvoices(sql, { connection, ledgerInvoiceIds: ids, now: o.now });
+  const ids = [...new Set([...ofItems, ...(await store.invoicesOutOfStep(connection.id))])];
+  return mapAndStoreInvoices(stores, { connection, ledgerInvoiceIds: ids, now: o.now });
 }

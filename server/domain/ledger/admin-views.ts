@@ -1,17 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  configureConnection,
-  connectionById,
-  disconnectConnection,
-  listConnections,
-  setConnectionStatus,
-} from '../../persistence/sql/ledger-connections.sql.js';
-import { listInvitations } from '../../persistence/sql/ledger-invitations.sql.js';
-import { finishRun, listRuns, runById } from '../../persistence/sql/ledger-sync-runs.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
 import type { Logger } from '../../logger.js';
-import type { LedgerPorts } from './ports.js';
+import type { InvoicePageStore } from '../invoices/ports-import.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import type { LedgerPorts, LedgerStore } from './ports.js';
 import { LedgerHttpError } from './provider-errors.js';
 import { mapAndStoreInvoices } from '../invoices/store-invoices.js';
 import { toSyncRunView } from './sync-run-view.js';
@@ -19,6 +10,8 @@ import { decodeCursor, encodeCursor } from '../pagination.js';
 import { isoTimestamp } from '../timestamps.js';
 import type { LedgerConnection } from './types.js';
 import type { SyncState } from '../../../contract/common/index.js';
+
+type Storage = UnitOfWork<{ ledger: LedgerStore }>;
 
 /** Operator view of a connection: never tokens. */
 export const toConnectionView = (c: LedgerConnection) => ({
@@ -38,11 +31,10 @@ export const toConnectionView = (c: LedgerConnection) => ({
 /** Default page of `connections.list`: an operator list is bounded even when no limit is given. */
 const DEFAULT_CONNECTIONS_LIMIT = 100;
 
-export async function listConnectionViews(em: EntityManager, input: { integrationId?: string | undefined; limit?: number | undefined }) {
+export async function listConnectionViews(storage: Storage, input: { integrationId?: string | undefined; limit?: number | undefined }) {
   const limit = input.limit ?? DEFAULT_CONNECTIONS_LIMIT;
-  return (await listConnections(sqlOf(em), input.integrationId ? { integrationId: input.integrationId, limit } : { limit })).map(
-    toConnectionView,
-  );
+  const filter = input.integrationId ? { integrationId: input.integrationId, limit } : { limit };
+  return (await storage.store.ledger.listConnections(filter)).map(toConnectionView);
 }
 
 /**
@@ -54,30 +46,29 @@ export async function listConnectionViews(em: EntityManager, input: { integratio
  * never leaves the connection connected.
  */
 export async function changeConnection(
-  em: EntityManager,
+  storage: Storage,
   input: { id: string; action: 'pause' | 'resume' | 'disconnect' },
   deps: { runtime?: LedgerPorts | undefined; logger?: Logger | undefined } = {},
 ) {
   let revoke: { refreshEnc: string } | undefined;
-  const view = await em.transactional(async (tem) => {
-    const sql = sqlOf(tem);
-    const c = await connectionById(sql, input.id, true);
+  const view = await storage.transaction(async ({ ledger }) => {
+    const c = await ledger.connectionById(input.id, true);
     if (!c) throw new DomainError('not_found', 'No such connection');
     if (input.action === 'pause') {
       if (c.status !== 'active' && c.status !== 'paused') throw new DomainError('conflict', `A ${c.status} connection cannot be paused`);
-      await setConnectionStatus(sql, c.id, 'paused');
+      await ledger.setConnectionStatus(c.id, 'paused');
     } else if (input.action === 'resume') {
       // A disconnected connection has no tokens until a new consent stores some (that consent leaves it disconnected).
       const reconnected = c.status === 'disconnected' && c.refreshTokenEnc !== '';
       if (c.status !== 'paused' && c.status !== 'active' && !reconnected) {
         throw new DomainError('conflict', `A ${c.status} connection must be reconnected through a new invitation, not resumed`);
       }
-      await setConnectionStatus(sql, c.id, 'active');
+      await ledger.setConnectionStatus(c.id, 'active');
     } else {
       if (c.refreshTokenEnc) revoke = { refreshEnc: c.refreshTokenEnc };
-      await disconnectConnection(sql, c.id);
+      await ledger.disconnectConnection(c.id);
     }
-    return toConnectionView((await connectionById(sql, c.id))!);
+    return toConnectionView((await ledger.connectionById(c.id))!);
   });
   if (revoke && deps.runtime) await revokeStoredToken(deps.runtime, input.id, revoke.refreshEnc, deps.logger);
   return view;
@@ -101,12 +92,12 @@ async function revokeStoredToken(
 }
 
 export async function listSyncRunViews(
-  em: EntityManager,
+  storage: Storage,
   input: { realmId?: string | undefined; state?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
 ) {
   const limit = input.limit ?? 25;
-  const rows = await listRuns(sqlOf(em), {
-    ...(input.realmId ? { connectionId: input.realmId } : {}),
+  const rows = await storage.store.ledger.listRuns({
+    ...(input.realmId ? { realmId: input.realmId } : {}),
     ...(input.state ? { state: input.state as SyncState } : {}),
     ...(input.cursor ? { before: decodeCursor(input.cursor) } : {}),
     limit: limit + 1,
@@ -118,8 +109,8 @@ export async function listSyncRunViews(
   };
 }
 
-export async function getSyncRunView(em: EntityManager, input: { id: string }) {
-  const row = await runById(sqlOf(em), input.id);
+export async function getSyncRunView(storage: Storage, input: { id: string }) {
+  const row = await storage.store.ledger.runById(input.id);
   if (!row) throw new DomainError('not_found', 'No such sync run');
   return toSyncRunView(row);
 }
@@ -130,21 +121,20 @@ export async function getSyncRunView(em: EntityManager, input: { id: string }) {
  * still working on it sees the change before its next provider call and stops
  * without writing (docs/ledger-sync.md). Final runs answer 409.
  */
-export async function failSyncRun(em: EntityManager, input: { id: string }) {
-  return em.transactional(async (tem) => {
-    const sql = sqlOf(tem);
-    const run = await runById(sql, input.id, true);
+export async function failSyncRun(storage: Storage, input: { id: string }) {
+  return storage.transaction(async ({ ledger }) => {
+    const run = await ledger.runById(input.id, true);
     if (!run) throw new DomainError('not_found', 'No such sync run');
     if (run.state !== 'queued' && run.state !== 'running')
       throw new DomainError('conflict', `A ${run.state} run is final and cannot be failed`);
-    await finishRun(sql, run.id, 'failed', { code: 'failed_by_operator', message: 'An operator failed the run' }, new Date());
-    return toSyncRunView((await runById(sql, run.id))!);
+    await ledger.finishRun(run.id, 'failed', { code: 'failed_by_operator', message: 'An operator failed the run' }, new Date());
+    return toSyncRunView((await ledger.runById(run.id))!);
   });
 }
 
 /** Operator view of invitations: never the connect secret or any hash. */
-export async function listInvitationViews(em: EntityManager, input: { integrationId?: string | undefined; limit?: number | undefined }) {
-  const rows = await listInvitations(sqlOf(em), {
+export async function listInvitationViews(storage: Storage, input: { integrationId?: string | undefined; limit?: number | undefined }) {
+  const rows = await storage.store.ledger.listInvitations({
     ...(input.integrationId ? { integrationId: input.integrationId } : {}),
     limit: input.limit ?? 50,
   });
@@ -168,14 +158,17 @@ export async function listInvitationViews(em: EntityManager, input: { integratio
  * field (by its label) that holds the buyer's PO; null reads no PO at all (a PO is
  * never guessed from other fields).
  */
-export async function configureConnectionSettings(em: EntityManager, input: { id: string; purchaseOrderField: string | null }) {
-  return em.transactional(async (tem) => {
-    const sql = sqlOf(tem);
-    if (!(await connectionById(sql, input.id, true))) throw new DomainError('not_found', 'No such connection');
-    if (await configureConnection(sql, input.id, { purchaseOrderField: input.purchaseOrderField })) {
+export async function configureConnectionSettings(
+  storage: UnitOfWork<{ ledger: LedgerStore; invoicePages: InvoicePageStore }>,
+  input: { id: string; purchaseOrderField: string | null },
+) {
+  return storage.transaction(async (store) => {
+    const { ledger } = store;
+    if (!(await ledger.connectionById(input.id, true))) throw new DomainError('not_found', 'No such connection');
+    if (await ledger.configureConnection(input.id, { purchaseOrderField: input.purchaseOrderField })) {
       // Every invoice of the connection was mapped under the old settings: new revisions at once.
-      await mapAndStoreInvoices(sql, { connection: (await connectionById(sql, input.id))!, now: new Date() });
+      await mapAndStoreInvoices(store, { connection: (await ledger.connectionById(input.id))!, now: new Date() });
     }
-    return toConnectionView((await connectionById(sql, input.id))!);
+    return toConnectionView((await ledger.connectionById(input.id))!);
   });
 }

@@ -1,19 +1,13 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  consumeInvitation,
-  invitationBySecret,
-  invitationByState,
-  recordInvitationRealm,
-  setInvitationState,
-} from '../../persistence/sql/ledger-invitations.sql.js';
-import { claimConnection, storeConsentTokens } from '../../persistence/sql/ledger-connections.sql.js';
 import type { ConnectionStatus, Environment } from '../../../contract/common/index.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 import { LedgerHttpError } from './provider-errors.js';
 import type { TokenCipher } from '../../crypto/token-cipher.js';
 import { hashSecret, newSecret } from '../../crypto/secrets.js';
 import { checkInvitation, CONSENT_STATE_TTL_MS, type ConsentCheck } from './invitation-rules.js';
-import type { LedgerPorts, TokenSet } from './ports.js';
+import type { LedgerPorts, LedgerStore, TokenSet } from './ports.js';
+
+type Stores = { ledger: LedgerStore };
+type Storage = UnitOfWork<Stores>;
 
 export type ConsentFailure = Exclude<ConsentCheck, 'ok'> | 'denied' | 'exchange_failed' | 'invalid' | 'realm_mismatch';
 
@@ -23,17 +17,17 @@ export type ConsentFailure = Exclude<ConsentCheck, 'ok'> | 'denied' | 'exchange_
  * sent to the provider's authorization URL.
  */
 export async function openConnectUrl(
-  em: EntityManager,
+  storage: Storage,
   runtime: LedgerPorts,
   secret: string,
 ): Promise<{ redirect: string } | { failure: ConsentFailure }> {
   const now = new Date();
-  const sql = sqlOf(em);
-  const invitation = /^[A-Za-z0-9_-]{43}$/.test(secret) ? await invitationBySecret(sql, hashSecret(secret)) : undefined;
+  const { ledger } = storage.store;
+  const invitation = /^[A-Za-z0-9_-]{43}$/.test(secret) ? await ledger.invitationBySecret(hashSecret(secret)) : undefined;
   const check = checkInvitation(invitation, now);
   if (check !== 'ok') return { failure: check };
   const state = newSecret();
-  await setInvitationState(sql, invitation!.id, hashSecret(state), new Date(now.getTime() + CONSENT_STATE_TTL_MS));
+  await ledger.setInvitationState(invitation!.id, hashSecret(state), new Date(now.getTime() + CONSENT_STATE_TTL_MS));
   return { redirect: runtime.client.authorizationUrl(state) };
 }
 
@@ -43,7 +37,7 @@ export async function openConnectUrl(
  * becomes active unless the operator paused or disconnected the connection.
  */
 export async function storeConsent(
-  em: EntityManager,
+  storage: Storage,
   cipher: TokenCipher,
   c: {
     organizationId: string;
@@ -51,27 +45,28 @@ export async function storeConsent(
     environment: Environment;
     realmId: string;
     tokens: TokenSet;
-    onStored?: (tem: EntityManager) => Promise<unknown>;
+    /** Runs in the consent's transaction, once the tokens are stored. */
+    onStored?: (store: Stores) => Promise<unknown>;
   },
 ): Promise<{ id: string; status: ConnectionStatus }> {
-  return em.transactional(async (tem) => {
-    const sql = sqlOf(tem);
+  return storage.transaction(async (store) => {
+    const { ledger } = store;
     const now = new Date();
-    const { id } = await claimConnection(sql, {
+    const { id } = await ledger.claimConnection({
       organizationId: c.organizationId,
       integrationId: c.integrationId,
       environment: c.environment,
       realmId: c.realmId,
       now,
     });
-    const status = await storeConsentTokens(sql, id, {
+    const status = await ledger.storeConsentTokens(id, {
       accessEnc: cipher.encrypt(c.tokens.accessToken, id),
       refreshEnc: cipher.encrypt(c.tokens.refreshToken, id),
       accessExpiresAt: c.tokens.accessTokenExpiresAt,
       refreshExpiresAt: c.tokens.refreshTokenExpiresAt,
       now,
     });
-    await c.onStored?.(tem);
+    await c.onStored?.(store);
     return { id, status };
   });
 }
@@ -86,20 +81,20 @@ export async function storeConsent(
  * another connection). A paused or disconnected connection keeps its status.
  */
 export async function completeConsent(
-  em: EntityManager,
+  storage: Storage,
   runtime: LedgerPorts,
   q: { state?: string; code?: string; realmId?: string; error?: string },
 ): Promise<{ realmId: string; status: ConnectionStatus } | { failure: ConsentFailure }> {
   const now = new Date();
-  const sql = sqlOf(em);
+  const { ledger } = storage.store;
   if (!q.state || !/^[A-Za-z0-9_-]{43}$/.test(q.state)) return { failure: 'unknown' };
   const stateHash = hashSecret(q.state);
-  const invitation = await invitationByState(sql, stateHash);
+  const invitation = await ledger.invitationByState(stateHash);
   const check = checkInvitation(invitation, now, invitation?.stateExpiresAt ?? null);
   if (check !== 'ok') return { failure: check };
   if (q.error) return { failure: 'denied' };
   if (!q.code || !q.realmId || !/^[A-Za-z0-9_-]{1,64}$/.test(q.realmId)) return { failure: 'invalid' };
-  if (!(await consumeInvitation(sql, invitation!.id, stateHash, now))) return { failure: 'used' };
+  if (!(await ledger.consumeInvitation(invitation!.id, stateHash, now))) return { failure: 'used' };
   let tokens: TokenSet;
   try {
     tokens = await runtime.client.exchangeCode(q.code);
@@ -114,13 +109,13 @@ export async function completeConsent(
     const refused = err instanceof LedgerHttpError && (err.status === 401 || err.status === 403);
     return { failure: refused ? 'realm_mismatch' : 'exchange_failed' };
   }
-  const stored = await storeConsent(em, runtime.cipher, {
+  const stored = await storeConsent(storage, runtime.cipher, {
     organizationId: invitation!.organizationId,
     integrationId: invitation!.integrationId,
     environment: invitation!.environment,
     realmId: q.realmId,
     tokens,
-    onStored: (tem) => recordInvitationRealm(sqlOf(tem), invitation!.id, q.realmId!),
+    onStored: (store) => store.ledger.recordInvitationRealm(invitation!.id, q.realmId!),
   });
   return { realmId: q.realmId, status: stored.status };
 }

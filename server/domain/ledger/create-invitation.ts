@@ -1,18 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Issue } from '../../../contract/common/index.js';
 import type { CreateInvitationBody, LedgerInvitationView } from '../../../contract/ledger.js';
-import {
-  insertInvitation,
-  latestInvitationTo,
-  limitthInvitationOfKey,
-  lockApiKey,
-  lockRecipient,
-  markInvitation,
-} from '../../persistence/sql/ledger-invitations.sql.js';
-import { findConnection } from '../../persistence/sql/ledger-connections.sql.js';
-import { organizationById } from '../../persistence/sql/organizations.sql.js';
-import { databaseOf } from '../../persistence/kysely.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
+import type { TenancyStore } from '../tenancy/ports.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError, refusalOf } from '../errors.js';
 import { invitationMetrics } from '../../observability/business-metrics.js';
@@ -25,14 +14,16 @@ import {
   INVITATION_KEY_WINDOW_MS,
   keyLimitRetryAfterSeconds,
 } from './invitation-rules.js';
-import type { LedgerPorts } from './ports.js';
+import type { LedgerPorts, LedgerStore } from './ports.js';
 
-async function assertContext(em: EntityManager, ctx: AuthContext, body: CreateInvitationBody): Promise<void> {
+type Storage = UnitOfWork<{ ledger: LedgerStore; tenancy: TenancyStore }>;
+
+async function assertContext(ledger: LedgerStore, ctx: AuthContext, body: CreateInvitationBody): Promise<void> {
   const issues: Issue[] = [];
   const mismatch = (path: string) => issues.push({ code: 'context_mismatch', path, message: `Does not match the API key's ${path}` });
   if (body.organizationId !== undefined && body.organizationId !== ctx.organizationId) mismatch('organizationId');
   if (body.environment !== undefined && body.environment !== ctx.environment) mismatch('environment');
-  if (body.connectionId !== undefined && !(await findConnection(sqlOf(em), ctx.integrationId, body.connectionId))) mismatch('connectionId');
+  if (body.connectionId !== undefined && !(await ledger.findConnection(ctx.integrationId, body.connectionId))) mismatch('connectionId');
   if (issues.length) throw new DomainError('validation_error', 'A context assertion does not match the authenticated context', issues);
 }
 
@@ -42,10 +33,10 @@ async function assertContext(em: EntityManager, ctx: AuthContext, body: CreateIn
  * transaction as the insert, so concurrent requests cannot overshoot), commit, then send the email outside any transaction. A delivery failure
  * marks the invitation failed (never usable) and answers 502.
  */
-export async function createInvitation(em: EntityManager, runtime: LedgerPorts, options: InvitationInput): Promise<LedgerInvitationView> {
+export async function createInvitation(storage: Storage, runtime: LedgerPorts, options: InvitationInput): Promise<LedgerInvitationView> {
   // The one place an invitation's outcome is counted (docs/operations.md, svc_invitations_total).
   try {
-    const view = await inSpan('ledger_invitation.create', (e, o) => writeAndSendInvitation(e, runtime, o), em, options);
+    const view = await inSpan('ledger_invitation.create', (s, o) => writeAndSendInvitation(s, runtime, o), storage, options);
     invitationMetrics.sent();
     return view;
   } catch (err) {
@@ -56,22 +47,21 @@ export async function createInvitation(em: EntityManager, runtime: LedgerPorts, 
 
 type InvitationInput = { ctx: AuthContext; body: CreateInvitationBody; now?: Date };
 
-async function writeAndSendInvitation(em: EntityManager, runtime: LedgerPorts, options: InvitationInput): Promise<LedgerInvitationView> {
+async function writeAndSendInvitation(storage: Storage, runtime: LedgerPorts, options: InvitationInput): Promise<LedgerInvitationView> {
   const { ctx, body } = options;
   const now = options.now ?? new Date();
-  await assertContext(em, ctx, body);
-  const org = await organizationById(databaseOf(em), ctx.organizationId);
+  await assertContext(storage.store.ledger, ctx, body);
+  const org = await storage.store.tenancy.organizationById(ctx.organizationId);
   if (org?.status !== 'active') throw new DomainError('not_found', 'The organization of this API key does not exist or is inactive');
 
   const secret = newSecret();
   const id = crypto.randomUUID();
   const expiresAt = new Date(now.getTime() + (body.expiresInHours ?? DEFAULT_INVITATION_HOURS) * 3_600_000);
-  await em.transactional(async (tem) => {
-    const sql = sqlOf(tem);
+  await storage.transaction(async ({ ledger }) => {
     const limit = runtime.settings.invitationsPerKeyPerHour;
-    await lockApiKey(sql, ctx.apiKeyId);
+    await ledger.lockApiKey(ctx.apiKeyId);
     const retryAfter = keyLimitRetryAfterSeconds(
-      await limitthInvitationOfKey(sql, ctx.apiKeyId, new Date(now.getTime() - INVITATION_KEY_WINDOW_MS), limit),
+      await ledger.limitthInvitationOfKey(ctx.apiKeyId, new Date(now.getTime() - INVITATION_KEY_WINDOW_MS), limit),
       now,
     );
     if (retryAfter > 0) {
@@ -83,15 +73,15 @@ async function writeAndSendInvitation(em: EntityManager, runtime: LedgerPorts, o
         { 'Retry-After': String(retryAfter) },
       );
     }
-    await lockRecipient(sql, ctx.integrationId, body.recipientEmail);
-    const previous = await latestInvitationTo(sql, ctx.integrationId, body.recipientEmail);
+    await ledger.lockRecipient(ctx.integrationId, body.recipientEmail);
+    const previous = await ledger.latestInvitationTo(ctx.integrationId, body.recipientEmail);
     const wait = cooldownRemainingSeconds(previous?.createdAt, now);
     if (wait > 0) {
       throw new DomainError('rate_limited', `An invitation was sent to this email less than 30 seconds ago; retry in ${wait} s`, [], 429, {
         'Retry-After': String(wait),
       });
     }
-    await insertInvitation(sql, {
+    await ledger.insertInvitation({
       id,
       organizationId: ctx.organizationId,
       integrationId: ctx.integrationId,
@@ -108,10 +98,10 @@ async function writeAndSendInvitation(em: EntityManager, runtime: LedgerPorts, o
   try {
     await runtime.mailer.send(invitationEmail({ to: body.recipientEmail, organizationName: org.name, connectUrl, expiresAt }));
   } catch {
-    await markInvitation(sqlOf(em), id, 'failed', new Date());
+    await storage.store.ledger.markInvitation(id, 'failed', new Date());
     throw new DomainError('upstream_error', 'The invitation email could not be delivered; no invitation was left active. Retry later.');
   }
-  await markInvitation(sqlOf(em), id, 'sent', new Date());
+  await storage.store.ledger.markInvitation(id, 'sent', new Date());
   return {
     id,
     organizationId: ctx.organizationId,

@@ -1,15 +1,11 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { redactCardNumbers } from '../guard/redact-card-numbers.js';
 import { isProviderIdentifier } from '../invoices/source-record.js';
 import { remapAfterRun, storeAndMapInvoicePage, type ItemCache } from '../invoices/store-invoices.js';
 import type { Logger } from '../../logger.js';
-import { advanceCheckpoint, connectionById } from '../../persistence/sql/ledger-connections.sql.js';
-import { markDeleted, markSeen, markUnseenDeleted, upsertSourceRecords } from '../../persistence/sql/ledger-source-records.sql.js';
-import { finishRun, recordRunError, runById, saveRunEntities, startRunAttempt } from '../../persistence/sql/ledger-sync-runs.sql.js';
-import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
+import type { InvoicePageStore } from '../invoices/ports-import.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 import { scopeOfConnection, type LedgerConnection, type SyncRun } from './types.js';
-import { ledgerTokenStore } from '../../persistence/ledger-token-store.js';
-import type { LedgerConnectionClient, LedgerPorts } from './ports.js';
+import type { LedgerConnectionClient, LedgerPorts, LedgerStore } from './ports.js';
 import { ConnectionNoLongerActive, LedgerHttpError, ReauthorizationRequired, TokenOutcomeUnknown } from './provider-errors.js';
 import {
   cdcAnswerCapped,
@@ -23,6 +19,10 @@ import {
   type EntityProgress,
   type SyncEntity,
 } from './sync-rules.js';
+
+/** What an import writes: its own ledger rows, and the stored invoices it maps (in one transaction per page). */
+type Stores = { ledger: LedgerStore; invoicePages: InvoicePageStore };
+type Storage = UnitOfWork<Stores>;
 
 /** The connection was paused, disconnected or lost authorization while the run was going. */
 class ConnectionInactive extends Error {
@@ -94,8 +94,9 @@ interface ImportOptions {
 
 /** One attempt at a run: what every step reads, and the progress per entity it writes back to the run. */
 interface Attempt {
-  em: EntityManager;
-  sql: Sql;
+  storage: Storage;
+  /** Outside any transaction: each statement commits on its own. */
+  ledger: LedgerStore;
   runtime: LedgerPorts;
   o: ImportOptions;
   run: SyncRun;
@@ -134,8 +135,8 @@ type FetchedPage = {
  * mapped, `remapAfterRun`): for bulk back-fills, and to measure the import alone
  * (`bench/invoices.bench.ts`). The default maps inside the run.
  */
-export async function importRun(em: EntityManager, runtime: LedgerPorts, o: ImportOptions): Promise<'done' | 'retry'> {
-  const attempt = await beginAttempt(em, runtime, o);
+export async function importRun(storage: Storage, runtime: LedgerPorts, o: ImportOptions): Promise<'done' | 'retry'> {
+  const attempt = await beginAttempt(storage, runtime, o);
   if (!attempt) return 'done';
   let current: SyncEntity | undefined;
   try {
@@ -155,9 +156,9 @@ export async function importRun(em: EntityManager, runtime: LedgerPorts, o: Impo
 }
 
 /** The run and its stored progress, or null when the run is no longer queued or running. */
-async function beginAttempt(em: EntityManager, runtime: LedgerPorts, o: ImportOptions): Promise<Attempt | null> {
-  const sql = sqlOf(em);
-  const run = await runById(sql, o.runId);
+async function beginAttempt(storage: Storage, runtime: LedgerPorts, o: ImportOptions): Promise<Attempt | null> {
+  const { ledger } = storage.store;
+  const run = await ledger.runById(o.runId);
   if (!run || (run.state !== 'queued' && run.state !== 'running')) return null;
   const stored = (e: SyncEntity) => run.entities[e] as EntityProgress | undefined;
   const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, { ...emptyProgress(), ...stored(e) }])) as Record<
@@ -165,8 +166,8 @@ async function beginAttempt(em: EntityManager, runtime: LedgerPorts, o: ImportOp
     EntityProgress
   >;
   return {
-    em,
-    sql,
+    storage,
+    ledger,
     runtime,
     o,
     run,
@@ -176,25 +177,26 @@ async function beginAttempt(em: EntityManager, runtime: LedgerPorts, o: ImportOp
 }
 
 /** Stop before each provider call when the run was ended elsewhere or the lease is gone. */
-async function stillOurs(a: Attempt, s: Sql, lock = true): Promise<void> {
+async function stillOurs(a: Attempt, ledger: LedgerStore, lock = true): Promise<void> {
   if (a.o.leaseLost?.()) throw new AttemptStopped('lease lost');
-  const now = await runById(s, a.run.id, lock);
+  const now = await ledger.runById(a.run.id, lock);
   if (now?.state !== 'running') throw new AttemptStopped(`run ${now?.state ?? 'gone'}`);
 }
 
 /** The connection must be active: the run starts its attempt and a provider session opens; otherwise the run fails (null). */
 async function openSession(a: Attempt): Promise<Importing | null> {
-  const connection = await connectionById(a.sql, a.run.connectionId);
+  const connection = await a.ledger.connectionById(a.run.connectionId);
   if (connection?.status !== 'active') {
     const error = {
       code: 'connection_not_active',
       message: `The connection is ${connection?.status ?? 'gone'}`,
     };
-    await finishRun(a.sql, a.run.id, 'failed', error, new Date());
+    await a.ledger.finishRun(a.run.id, 'failed', error, new Date());
     return null;
   }
-  await startRunAttempt(a.sql, a.run.id, new Date());
-  const session = a.runtime.client.forConnection(connection, ledgerTokenStore(a.sql));
+  await a.ledger.startRunAttempt(a.run.id, new Date());
+  // Rotated tokens are stored the moment they are issued, outside the page transactions.
+  const session = a.runtime.client.forConnection(connection, a.ledger);
   const strategy = deletionStrategy(a.run.mode, a.run.periodStart, new Date());
   return { ...a, connection, session, strategy, itemCache: new Map() };
 }
@@ -252,13 +254,13 @@ function digestPage(a: Importing, entity: SyncEntity, fetched: FetchedPage): Dig
 async function writePage(a: Importing, entity: SyncEntity, page: DigestedPage, reconcile: boolean, fetchNext: () => void): Promise<void> {
   const p = a.entities[entity];
   const { records } = page;
-  await a.em.transactional(async (tem) => {
-    const tsql = sqlOf(tem);
-    await stillOurs(a, tsql);
-    const store = () => storeRecords(a, tsql, entity, records);
+  await a.storage.transaction(async (stores) => {
+    const { ledger } = stores;
+    await stillOurs(a, ledger);
+    const store = () => storeRecords(a, ledger, entity, records);
     // The page's invoices are mapped in its transaction: a crash never leaves a page stored but unmapped.
-    const counts = entity === 'Invoice' && a.mapInvoices ? await mapInvoicePage(a, tsql, records, store, fetchNext) : await store();
-    if (reconcile) await reconcilePage(a, tsql, entity, records);
+    const counts = entity === 'Invoice' && a.mapInvoices ? await mapInvoicePage(a, stores, records, store, fetchNext) : await store();
+    if (reconcile) await reconcilePage(a, ledger, entity, records);
     p.pages += 1;
     p.fetched += records.length;
     p.created += counts.created;
@@ -266,10 +268,10 @@ async function writePage(a: Importing, entity: SyncEntity, page: DigestedPage, r
     p.unchanged += counts.unchanged;
     p.cursor = page.nextCursor;
     if (page.last) {
-      if (reconcile) p.deleted += await reconcileEntity(a, tsql, entity);
+      if (reconcile) p.deleted += await reconcileEntity(a, ledger, entity);
       p.state = 'done';
     }
-    await saveRunEntities(tsql, a.run.id, a.entities);
+    await ledger.saveRunEntities(a.run.id, a.entities);
   });
 }
 
@@ -281,9 +283,9 @@ async function fetchPage(
   reconcile: boolean,
   lock: boolean,
 ): Promise<FetchedPage> {
-  await stillOurs(a, a.sql, lock);
+  await stillOurs(a, a.ledger, lock);
   // An operator may pause or disconnect the connection mid-run: stop before the next provider call.
-  const status = (await connectionById(a.sql, a.connection.id))?.status ?? 'disconnected';
+  const status = (await a.ledger.connectionById(a.connection.id))?.status ?? 'disconnected';
   if (status !== 'active') throw new ConnectionInactive(status);
   const pageSize = a.runtime.settings.pageSize;
   const { periodStart, periodEnd } = a.run;
@@ -300,8 +302,8 @@ async function fetchPage(
 }
 
 /** Store: the page's source records, as provider records with card numbers redacted. */
-function storeRecords(a: Importing, tsql: Sql, entity: SyncEntity, records: ImportRecord[]) {
-  return upsertSourceRecords(tsql, {
+function storeRecords(a: Importing, ledger: LedgerStore, entity: SyncEntity, records: ImportRecord[]) {
+  return ledger.upsertSourceRecords({
     scope: scopeOfConnection(a.connection),
     connectionId: a.connection.id,
     entityType: entity,
@@ -314,12 +316,12 @@ function storeRecords(a: Importing, tsql: Sql, entity: SyncEntity, records: Impo
 /** Map: an invoice page's records stored and mapped into stored invoices in one go (`whileWriting` fetches the next page). */
 function mapInvoicePage<Stored extends { written: ReadonlyMap<string, string> }>(
   a: Importing,
-  tsql: Sql,
+  stores: Stores,
   records: ImportRecord[],
   store: () => Promise<Stored>,
   whileWriting: () => void,
 ): Promise<Stored> {
-  return storeAndMapInvoicePage(tsql, {
+  return storeAndMapInvoicePage(stores, {
     connection: a.connection,
     records,
     store,
@@ -330,9 +332,9 @@ function mapInvoicePage<Stored extends { written: ReadonlyMap<string, string> }>
 }
 
 /** Reconcile (full read), each page: its records are marked seen by this run. */
-async function reconcilePage(a: Importing, tsql: Sql, entity: SyncEntity, records: ImportRecord[]): Promise<void> {
+async function reconcilePage(a: Importing, ledger: LedgerStore, entity: SyncEntity, records: ImportRecord[]): Promise<void> {
   const sourceIds = records.map((r) => r.sourceId);
-  await markSeen(tsql, {
+  await ledger.markSeen({
     connectionId: a.connection.id,
     entityType: entity,
     sourceIds,
@@ -344,9 +346,9 @@ async function reconcilePage(a: Importing, tsql: Sql, entity: SyncEntity, record
  * Reconcile (full read), after the last page: every current record of the entity was read in this run, so the stored
  * ones not seen are gone at the source (for entities whose absence means deletion). Returns how many were marked deleted.
  */
-async function reconcileEntity(a: Importing, tsql: Sql, entity: SyncEntity): Promise<number> {
+async function reconcileEntity(a: Importing, ledger: LedgerStore, entity: SyncEntity): Promise<number> {
   if (!absenceMeansDeleted(entity)) return 0;
-  return markUnseenDeleted(tsql, {
+  return ledger.markUnseenDeleted({
     connectionId: a.connection.id,
     entityType: entity,
     syncRunId: a.run.id,
@@ -360,21 +362,21 @@ async function reconcileEntity(a: Importing, tsql: Sql, entity: SyncEntity): Pro
  */
 async function reconcileFromChangeFeed(a: Importing, entity: SyncEntity): Promise<void> {
   const p = a.entities[entity];
-  await stillOurs(a, a.sql);
+  await stillOurs(a, a.ledger);
   const changes = await a.session.changesSince({
     entities: [entity],
     changedSince: a.run.periodStart!,
   });
   const objects = changes[entity] ?? [];
-  await a.em.transactional(async (tem) => {
-    await stillOurs(a, sqlOf(tem));
+  await a.storage.transaction(async ({ ledger }) => {
+    await stillOurs(a, ledger);
     if (cdcAnswerCapped(objects.length)) {
       p.deletions = 'reconcile';
       a.o.logger.info({ syncRunId: a.run.id, entity, objects: objects.length }, 'change feed answer at its cap; reconciling the entity');
     } else {
       p.deletions = 'cdc';
       const ids = objects.filter((r) => r.status === 'Deleted').map((r) => String(r.Id));
-      p.deleted += await markDeleted(sqlOf(tem), {
+      p.deleted += await ledger.markDeleted({
         connectionId: a.connection.id,
         entityType: entity,
         sourceIds: ids,
@@ -382,35 +384,36 @@ async function reconcileFromChangeFeed(a: Importing, entity: SyncEntity): Promis
         now: new Date(),
       });
     }
-    await saveRunEntities(sqlOf(tem), a.run.id, a.entities);
+    await ledger.saveRunEntities(a.run.id, a.entities);
   });
 }
 
 /** Checkpoint: every entity is done; invoices not yet mapped are mapped, the connection's checkpoint moves and the run succeeds. */
 async function checkpoint(a: Importing): Promise<void> {
-  await a.em.transactional(async (tem) => {
-    await stillOurs(a, sqlOf(tem));
+  await a.storage.transaction(async (stores) => {
+    const { ledger } = stores;
+    await stillOurs(a, ledger);
     if (a.mapInvoices)
-      await remapAfterRun(sqlOf(tem), {
+      await remapAfterRun(stores, {
         connection: a.connection,
         syncRunId: a.run.id,
         now: new Date(),
       });
-    await advanceCheckpoint(sqlOf(tem), a.connection.id, a.run.periodEnd!);
-    await finishRun(sqlOf(tem), a.run.id, 'succeeded', null, new Date());
+    await ledger.advanceCheckpoint(a.connection.id, a.run.periodEnd!);
+    await ledger.finishRun(a.run.id, 'succeeded', null, new Date());
   });
 }
 
 /** A failed attempt: the run is retried when the failure is transient and attempts are left, otherwise it fails. */
 async function failAttempt(a: Attempt, err: unknown, current: SyncEntity | undefined): Promise<'done' | 'retry'> {
-  const { run, o, sql, entities } = a;
+  const { run, o, ledger, entities } = a;
   if (err instanceof AttemptStopped) {
     o.logger.warn({ syncRunId: run.id, reason: err.message }, 'ledger sync attempt stopped');
     return 'done';
   }
   const error = summarize(err);
   if (current) entities[current] = { ...entities[current], state: 'failed', error };
-  await saveRunEntities(sql, run.id, entities);
+  await ledger.saveRunEntities(run.id, entities);
   const transient = err instanceof LedgerHttpError && err.kind !== 'invalid_grant' && err.kind !== 'client';
   o.logger.warn(
     {
@@ -428,9 +431,9 @@ async function failAttempt(a: Attempt, err: unknown, current: SyncEntity | undef
   };
   if (error.code === 'internal_error') o.logger.error({ syncRunId: run.id, err: safeErr }, 'ledger sync failed unexpectedly');
   if (transient && !o.lastAttempt && run.attempts + 1 < o.maxAttempts) {
-    await recordRunError(sql, run.id, error);
+    await ledger.recordRunError(run.id, error);
     return 'retry';
   }
-  await finishRun(sql, run.id, 'failed', error, new Date());
+  await ledger.finishRun(run.id, 'failed', error, new Date());
   return 'done';
 }

@@ -1,11 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RouteAccess } from '../../../contract/common/index.js';
 import { contract } from '../../../contract/index.js';
 import type { CreateInvitationBody, LedgerInvitationView } from '../../../contract/ledger.js';
-import { keyRecordById } from '../../persistence/sql/api-keys.sql.js';
-import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
-import type { LedgerPorts } from './ports.js';
+import type { TenancyStore } from '../tenancy/ports.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import type { LedgerPorts, LedgerStore } from './ports.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { authorizeKey } from '../auth/authenticate.js';
 import { DomainError } from '../errors.js';
@@ -17,6 +15,8 @@ function requireRuntime(runtime: LedgerPorts | undefined): LedgerPorts {
   return runtime;
 }
 
+type Storage = UnitOfWork<{ ledger: LedgerStore; tenancy: TenancyStore }>;
+
 const INVITATION_ACCESS = (contract.ledger.createInvitation.metadata as { access: RouteAccess }).access;
 
 /**
@@ -25,8 +25,8 @@ const INVITATION_ACCESS = (contract.ledger.createInvitation.metadata as { access
  * endpoint 14 (`authorizeKey`), and the per-key limit and the audit trail
  * (`api_key_id`) are the same. A refusal names the key as the field to change.
  */
-async function invitingKeyContext(em: EntityManager, apiKeyId: string): Promise<AuthContext> {
-  const key = await keyRecordById(sqlOf(em), apiKeyId);
+async function invitingKeyContext(ledger: LedgerStore, apiKeyId: string): Promise<AuthContext> {
+  const key = await ledger.keyRecordById(apiKeyId);
   if (!key) throw new DomainError('not_found', `No API key ${apiKeyId}`);
   try {
     return authorizeKey(key, INVITATION_ACCESS, key.environment);
@@ -38,25 +38,25 @@ async function invitingKeyContext(em: EntityManager, apiKeyId: string): Promise<
 
 /** Operator `invitations.create`: endpoint 14 on behalf of a ledger key; the answer carries the connect URL, as the key's own call does. */
 export async function createInvitationForKey(
-  em: EntityManager,
+  storage: Storage,
   runtime: LedgerPorts | undefined,
   input: { apiKeyId: string; recipientEmail: string; expiresInHours?: number | undefined },
 ): Promise<LedgerInvitationView> {
-  const ctx = await invitingKeyContext(em, input.apiKeyId);
+  const ctx = await invitingKeyContext(storage.store.ledger, input.apiKeyId);
   const body: CreateInvitationBody = { recipientEmail: input.recipientEmail };
   if (input.expiresInHours !== undefined) body.expiresInHours = input.expiresInHours;
-  return createInvitation(em, requireRuntime(runtime), { ctx, body });
+  return createInvitation(storage, requireRuntime(runtime), { ctx, body });
 }
 
 /** Operator `connections.sync`: endpoint 15 for a connection named by its row id (the same reuse of queued or running work). */
 export async function queueSyncForConnection(
-  em: EntityManager,
+  storage: Storage,
   runtime: LedgerPorts | undefined,
   input: { id: string; fullReconciliation?: boolean | undefined },
 ): Promise<{ syncRunId: string; workflowRunId: string; created: boolean }> {
-  const connection = await connectionById(sqlOf(em), input.id);
+  const connection = await storage.store.ledger.connectionById(input.id);
   if (!connection) throw new DomainError('not_found', 'No such connection');
-  return queueSync(em, requireRuntime(runtime), {
+  return queueSync(storage, requireRuntime(runtime), {
     ctx: { integrationId: connection.integrationId },
     realmId: connection.realmId,
     fullReconciliation: input.fullReconciliation ?? false,

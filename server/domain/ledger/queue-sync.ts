@@ -1,17 +1,16 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ConnectionStatus } from '../../../contract/common/index.js';
-import { findConnection } from '../../persistence/sql/ledger-connections.sql.js';
-import { activeRun, finishRun, insertRun, latestRun } from '../../persistence/sql/ledger-sync-runs.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 import { scopeOfConnection, type SyncRun } from './types.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
 import { cardDataReferenceIssue, refusalMessage } from '../guard/secrets-guard.js';
-import type { LedgerPorts } from './ports.js';
+import type { LedgerPorts, LedgerStore } from './ports.js';
 import { emptyProgress, planSync, SYNC_ENTITIES } from './sync-rules.js';
 import { afterReap, reapRun } from './reap-runs.js';
 import { toSyncRunView } from './sync-run-view.js';
 import type { SyncRunView } from '../../../contract/ledger.js';
+
+type Storage = UnitOfWork<{ ledger: LedgerStore }>;
 
 /** 404, except that a connection id naming nothing and holding a card number is refused like card data anywhere (400). */
 function notFound(realmId: string): DomainError {
@@ -33,7 +32,7 @@ const BLOCKED: Partial<Record<ConnectionStatus, string>> = {
  * `workflowRunId` as its id; if that fails the run is marked failed (500).
  */
 export async function queueSync(
-  em: EntityManager,
+  storage: Storage,
   runtime: LedgerPorts,
   o: { ctx: Pick<AuthContext, 'integrationId'>; realmId: string; fullReconciliation: boolean; now?: Date },
 ): Promise<{ syncRunId: string; workflowRunId: string; created: boolean }> {
@@ -41,16 +40,16 @@ export async function queueSync(
   if (!queue) throw new DomainError('internal_error', 'The sync queue is not configured');
   const now = o.now ?? new Date();
   let reaped: { run: Pick<SyncRun, 'id' | 'workflowRunId'>; decision: string } | undefined;
-  const result = await em.transactional(async (tem) => {
-    const sql = sqlOf(tem);
-    const conn = await findConnection(sql, o.ctx.integrationId, o.realmId, true);
+  const result = await storage.transaction(async (store) => {
+    const { ledger } = store;
+    const conn = await ledger.findConnection(o.ctx.integrationId, o.realmId, true);
     if (!conn) throw notFound(o.realmId);
     const blocked = BLOCKED[conn.status];
     if (blocked) throw new DomainError('conflict', blocked);
-    const existing = await activeRun(sql, conn.id);
+    const existing = await ledger.activeRun(conn.id);
     if (existing) {
       // A run whose job is gone (or whose worker died) would be returned forever: reap it here and queue a new one.
-      const decision = await reapRun(sql, queue, existing, { now, leaseGraceMs: runtime.settings.leaseGraceMs });
+      const decision = await reapRun(store, queue, existing, { now, leaseGraceMs: runtime.settings.leaseGraceMs });
       if (decision === 'keep' || decision === 'resend')
         return { syncRunId: existing.id, workflowRunId: existing.workflowRunId, created: false, reaped: { run: existing, decision } };
       reaped = { run: existing, decision };
@@ -64,7 +63,7 @@ export async function queueSync(
     });
     const run = { id: crypto.randomUUID(), workflowRunId: crypto.randomUUID() };
     const entities = Object.fromEntries(SYNC_ENTITIES.map((e) => [e, emptyProgress()]));
-    await insertRun(sql, {
+    await ledger.insertRun({
       ...run,
       scope: scopeOfConnection(conn),
       connectionId: conn.id,
@@ -84,8 +83,7 @@ export async function queueSync(
     try {
       await queue.enqueue(result.syncRunId, result.workflowRunId);
     } catch {
-      await finishRun(
-        sqlOf(em),
+      await storage.store.ledger.finishRun(
         result.syncRunId,
         'failed',
         { code: 'queue_unavailable', message: 'The job queue did not accept the run' },
@@ -98,10 +96,10 @@ export async function queueSync(
 }
 
 /** Endpoint 16: the latest run of a connection in the key's scope, or null. */
-export async function getLatestSyncRun(em: EntityManager, o: { ctx: AuthContext; realmId: string }): Promise<SyncRunView | null> {
-  const sql = sqlOf(em);
-  const conn = await findConnection(sql, o.ctx.integrationId, o.realmId);
+export async function getLatestSyncRun(storage: Storage, o: { ctx: AuthContext; realmId: string }): Promise<SyncRunView | null> {
+  const { ledger } = storage.store;
+  const conn = await ledger.findConnection(o.ctx.integrationId, o.realmId);
   if (!conn) throw notFound(o.realmId);
-  const run = await latestRun(sql, conn.id);
+  const run = await ledger.latestRun(conn.id);
   return run ? toSyncRunView(run) : null;
 }

@@ -1,8 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { finishRun, lockRunUnlessLocked, openRunIds, runById, runLeaseFree } from '../../persistence/sql/ledger-sync-runs.sql.js';
 import type { SyncRun } from './types.js';
-import { sqlOf, type Sql } from '../../persistence/sql/sql.js';
-import type { SyncQueuePort } from './ports.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import type { LedgerStore, SyncQueuePort } from './ports.js';
 import { reapDecision } from './sync-rules.js';
 
 const LOST = {
@@ -17,12 +15,12 @@ const LOST = {
  * the job again, `expired` cancels the job the dead worker still holds.
  */
 export async function reapRun(
-  sql: Sql,
+  { ledger }: { ledger: LedgerStore },
   queue: SyncQueuePort,
   run: Pick<SyncRun, 'id' | 'state' | 'workflowRunId'>,
   o: { now: Date; leaseGraceMs: number },
 ): Promise<'keep' | 'resend' | 'fail' | 'expired'> {
-  const leaseHeld = !(await runLeaseFree(sql, run.id));
+  const leaseHeld = !(await ledger.runLeaseFree(run.id));
   const job = leaseHeld ? null : await queue.job(run.workflowRunId);
   const decision = reapDecision({
     state: run.state as 'queued' | 'running',
@@ -32,7 +30,7 @@ export async function reapRun(
     now: o.now,
     leaseGraceMs: o.leaseGraceMs,
   });
-  if (decision === 'fail' || decision === 'expired') await finishRun(sql, run.id, 'failed', LOST[decision], o.now);
+  if (decision === 'fail' || decision === 'expired') await ledger.finishRun(run.id, 'failed', LOST[decision], o.now);
   return decision;
 }
 
@@ -50,19 +48,20 @@ export async function afterReap(queue: SyncQueuePort, run: Pick<SyncRun, 'id' | 
  * Returns the runs it acted on.
  */
 export async function reapStuckRuns(
-  em: EntityManager,
+  storage: UnitOfWork<{ ledger: LedgerStore }>,
   queue: SyncQueuePort,
   o: { leaseGraceMs: number; limit?: number; now?: () => Date },
 ): Promise<{ runId: string; decision: 'resend' | 'fail' | 'expired' }[]> {
-  const candidates = await openRunIds(sqlOf(em), o.limit ?? 100);
+  const candidates = await storage.store.ledger.openRunIds(o.limit ?? 100);
   const acted: { runId: string; decision: 'resend' | 'fail' | 'expired' }[] = [];
   for (const id of candidates) {
-    const outcome = await em.fork().transactional(async (tem) => {
-      const sql = sqlOf(tem);
-      if (!(await lockRunUnlessLocked(sql, id))) return undefined;
-      const run = await runById(sql, id);
+    // One transaction per run: a run another transaction holds is skipped, the others are decided on their own.
+    const outcome = await storage.transaction(async (store) => {
+      const { ledger } = store;
+      if (!(await ledger.lockRunUnlessLocked(id))) return undefined;
+      const run = await ledger.runById(id);
       if (!run || (run.state !== 'queued' && run.state !== 'running')) return undefined;
-      return { run, decision: await reapRun(sql, queue, run, { now: o.now?.() ?? new Date(), leaseGraceMs: o.leaseGraceMs }) };
+      return { run, decision: await reapRun(store, queue, run, { now: o.now?.() ?? new Date(), leaseGraceMs: o.leaseGraceMs }) };
     });
     if (!outcome || outcome.decision === 'keep') continue;
     await afterReap(queue, outcome.run, outcome.decision);

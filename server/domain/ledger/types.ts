@@ -61,11 +61,11 @@ export interface LedgerInvitation {
 
 export type SyncMode = SyncRunView['mode'];
 
-/** A safe failure summary of a run (no tokens, no provider bodies). */
-export interface SyncRunError {
+/** A safe failure summary of a run (no tokens, no provider bodies); a type literal, so it is a stored JSON object. */
+export type SyncRunError = {
   code: string;
   message: string;
-}
+};
 
 /** One sync run of a connection (table `ledger_sync_runs`), with the connection's realm. */
 export interface SyncRun {

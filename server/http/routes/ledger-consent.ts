@@ -41,7 +41,7 @@ export function ledgerConsentRoutes(getRuntime: () => LedgerRuntime | undefined)
       const runtime = getRuntime();
       if (!runtime) return page(res, 500, 'Not configured', 'The accounting source is not configured on this service.');
       const q = req.query as Record<string, string | undefined>;
-      const result = await completeConsent(req.em, runtime, { state: q.state, code: q.code, realmId: q.realmId, error: q.error });
+      const result = await completeConsent(req.storage, runtime, { state: q.state, code: q.code, realmId: q.realmId, error: q.error });
       if ('failure' in result) {
         const [status, text] = MESSAGES[result.failure];
         return page(res, status, 'Connection not completed', text);
@@ -75,7 +75,7 @@ export function ledgerConsentRoutes(getRuntime: () => LedgerRuntime | undefined)
     try {
       const runtime = getRuntime();
       if (!runtime) return page(res, 500, 'Not configured', 'The accounting source is not configured on this service.');
-      const result = await openConnectUrl(req.em, runtime, secret);
+      const result = await openConnectUrl(req.storage, runtime, secret);
       if ('failure' in result) {
         const [status, text] = MESSAGES[result.failure];
         return page(res, status, 'Connection link not usable', text);

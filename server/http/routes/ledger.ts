@@ -20,12 +20,12 @@ export const ledgerHandlers = (runtime: LedgerRuntime | undefined) => ({
   createInvitation: s.route(
     contract.ledger.createInvitation,
     async ({ body, req }: { body: Parameters<typeof createInvitation>[2]['body']; req: Request }) => {
-      const invitation = await createInvitation(req.em, required(runtime), { ctx: authOf(req), body });
+      const invitation = await createInvitation(req.storage, required(runtime), { ctx: authOf(req), body });
       return { status: 201 as const, body: { object: 'ledger.connection_invitation' as const, invitation } };
     },
   ),
   queueSync: s.route(contract.ledger.queueSync, async ({ params, body, req }) => {
-    const data = await queueSync(req.em, required(runtime), {
+    const data = await queueSync(req.storage, required(runtime), {
       ctx: authOf(req),
       realmId: params.connectionId,
       fullReconciliation: body.fullReconciliation ?? false,
@@ -33,7 +33,7 @@ export const ledgerHandlers = (runtime: LedgerRuntime | undefined) => ({
     return { status: 202 as const, body: { object: 'ledger.sync_run' as const, data } };
   }),
   getSync: s.route(contract.ledger.getSync, async ({ params, req }) => {
-    const data = await getLatestSyncRun(req.em, { ctx: authOf(req), realmId: params.connectionId });
+    const data = await getLatestSyncRun(req.storage, { ctx: authOf(req), realmId: params.connectionId });
     return { status: 200 as const, body: { object: 'ledger.sync_run' as const, data } };
   }),
 });

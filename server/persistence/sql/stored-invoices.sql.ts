@@ -1,3 +1,4 @@
+import type { MappedWrite } from '../../domain/invoices/ports-import.js';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { InvoiceStatus } from '../../../contract/canonical-invoice.js';
 import type { CategorizedIssue, ConnectionStatus } from '../../../contract/common/index.js';
@@ -38,27 +39,6 @@ export async function storedStates(db: Database, connectionId: string, ledgerInv
     .where('connection', '=', connectionId)
     .where('ledgerInvoiceId', '=', anyOf(ledgerInvoiceIds))
     .execute();
-}
-
-/** One mapped invoice to write: its row (summary columns) and its snapshot. */
-export interface MappedWrite {
-  id: string;
-  snapshotId: string;
-  sourceRecordId: string;
-  ledgerInvoiceId: string;
-  invoiceNumber: string | null;
-  status: string;
-  currency: string | null;
-  totalAmountMinor: number | null;
-  sourceVersion: string | null;
-  revision: string;
-  mapperVersion: string;
-  deleted: boolean;
-  content: unknown;
-  issues: unknown;
-  dependencies: unknown;
-  mappings: unknown;
-  qualification: unknown;
 }
 
 /**

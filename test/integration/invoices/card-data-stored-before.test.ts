@@ -6,9 +6,8 @@ import { mapAndStoreInvoices } from '../../../server/domain/invoices/store-invoi
 import { generateCompany } from '../../../server/ledger-sandbox/demo-company.js';
 import { Migration20261125183000_redact_card_numbers as Redaction } from '../../../server/persistence/migrations/Migration20261125183000_redact_card_numbers.js';
 import { migrate, openOrm } from '../../../server/persistence/orm.js';
-import { connectionById } from '../../../server/persistence/sql/ledger-connections.sql.js';
-import { poolSql } from '../../../server/persistence/sql/sql.js';
 import { poolUnitOfWork } from '../../../server/persistence/unit-of-work.js';
+import { poolSql } from '../../../server/persistence/sql/sql.js';
 import { digitsOf, rowsHolding, TYPED } from '../../support/card-scan.js';
 import { createTestDatabase } from '../../support/database.js';
 
@@ -109,7 +108,8 @@ async function seedAsOlderVersion(orm: MikroORM) {
   // Today's mapper also stores each snapshot's qualification, a column a later migration adds (…_qualification): it
   // exists while this version's rows are written only, so the schema is BEFORE's again when they are dumped.
   await sql(`alter table invoice_snapshots add column qualification jsonb`);
-  await mapAndStoreInvoices(sql, { connection: (await connectionById(sql, connection))!, now: new Date() });
+  const { store } = poolUnitOfWork(orm);
+  await mapAndStoreInvoices(store, { connection: (await store.ledger.connectionById(connection))!, now: new Date() });
   await sql(`alter table invoice_snapshots drop column qualification`);
 
   const current = async (ledgerInvoiceId: string) =>

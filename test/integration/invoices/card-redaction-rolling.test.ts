@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { mapAndStoreInvoices } from '../../../server/domain/invoices/store-invoices.js';
 import { generateCompany } from '../../../server/ledger-sandbox/demo-company.js';
 import { openOrm } from '../../../server/persistence/orm.js';
-import { connectionById } from '../../../server/persistence/sql/ledger-connections.sql.js';
+import { poolUnitOfWork } from '../../../server/persistence/unit-of-work.js';
 import { poolSql } from '../../../server/persistence/sql/sql.js';
 import { digitsOf, rowsHolding, TYPED } from '../../support/card-scan.js';
 import { createTestDatabase } from '../../support/database.js';
@@ -58,7 +58,8 @@ async function seedAsOlderVersion(orm: MikroORM): Promise<string> {
   // Today's mapper also stores each snapshot's qualification, a column a later migration adds (…_qualification): it
   // exists while these rows are written only.
   await sql(`alter table invoice_snapshots add column qualification jsonb`);
-  await mapAndStoreInvoices(sql, { connection: (await connectionById(sql, connection))!, now: new Date() });
+  const { store } = poolUnitOfWork(orm);
+  await mapAndStoreInvoices(store, { connection: (await store.ledger.connectionById(connection))!, now: new Date() });
   await sql(`alter table invoice_snapshots drop column qualification`);
   const [clean] = await sql<{ id: string }>(
     `select s.id from invoice_snapshots s join stored_invoices si on si.current_snapshot_id = s.id where si.ledger_invoice_id = ?`,

@@ -2,9 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { connect, ledgerTenant, waitForRun } from '../../support/ledger-flow.js';
 import { mapAndStoreInvoices, storeAndMapInvoicePage } from '../../../server/domain/invoices/store-invoices.js';
-import { connectionById } from '../../../server/persistence/sql/ledger-connections.sql.js';
-import { upsertSourceRecords } from '../../../server/persistence/sql/ledger-source-records.sql.js';
-import { sqlOf } from '../../../server/persistence/sql/sql.js';
+import { poolUnitOfWork } from '../../../server/persistence/unit-of-work.js';
 import { scopeOfConnection } from '../../../server/domain/ledger/types.js';
 
 const app = useLedgerApp({ sandbox: { invoices: 3, items: 2 } });
@@ -46,11 +44,10 @@ describe('a sync page mapped from memory', () => {
         payload: { ...newer.payload, SyncToken: '8', DocNumber: 'FROM-NEWER-PAGE' },
       },
     ];
-    const stored = await app.orm.em.fork().transactional(async (tem) => {
-      const tsql = sqlOf(tem);
-      const connection = (await connectionById(tsql, connectionId))!;
+    const stored = await poolUnitOfWork(app.orm).transaction(async (stores) => {
+      const connection = (await stores.ledger.connectionById(connectionId))!;
       const store = () =>
-        upsertSourceRecords(tsql, {
+        stores.ledger.upsertSourceRecords({
           scope: scopeOfConnection(connection),
           connectionId,
           entityType: 'Invoice',
@@ -58,7 +55,7 @@ describe('a sync page mapped from memory', () => {
           records: page,
           now: new Date(),
         });
-      return storeAndMapInvoicePage(tsql, { connection, records: page, store, items: new Map(), now: new Date() });
+      return storeAndMapInvoicePage(stores, { connection, records: page, store, items: new Map(), now: new Date() });
     });
     expect([...stored.written.keys()]).toEqual([newer.source_id]);
     const after = await sql(
@@ -106,10 +103,9 @@ describe('a sync page mapped from memory', () => {
       connectionId,
       first.ledger_invoice_id,
     ]);
-    const result = await app.orm.em.fork().transactional(async (tem) => {
-      const tsql = sqlOf(tem);
-      const connection = (await connectionById(tsql, connectionId))!;
-      return mapAndStoreInvoices(tsql, { connection, ledgerInvoiceIds: [first.ledger_invoice_id], now: new Date() });
+    const result = await poolUnitOfWork(app.orm).transaction(async (stores) => {
+      const connection = (await stores.ledger.connectionById(connectionId))!;
+      return mapAndStoreInvoices(stores, { connection, ledgerInvoiceIds: [first.ledger_invoice_id], now: new Date() });
     });
     expect(result).toEqual({ mapped: 1, snapshots: 0 });
     expect(await stored()).toEqual(before.map((r) => (r.ledger_invoice_id === first.ledger_invoice_id ? { ...r, deleted: true } : r)));

@@ -8,9 +8,7 @@ import { createGate } from '../../../server/ledger-sandbox/faults.js';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { rebindLegacyTokens } from '../../../server/domain/ledger/rebind-legacy-tokens.js';
 import { LedgerSession } from '../../../server/integrations/ledger/ledger-session.js';
-import { ledgerTokenStore } from '../../../server/persistence/ledger-token-store.js';
-import { connectionById } from '../../../server/persistence/sql/ledger-connections.sql.js';
-import { sqlOf } from '../../../server/persistence/sql/sql.js';
+import { poolUnitOfWork } from '../../../server/persistence/unit-of-work.js';
 
 const app = useLedgerApp({ sandbox: { invoices: 30, items: 6 } });
 const sql = (q: string, p: unknown[] = []): Promise<any[]> => app.orm.em.getConnection().execute(q, p);
@@ -296,8 +294,8 @@ describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
       legacy(refresh),
       rowA.id,
     ]);
-    expect(await rebindLegacyTokens(app.orm.em.fork(), app.runtime.cipher)).toBe(1);
-    expect(await rebindLegacyTokens(app.orm.em.fork(), app.runtime.cipher)).toBe(0);
+    expect(await rebindLegacyTokens(poolUnitOfWork(app.orm), app.runtime.cipher)).toBe(1);
+    expect(await rebindLegacyTokens(poolUnitOfWork(app.orm), app.runtime.cipher)).toBe(0);
     const [rebound] = await sql(`select * from ledger_connections where id = ?`, [rowA.id]);
     expect(rebound.access_token_enc).toMatch(/^v2\./);
     expect(rebound.refresh_token_enc).toMatch(/^v2\./);
@@ -315,10 +313,10 @@ describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
       current.refresh_token_enc,
       rowB.id,
     ]);
-    const db = sqlOf(app.orm.em.fork());
-    const copied = (await connectionById(db, rowB.id))!;
-    expect(() => new LedgerSession(ledgerTokenStore(db), app.runtime, copied)).toThrow('Unsupported state or unable to authenticate data');
-    const own = (await connectionById(db, rowA.id))!;
-    expect(() => new LedgerSession(ledgerTokenStore(db), app.runtime, own)).not.toThrow();
+    const { ledger } = poolUnitOfWork(app.orm).store;
+    const copied = (await ledger.connectionById(rowB.id))!;
+    expect(() => new LedgerSession(ledger, app.runtime, copied)).toThrow('Unsupported state or unable to authenticate data');
+    const own = (await ledger.connectionById(rowA.id))!;
+    expect(() => new LedgerSession(ledger, app.runtime, own)).not.toThrow();
   });
 });

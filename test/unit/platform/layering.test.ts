@@ -68,15 +68,6 @@ const isOrm = (m: string) => m.startsWith('@mikro-orm/');
  */
 const DOMAIN_STORAGE_PENDING = [
   'server/domain/auth/key-directory.ts',
-  'server/domain/invoices/store-invoices.ts',
-  'server/domain/ledger/admin-views.ts',
-  'server/domain/ledger/consent.ts',
-  'server/domain/ledger/create-invitation.ts',
-  'server/domain/ledger/import-run.ts',
-  'server/domain/ledger/operator-actions.ts',
-  'server/domain/ledger/queue-sync.ts',
-  'server/domain/ledger/reap-runs.ts',
-  'server/domain/ledger/rebind-legacy-tokens.ts',
   'server/domain/tenancy/api-keys.ts',
   'server/domain/tenancy/integrations.ts',
   'server/domain/tenancy/links.ts',
