@@ -16,6 +16,7 @@ import { isAdminAuthorized } from '../../admin/context.js';
 import { canonicalPath } from './middleware/canonical-path.js';
 import { webhookRateLimit, type RateLimitConfig } from './middleware/rate-limit.js';
 import { poolSql } from '../persistence/sql/sql.js';
+import { poolUnitOfWork } from '../persistence/unit-of-work.js';
 import { poolOf } from '../persistence/orm.js';
 import { coalescedRefusalNotes } from '../persistence/refusal-notes.js';
 import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
@@ -101,7 +102,8 @@ export function createApp(deps: AppDeps): Express {
   );
   // One delivery limit per endpoint and source for both providers' webhooks (a burst the provider never sends is refused
   // with 429); deliveries refused as not the provider's count against their client like failed keys.
-  const webhookLimit = webhookRateLimit(poolSql(deps.orm), deps.config);
+  const storage = poolUnitOfWork(deps.orm);
+  const webhookLimit = webhookRateLimit(storage, deps.config);
   const refusals = coalescedRefusalNotes(poolSql(deps.orm), (err) => deps.logger.warn({ err }, 'webhook refusal note not written'));
   app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures));
   app.use(gwcWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures, refusals));

@@ -10,6 +10,8 @@ import { pooledPreparationStore } from '../persistence/preparation-store.js';
 import { sharedReads, type SharedReads } from '../persistence/shared-reads.js';
 import { snapshotChecksCache } from '../domain/invoices/index.js';
 import { poolSql, type Sql } from '../persistence/sql/sql.js';
+import { poolDatabase } from '../persistence/kysely.js';
+import { poolUnitOfWork } from '../persistence/unit-of-work.js';
 import type { FailedAuthentications } from './middleware/failed-auth-gate.js';
 import { withFastBodies } from './validation/fast-contract.js';
 import { routeGuards } from './middleware/route-guards.js';
@@ -46,8 +48,8 @@ export interface ApiAccess {
 export function apiAccess(deps: Pick<AppDeps, 'orm'>): ApiAccess {
   const sql = poolSql(deps.orm);
   // Reads shared by concurrent requests: the key cache's epoch rides on preparation reads when there are any.
-  const reads = sharedReads(sql);
-  return { sql, reads, keys: cachedKeyDirectory(sql, reads.authEpoch) };
+  const reads = sharedReads(poolDatabase(deps.orm));
+  return { sql, reads, keys: cachedKeyDirectory(poolUnitOfWork(deps.orm), reads.authEpoch) };
 }
 
 /** Mount every contract route with the cross-cutting guards; writes are group-committed. */
@@ -73,7 +75,9 @@ export function mountApi(app: Express, deps: AppDeps, access: ApiAccess, failure
     logInitialization: false,
     jsonQuery: false,
     responseValidation: deps.config.SVC_RESPONSE_VALIDATION,
-    globalMiddleware: [routeGuards({ config: deps.config, keys, failures, mac: deps.keyMac }, apiRateLimit(sql, deps.config))],
+    globalMiddleware: [
+      routeGuards({ config: deps.config, keys, failures, mac: deps.keyMac }, apiRateLimit(poolUnitOfWork(deps.orm), deps.config)),
+    ],
     requestValidationErrorHandler: requestValidationError,
   });
 }

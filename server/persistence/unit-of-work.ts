@@ -1,6 +1,8 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../domain/unit-of-work.js';
 import { databaseOf, poolDatabase, type Database } from './kysely.js';
+import { authStore } from './stores/auth-store.js';
+import { rateLimitStore } from './stores/rate-limit-store.js';
 import { tenancyStore } from './stores/tenancy-store.js';
 
 /**
@@ -11,6 +13,12 @@ export function storesOf(db: Database) {
   return {
     get tenancy() {
       return tenancyStore(db);
+    },
+    get auth() {
+      return authStore(db);
+    },
+    get rateLimit() {
+      return rateLimitStore(db);
     },
   };
 }

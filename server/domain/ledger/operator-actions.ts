@@ -5,6 +5,7 @@ import type { CreateInvitationBody, LedgerInvitationView } from '../../../contra
 import { keyRecordById } from '../../persistence/sql/api-keys.sql.js';
 import { connectionById } from '../../persistence/sql/ledger-connections.sql.js';
 import { sqlOf } from '../../persistence/sql/sql.js';
+import { databaseOf } from '../../persistence/kysely.js';
 import type { LedgerPorts } from './ports.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { authorizeKey } from '../auth/authenticate.js';
@@ -26,7 +27,7 @@ const INVITATION_ACCESS = (contract.ledger.createInvitation.metadata as { access
  * (`api_key_id`) are the same. A refusal names the key as the field to change.
  */
 async function invitingKeyContext(em: EntityManager, apiKeyId: string): Promise<AuthContext> {
-  const key = await keyRecordById(sqlOf(em), apiKeyId);
+  const key = await keyRecordById(databaseOf(em), apiKeyId);
   if (!key) throw new DomainError('not_found', `No API key ${apiKeyId}`);
   try {
     return authorizeKey(key, INVITATION_ACCESS, key.environment);

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { cachedKeyDirectory } from '../../../server/domain/auth/key-directory.js';
-import { poolSql, type Sql } from '../../../server/persistence/sql/sql.js';
+import { poolDatabase } from '../../../server/persistence/kysely.js';
+import { poolSql } from '../../../server/persistence/sql/sql.js';
+import { recordingDatabase, unitOfWorkOn } from '../../support/recording-database.js';
 import { TEST_ADMIN_TOKEN, useTestApp } from '../../support/harness.js';
 import { parseExposition, sampleValue } from '../../support/metrics.js';
 import { gwcReport } from '../../support/reports.js';
@@ -16,20 +18,16 @@ describe('unknown API keys cost nothing', () => {
 
   it('when the same unknown key comes again, then it is refused from the negative cache, without a key lookup; a key issued later is found', async () => {
     const pool = poolSql(app.orm);
-    const statements: string[] = [];
     // The real pool, with every statement noted (the directory's only way to the database).
-    const counting: Sql = (query, params, name) => {
-      statements.push(query);
-      return pool(query, params, name);
-    };
+    const { db: counting, sent: statements } = recordingDatabase(poolDatabase(app.orm));
     const epoch = async () => (await pool<{ value: string }>('select value::text as value from auth_epoch where id'))[0]!.value;
-    const keys = cachedKeyDirectory(counting, epoch);
+    const keys = cachedKeyDirectory(unitOfWorkOn(counting), epoch);
     const prefix = randomBytes(8).toString('hex');
     expect(await keys.find(prefix)).toBeUndefined();
     expect(await keys.find(prefix)).toBeUndefined();
     expect(await keys.find(prefix)).toBeUndefined();
     // One key lookup (the statement that joins the key by prefix; the directory also lists the key prefixes once).
-    expect(statements.filter((q) => /on k.prefix = \?/.test(q))).toHaveLength(1);
+    expect(statements.filter((q) => /on k.prefix = \$1/.test(q))).toHaveLength(1);
     // A key issued later with that very prefix moves the auth epoch: once a lookup reads the new epoch, the negative entries are gone.
     const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
     const id = crypto.randomUUID();

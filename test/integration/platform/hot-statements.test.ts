@@ -3,7 +3,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { openOrm } from '../../../server/persistence/orm.js';
 import { readAuthEpoch } from '../../../server/persistence/sql/api-keys.sql.js';
 import { nameHotStatement } from '../../../server/persistence/sql/hot-statements.js';
-import { poolSql, sqlOf } from '../../../server/persistence/sql/sql.js';
+import { databaseOf, poolDatabase } from '../../../server/persistence/kysely.js';
+import { poolSql } from '../../../server/persistence/sql/sql.js';
 import { createTestDatabase } from '../../support/database.js';
 
 describe('hot statements are named prepared statements', () => {
@@ -24,8 +25,8 @@ describe('hot statements are named prepared statements', () => {
     poolSql(orm)<{ name: string; statement: string }>('select name, statement from pg_prepared_statements order by name');
 
   it('when a hot statement runs on the pool and in a transaction, then the connection holds it once under its name, with the text it was written with', async () => {
-    expect(await readAuthEpoch(poolSql(orm))).toBe('0');
-    await orm.em.fork().transactional(async (em) => expect(await readAuthEpoch(sqlOf(em))).toBe('0'));
+    expect(await readAuthEpoch(poolDatabase(orm))).toBe('0');
+    await orm.em.fork().transactional(async (em) => expect(await readAuthEpoch(databaseOf(em))).toBe('0'));
     await poolSql(orm)('select 1 as one');
 
     // A statement that is not hot stays unnamed: only the one hot statement is prepared on the session.

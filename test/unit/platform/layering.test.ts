@@ -67,7 +67,6 @@ const isOrm = (m: string) => m.startsWith('@mikro-orm/');
  * leave it (issue 36: the next step empties it).
  */
 const DOMAIN_STORAGE_PENDING = [
-  'server/domain/auth/key-directory.ts',
   'server/domain/idempotency/idempotent-write.ts',
   'server/domain/invoices/invoice-views.ts',
   'server/domain/invoices/item-mappings.ts',
@@ -84,9 +83,6 @@ const DOMAIN_STORAGE_PENDING = [
   'server/domain/payment-reports/payment-queries.ts',
   'server/domain/payment-reports/record-payment-report.ts',
   'server/domain/preparations/preparation-queries.ts',
-  'server/domain/tenancy/api-keys.ts',
-  'server/domain/tenancy/integrations.ts',
-  'server/domain/tenancy/links.ts',
   'server/domain/webhooks/deliverable-endpoint.ts',
   'server/domain/webhooks/endpoints.ts',
   'server/domain/webhooks/events-view.ts',
