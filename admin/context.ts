@@ -8,10 +8,12 @@ import type { WebhookRuntime } from '../server/domain/webhooks/runtime.js';
 import type { QualificationStore } from '../server/domain/qualification/ports.js';
 import type { TenancyStore } from '../server/domain/tenancy/ports.js';
 import type { UnitOfWork } from '../server/domain/unit-of-work.js';
+import type { WebhookStore } from '../server/domain/webhooks/ports.js';
 
 /** The domain stores operator procedures use, each area's port (server/persistence/unit-of-work.ts implements them). */
 export interface AdminStores {
   tenancy: TenancyStore;
+  webhooks: WebhookStore;
 }
 
 export interface AdminContext {

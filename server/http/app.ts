@@ -15,7 +15,7 @@ import { adminGate } from './middleware/admin-gate.js';
 import { isAdminAuthorized } from '../../admin/context.js';
 import { canonicalPath } from './middleware/canonical-path.js';
 import { webhookRateLimit, type RateLimitConfig } from './middleware/rate-limit.js';
-import { poolSql } from '../persistence/sql/sql.js';
+import { poolDatabase } from '../persistence/kysely.js';
 import { poolUnitOfWork } from '../persistence/unit-of-work.js';
 import { poolOf } from '../persistence/orm.js';
 import { coalescedRefusalNotes } from '../persistence/refusal-notes.js';
@@ -104,7 +104,7 @@ export function createApp(deps: AppDeps): Express {
   // with 429); deliveries refused as not the provider's count against their client like failed keys.
   const storage = poolUnitOfWork(deps.orm);
   const webhookLimit = webhookRateLimit(storage, deps.config);
-  const refusals = coalescedRefusalNotes(poolSql(deps.orm), (err) => deps.logger.warn({ err }, 'webhook refusal note not written'));
+  const refusals = coalescedRefusalNotes(poolDatabase(deps.orm), (err) => deps.logger.warn({ err }, 'webhook refusal note not written'));
   app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures));
   app.use(gwcWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures, refusals));
   app.use(requireJsonContentType);

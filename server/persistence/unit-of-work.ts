@@ -4,6 +4,7 @@ import { databaseOf, poolDatabase, type Database } from './kysely.js';
 import { authStore } from './stores/auth-store.js';
 import { rateLimitStore } from './stores/rate-limit-store.js';
 import { tenancyStore } from './stores/tenancy-store.js';
+import { webhooksStore } from './stores/webhooks-store.js';
 
 /**
  * Every area's store on one database handle (a transaction or the pool). Each area is built on first use, so a
@@ -19,6 +20,9 @@ export function storesOf(db: Database) {
     },
     get rateLimit() {
       return rateLimitStore(db);
+    },
+    get webhooks() {
+      return webhooksStore(db);
     },
   };
 }

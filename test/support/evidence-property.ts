@@ -6,7 +6,7 @@ import { receiveNotification } from '../../server/domain/webhooks/gwa/intake.js'
 import { receiveGwcEvent } from '../../server/domain/webhooks/gwc/intake.js';
 import { recordPaymentReport } from '../../server/domain/payment-reports/record-payment-report.js';
 import { coalescedRefusalNotes } from '../../server/persistence/refusal-notes.js';
-import { poolSql } from '../../server/persistence/sql/sql.js';
+import { poolDatabase } from '../../server/persistence/kysely.js';
 import { EVIDENCE_STATES } from '../../server/domain/evidence/evidence-state.js';
 import { csvObjects } from './csv.js';
 import { newKeys, transactionNotification } from './gwa-webhooks.js';
@@ -400,7 +400,7 @@ function planGwc(orm: MikroORM, world: World, p: PreparationHistory, total: numb
           rawBody: Buffer.from(delivery.body),
           requestId: 'req_property',
           // Every delivery here is signed correctly: a refusal note would be a failure the model reports anyway.
-          refusals: coalescedRefusalNotes(poolSql(orm), (err) => {
+          refusals: coalescedRefusalNotes(poolDatabase(orm), (err) => {
             throw err;
           }),
         });

@@ -7,8 +7,7 @@ import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
 import { recordPaymentReport } from '../payment-reports/record-payment-report.js';
 import { findSecrets } from '../guard/secrets-guard.js';
-import * as store from '../../persistence/sql/webhooks.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
+import { unitOfWork } from '../../persistence/unit-of-work.js';
 import type { TenantScope } from '../tenant-scope.js';
 
 /**
@@ -77,10 +76,11 @@ export async function recordDelivery(
   // Provider objects are free text the service does not control: the summary it keeps is held to the request bodies' rule.
   if (findSecrets(event.subject).length > 0) throw input.invalid('The event carries card data or a credential; it is not stored');
   return em.transactional(async (tem) => {
-    const sql = sqlOf(tem);
+    // The webhook statements through their port; the entity manager only for the payment report's savepoint below.
+    const store = unitOfWork(tem).store.webhooks;
     const rowId = crypto.randomUUID();
     const identity = { endpointId: input.endpointId, kind: event.kind, notificationAt: event.at, subjectId: event.subjectId };
-    const claimed = await store.claimEvent(sql, scope, {
+    const claimed = await store.claimEvent(scope, {
       id: rowId,
       ...identity,
       subjectType: event.subjectType,
@@ -90,11 +90,11 @@ export async function recordDelivery(
       createdAt: now,
     });
     if (!claimed) {
-      const status = await store.findEventStatus(sql, { ...identity, providerEventId: event.providerEventId });
+      const status = await store.findEventStatus({ ...identity, providerEventId: event.providerEventId });
       return { received: true, kind: event.kind, status: status as WebhookEventStatus, duplicate: true };
     }
 
-    const tracked = input.providerPaymentId ? await store.findPaymentByProviderId(sql, scope, input.providerPaymentId) : undefined;
+    const tracked = input.providerPaymentId ? await store.findPaymentByProviderId(scope, input.providerPaymentId) : undefined;
     const effect = input.effectOf(
       tracked && {
         attemptId: tracked.attemptId,
@@ -128,8 +128,8 @@ export async function recordDelivery(
       status = 'rejected';
       issues = err.issues;
     }
-    const trackedPaymentId = observationId ? ((await store.findObservationPayment(sql, observationId)) ?? null) : null;
-    await store.setEventOutcome(sql, rowId, { status, observationId, trackedPaymentId, issues });
+    const trackedPaymentId = observationId ? ((await store.findObservationPayment(observationId)) ?? null) : null;
+    await store.setEventOutcome(rowId, { status, observationId, trackedPaymentId, issues });
     return { received: true, kind: event.kind, status, duplicate: false };
   });
 }

@@ -58,7 +58,7 @@ export function gwaWebhookRoutes(
     try {
       const runtime = getRuntime();
       if (!runtime) throw notConfigured();
-      const endpoint = await deliverableEndpoint(req.em, runtime, String(req.params.endpointId), new Date());
+      const endpoint = await deliverableEndpoint(req.storage, runtime, String(req.params.endpointId), new Date());
       // Before the body is read or any HMAC computed: a burst costs one token check per request.
       await rateLimit.check(endpoint.endpointId, clientOf(req));
       const form = await readForm(req, res);
@@ -79,7 +79,7 @@ export function gwaWebhookRoutes(
     try {
       const runtime = getRuntime();
       if (!runtime) throw notConfigured();
-      const answer = await answerChallenge(req.em, runtime, String(req.params.endpointId), req.query.gwa_challenge);
+      const answer = await answerChallenge(req.storage, runtime, String(req.params.endpointId), req.query.gwa_challenge);
       res.status(200).type('text/plain').send(answer);
     } catch (err) {
       countUnauthenticatedDelivery(err, clientOf(req), failures);

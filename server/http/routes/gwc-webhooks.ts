@@ -31,7 +31,7 @@ export function gwcWebhookRoutes(
     try {
       const runtime = getRuntime();
       if (!runtime) throw webhooksNotConfigured();
-      const endpoint = await deliverableGwcEndpoint(req.em, runtime, String(req.params.endpointId), new Date());
+      const endpoint = await deliverableGwcEndpoint(req.storage, runtime, String(req.params.endpointId), new Date());
       // Before the body is read: an unauthenticated burst costs no HMAC (as for gwa).
       await rateLimit.check(endpoint.endpointId, clientOf(req));
       await readWebhookBody(rawParser, req, res);

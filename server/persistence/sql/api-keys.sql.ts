@@ -134,14 +134,22 @@ const apiKeysWithEnvironment = (db: Database) =>
 
 /** Store a new key (its trigger moves the auth epoch in the same statement); `environment` is its integration's. */
 export async function insertApiKey(db: Database, key: ApiKey & { secretHash: string }): Promise<ApiKey> {
-  const { integrationId, environment, scopes, ...rest } = key;
   const row = await db
     .insertInto('api_keys')
-    .values({ ...rest, integration: integrationId, scopes: [...scopes] })
+    .values({
+      id: key.id,
+      integration: key.integrationId,
+      prefix: key.prefix,
+      secretHash: key.secretHash,
+      scopes: [...key.scopes],
+      createdAt: key.createdAt,
+      lastUsedAt: key.lastUsedAt,
+      revokedAt: key.revokedAt,
+    })
     .returning(apiKeyColumns)
     .$narrowType<{ scopes: Scope[] }>()
     .executeTakeFirstOrThrow();
-  return { ...row, environment };
+  return { ...row, environment: key.environment };
 }
 
 export async function apiKeyById(db: Database, id: string): Promise<ApiKey | undefined> {

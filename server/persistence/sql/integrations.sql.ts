@@ -4,10 +4,15 @@ import type { Database } from '../kysely.js';
 const columns = ['id', 'organization as organizationId', 'provider', 'environment', 'createdAt'] as const;
 
 export async function insertIntegration(db: Database, integration: Integration): Promise<Integration> {
-  const { organizationId, ...rest } = integration;
   return db
     .insertInto('integrations')
-    .values({ ...rest, organization: organizationId })
+    .values({
+      id: integration.id,
+      organization: integration.organizationId,
+      provider: integration.provider,
+      environment: integration.environment,
+      createdAt: integration.createdAt,
+    })
     .returning(columns)
     .executeTakeFirstOrThrow();
 }

@@ -83,12 +83,8 @@ const DOMAIN_STORAGE_PENDING = [
   'server/domain/payment-reports/payment-queries.ts',
   'server/domain/payment-reports/record-payment-report.ts',
   'server/domain/preparations/preparation-queries.ts',
-  'server/domain/webhooks/deliverable-endpoint.ts',
-  'server/domain/webhooks/endpoints.ts',
-  'server/domain/webhooks/events-view.ts',
   'server/domain/webhooks/gwa/intake.ts',
   'server/domain/webhooks/gwc/intake.ts',
-  'server/domain/webhooks/gwc/unconfirmed.ts',
   'server/domain/webhooks/record-delivery.ts',
 ];
 

@@ -5,6 +5,8 @@ import { InvalidNotification, parseNotification, type Notification } from './not
 import { challengeResponse, isValidChallenge, MAX_SIGNATURE_PAIRS, verifySignature, type KeyPair } from './signature.js';
 import { deliverableSecrets, deliveryFailure } from '../deliverable-endpoint.js';
 import type { TenantScope } from '../../tenant-scope.js';
+import type { UnitOfWork } from '../../unit-of-work.js';
+import type { WebhookStore } from '../ports.js';
 import type { WebhookRuntime } from '../runtime.js';
 
 export type { WebhookAck };
@@ -21,15 +23,25 @@ export interface Deliverable {
 }
 
 /** The gwa endpoint a delivery is addressed to, with its key pairs (checks: `deliverableSecrets`). */
-export async function deliverableEndpoint(em: EntityManager, runtime: WebhookRuntime, endpointId: string, now: Date): Promise<Deliverable> {
-  const endpoint = await deliverableSecrets(em, runtime, { provider: 'gwa', endpointId, now });
+export async function deliverableEndpoint(
+  storage: UnitOfWork<{ webhooks: WebhookStore }>,
+  runtime: WebhookRuntime,
+  endpointId: string,
+  now: Date,
+): Promise<Deliverable> {
+  const endpoint = await deliverableSecrets(storage, runtime, { provider: 'gwa', endpointId, now });
   const keys = endpoint.secrets.flatMap((s) => (s.publicKey ? [{ publicKey: s.publicKey, privateKey: s.secret }] : []));
   return { scope: endpoint.scope, endpointId: endpoint.endpointId, keys };
 }
 
 /** The GET handshake (docs/provider-facts.md §1.4): answered with the current key pair only. */
-export async function answerChallenge(em: EntityManager, runtime: WebhookRuntime, endpointId: string, challenge: unknown): Promise<string> {
-  const endpoint = await deliverableEndpoint(em, runtime, endpointId, new Date());
+export async function answerChallenge(
+  storage: UnitOfWork<{ webhooks: WebhookStore }>,
+  runtime: WebhookRuntime,
+  endpointId: string,
+  challenge: unknown,
+): Promise<string> {
+  const endpoint = await deliverableEndpoint(storage, runtime, endpointId, new Date());
   if (typeof challenge !== 'string' || !isValidChallenge(challenge)) {
     throw fail('validation_error', 'invalid_challenge', 'gwa_challenge', 'gwa_challenge must be 20 to 32 lowercase hex digits');
   }
