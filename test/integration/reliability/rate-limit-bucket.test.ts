@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaseTokens } from '../../../server/persistence/sql/rate-limit-buckets.sql.js';
-import { sqlOf } from '../../../server/persistence/sql/sql.js';
+import { sql } from 'kysely';
 import { poolDatabase } from '../../../server/persistence/kysely.js';
 import { openOrm } from '../../../server/persistence/orm.js';
 import { createTestDatabase } from '../../support/database.js';
@@ -34,12 +34,13 @@ describe('rate-limit bucket leases', () => {
 
   it('refills with elapsed time up to the burst, never beyond', async () => {
     const key = randomUUID();
-    const sql = sqlOf(orm.em.fork());
     const pool = poolDatabase(orm);
     // Refill is computed from the database clock (now() - refilled_at); moving the row's refilled_at back by n seconds
     // is exactly n seconds elapsing for the bucket, without the test waiting for them or guessing how long is enough.
     const elapse = (seconds: number) =>
-      sql('update rate_limit_buckets set refilled_at = refilled_at - make_interval(secs => ?) where api_key_id = ?::uuid', [seconds, key]);
+      sql`update rate_limit_buckets set refilled_at = refilled_at - make_interval(secs => ${seconds}) where api_key_id = ${key}::uuid`.execute(
+        pool,
+      );
     const bucket = { burst: 10, perSecond: 1 };
     expect(await leaseTokens(pool, key, 10, bucket)).toEqual({ granted: 10, remaining: 0 });
     expect((await leaseTokens(pool, key, 1, bucket)).granted).toBe(0);

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { coalescedRefusalNotes } from '../../../server/persistence/refusal-notes.js';
-import { poolSql } from '../../../server/persistence/sql/sql.js';
+import { sql } from 'kysely';
 import { poolDatabase } from '../../../server/persistence/kysely.js';
 import { recordingDatabase } from '../../support/recording-database.js';
 import { useTestApp, type TestApp } from '../../support/harness.js';
@@ -99,7 +99,6 @@ describe('webhook routes under abuse: the delivery budget is per endpoint and so
 
   it('when many deliveries to one endpoint are refused, then their notes are coalesced: one write at once, the newest at the end of the window', async () => {
     const endpoint = await gwcEndpoint(app);
-    const pool = poolSql(app.orm);
     // The real pool, with every statement noted.
     const counting = recordingDatabase(poolDatabase(app.orm));
     const writes = () => counting.sent.filter((query) => /^update "webhook_endpoints"/.test(query));
@@ -109,10 +108,12 @@ describe('webhook routes under abuse: the delivery budget is per endpoint and so
     for (let i = 0; i < 50; i++) notes.note(endpoint.id, { code: 'invalid_signature', message: `refusal ${i}`, at: new Date() });
     expect(writes()).toHaveLength(1);
     const stored = () =>
-      pool<{ code: string; message: string }>(
-        'select last_refusal_code as code, last_refusal_message as message from webhook_endpoints where id = ?',
-        [endpoint.id],
-      ).then((rows) => rows[0]);
+      sql<{
+        code: string;
+        message: string;
+      }>`select last_refusal_code as code, last_refusal_message as message from webhook_endpoints where id = ${endpoint.id}`
+        .execute(poolDatabase(app.orm))
+        .then((result) => result.rows[0]);
     expect(await until('the newest refusal written', stored, (row) => row?.message === 'refusal 49')).toEqual({
       code: 'invalid_signature',
       message: 'refusal 49',
