@@ -1,4 +1,3 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ApiKeyMac } from '../server/crypto/api-key-mac.js';
 import { secretsEqual } from '../server/crypto/secrets.js';
 import type { EvidenceStore } from '../server/domain/evidence/ports.js';
@@ -12,6 +11,7 @@ import type { WebhookRuntime } from '../server/domain/webhooks/runtime.js';
 import type { QualificationStore } from '../server/domain/qualification/ports.js';
 import type { TenancyStore } from '../server/domain/tenancy/ports.js';
 import type { UnitOfWork } from '../server/domain/unit-of-work.js';
+import type { WebhookStore } from '../server/domain/webhooks/ports.js';
 
 /** The domain stores operator procedures use, each area's port (server/persistence/unit-of-work.ts implements them). */
 export interface AdminStores {
@@ -23,10 +23,10 @@ export interface AdminStores {
   qualification: QualificationStore;
   ledger: LedgerStore;
   invoicePages: InvoicePageStore;
+  webhooks: WebhookStore;
 }
 
 export interface AdminContext {
-  orm: MikroORM;
   /** The domain's unit of work on the pool: what procedures pass to use cases. */
   uow: UnitOfWork<AdminStores>;
   /** True when the request carried `Authorization: Bearer <SVC_ADMIN_TOKEN>`. */

@@ -61,7 +61,6 @@ export async function queuedImport(
   const code = new URL(auth.headers.get('location')!).searchParams.get('code')!;
   const tokens = await exchangeCode(runtime.endpoints, code);
   const admin = createAdminCaller({
-    orm,
     uow: poolUnitOfWork(orm),
     authorized: true,
     keyMac: apiKeyMac(randomBytes(32)),

@@ -2,7 +2,9 @@
  * `npm run bench:query-builder`: what each candidate query style costs per
  * statement, measured on the same pool in one process, rounds interleaved so
  * a noisy machine moves every candidate alike (docs/decisions.md,
- * "Persistence: one query style per kind of statement").
+ * "Persistence: one query style"): the typed `Database` (MikroORM's Kysely,
+ * property names and converted values) against the same text as raw SQL on
+ * the ORM's plain Kysely (the database's own names and values).
  *
  * The statement is a typical CRUD read (one organization by id) and a typical
  * list (the newest 50 organizations): each candidate runs it sequentially on a
@@ -11,11 +13,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { db, first, run } from '../server/persistence/db/query.js';
+import { sql, type Kysely } from 'kysely';
 import { startEmbeddedPostgres } from '../server/persistence/embedded-postgres.js';
 import { Organization } from '../server/persistence/entities/index.js';
 import { migrate, openOrm } from '../server/persistence/orm.js';
-import { poolSql } from '../server/persistence/sql/sql.js';
+import { poolDatabase } from '../server/persistence/kysely.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -25,32 +27,32 @@ const pg = await startEmbeddedPostgres({ dataDir: dir, port: 40000 + Math.floor(
 const orm = await openOrm(pg.url);
 try {
   await migrate(orm);
-  const sql = poolSql(orm);
+  // The pool's Kysely without the entities' naming and conversion: raw SQL as the driver answers it.
+  const raw = orm.em.getKysely() as unknown as Kysely<unknown>;
+  const db = poolDatabase(orm);
   const ids: string[] = [];
   for (let i = 0; i < 200; i++) {
     const id = crypto.randomUUID();
     ids.push(id);
-    await sql(`insert into organizations (id, name, status, created_at) values (?, ?, 'active', now())`, [id, `org ${i}`]);
+    await sql`insert into organizations (id, name, status, created_at) values (${id}, ${`org ${i}`}, 'active', now())`.execute(raw);
   }
   const pick = (n: number) => ids[n % ids.length]!;
 
   const candidates: Record<string, { byId: (id: string) => Promise<unknown>; list: () => Promise<unknown> }> = {
-    'raw SQL (? placeholders)': {
-      byId: (id) => sql(`select id, name, status, created_at from organizations where id = ?`, [id]),
-      list: () => sql(`select id, name, status, created_at from organizations order by created_at desc, id desc limit ?`, [50]),
+    'raw SQL': {
+      byId: (id) => sql`select id, name, status, created_at from organizations where id = ${id}`.execute(raw),
+      list: () => sql`select id, name, status, created_at from organizations order by created_at desc, id desc limit ${50}`.execute(raw),
     },
-    'Kysely (compile, then the same raw path)': {
-      byId: (id) => first(sql, db.selectFrom('organizations').select(['id', 'name', 'status', 'created_at']).where('id', '=', id)),
+    'typed Database (property names, converted values)': {
+      byId: (id) => db.selectFrom('organizations').select(['id', 'name', 'status', 'createdAt']).where('id', '=', id).executeTakeFirst(),
       list: () =>
-        run(
-          sql,
-          db
-            .selectFrom('organizations')
-            .select(['id', 'name', 'status', 'created_at'])
-            .orderBy('created_at', 'desc')
-            .orderBy('id', 'desc')
-            .limit(50),
-        ),
+        db
+          .selectFrom('organizations')
+          .select(['id', 'name', 'status', 'createdAt'])
+          .orderBy('createdAt', 'desc')
+          .orderBy('id', 'desc')
+          .limit(50)
+          .execute(),
     },
     'MikroORM QueryBuilder (raw result)': {
       byId: (id) =>
@@ -98,7 +100,7 @@ try {
     }
   }
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-  const base = results.get('raw SQL (? placeholders)')!;
+  const base = results.get('raw SQL')!;
   console.log(`query styles, ${ROUNDS} rounds x ${SECONDS} s, medians (ratio to raw SQL)`);
   console.log('| style | by id /s | by id CPU µs | list of 50 /s | list CPU µs |');
   console.log('|---|---|---|---|---|');

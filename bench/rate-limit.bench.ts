@@ -14,7 +14,8 @@
 import { randomUUID } from 'node:crypto';
 import { createKeyRateLimiter } from '../server/domain/rate-limit/key-rate-limiter.js';
 import { leaseTokens } from '../server/persistence/sql/rate-limit-buckets.sql.js';
-import { sqlOf } from '../server/persistence/sql/sql.js';
+import { sql } from 'kysely';
+import { poolDatabase } from '../server/persistence/kysely.js';
 import { openOrm } from '../server/persistence/orm.js';
 import { benchKey, load, median, printTable, settle, startDatabase, startService, type Figures } from './support.js';
 
@@ -40,11 +41,11 @@ try {
   }
 
   const orm = await openOrm(db.url, { pool: { min: 1, max: 2 } });
-  const sql = sqlOf(orm.em.fork());
+  const database = poolDatabase(orm);
   const bucket = { perSecond: 1e9, burst: 1e9 };
   const leaseKey = randomUUID();
-  const lease = () => leaseTokens(sql, leaseKey, 20, bucket);
-  const selectOne = () => sql('select 1');
+  const lease = () => leaseTokens(database, leaseKey, 20, bucket);
+  const selectOne = () => sql`select 1`.execute(database);
   await meanMs(200, lease);
   await meanMs(200, selectOne);
   const leaseMs: number[] = [];

@@ -37,5 +37,5 @@ export const preparationsRouter = router({
         .strict()
         .default({}),
     )
-    .query(({ ctx, input }) => listUnconfirmedPreparations(ctx.orm.em.fork(), ctx.webhooks, input)),
+    .query(({ ctx, input }) => listUnconfirmedPreparations(ctx.uow, ctx.webhooks, input)),
 });

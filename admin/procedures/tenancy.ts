@@ -18,10 +18,8 @@ export const organizationsRouter = router({
 export const integrationsRouter = router({
   create: operatorProcedure
     .input(z.object({ organizationId: id, provider: ProviderSchema, environment: EnvironmentSchema }).strict())
-    .mutation(({ ctx, input }) => createIntegration(ctx.orm.em.fork(), input)),
-  list: operatorProcedure
-    .input(z.object({ organizationId: id }).strict())
-    .query(({ ctx, input }) => listIntegrations(ctx.orm.em.fork(), input)),
+    .mutation(({ ctx, input }) => createIntegration(ctx.uow, input)),
+  list: operatorProcedure.input(z.object({ organizationId: id }).strict()).query(({ ctx, input }) => listIntegrations(ctx.uow, input)),
 });
 
 export const apiKeysRouter = router({
@@ -37,17 +35,17 @@ export const apiKeysRouter = router({
         })
         .strict(),
     )
-    .mutation(({ ctx, input }) => issueApiKey(ctx.orm.em.fork(), input, ctx.keyMac)),
-  list: operatorProcedure.input(z.object({ integrationId: id }).strict()).query(({ ctx, input }) => listApiKeys(ctx.orm.em.fork(), input)),
-  revoke: operatorProcedure.input(z.object({ id }).strict()).mutation(({ ctx, input }) => revokeApiKey(ctx.orm.em.fork(), input)),
+    .mutation(({ ctx, input }) => issueApiKey(ctx.uow, input, ctx.keyMac)),
+  list: operatorProcedure.input(z.object({ integrationId: id }).strict()).query(({ ctx, input }) => listApiKeys(ctx.uow, input)),
+  revoke: operatorProcedure.input(z.object({ id }).strict()).mutation(({ ctx, input }) => revokeApiKey(ctx.uow, input)),
 });
 
 export const linksRouter = router({
   create: operatorProcedure
     .input(z.object({ ledgerIntegrationId: id, providerIntegrationId: id }).strict())
-    .mutation(({ ctx, input }) => createLink(ctx.orm.em.fork(), input)),
-  delete: operatorProcedure.input(z.object({ id }).strict()).mutation(({ ctx, input }) => deleteLink(ctx.orm.em.fork(), input)),
+    .mutation(({ ctx, input }) => createLink(ctx.uow, input)),
+  delete: operatorProcedure.input(z.object({ id }).strict()).mutation(({ ctx, input }) => deleteLink(ctx.uow, input)),
   list: operatorProcedure
     .input(z.object({ organizationId: id.optional(), integrationId: id.optional() }).strict().default({}))
-    .query(({ ctx, input }) => listLinks(ctx.orm.em.fork(), input)),
+    .query(({ ctx, input }) => listLinks(ctx.uow, input)),
 });

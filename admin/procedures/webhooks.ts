@@ -14,15 +14,15 @@ import {
  * with (gwa key pair, gwc signing secret; never shown back), with each endpoint's delivery status.
  */
 export const webhookEndpointsRouter = router({
-  create: operatorProcedure.input(EndpointCreateInput).mutation(({ ctx, input }) => createEndpoint(ctx.orm.em.fork(), ctx.webhooks, input)),
-  list: operatorProcedure.input(EndpointListInput).query(({ ctx, input }) => listEndpoints(ctx.orm.em.fork(), ctx.webhooks, input)),
-  disable: operatorProcedure.input(EndpointIdInput).mutation(({ ctx, input }) => disableEndpoint(ctx.orm.em.fork(), ctx.webhooks, input)),
+  create: operatorProcedure.input(EndpointCreateInput).mutation(({ ctx, input }) => createEndpoint(ctx.uow, ctx.webhooks, input)),
+  list: operatorProcedure.input(EndpointListInput).query(({ ctx, input }) => listEndpoints(ctx.uow, ctx.webhooks, input)),
+  disable: operatorProcedure.input(EndpointIdInput).mutation(({ ctx, input }) => disableEndpoint(ctx.uow, ctx.webhooks, input)),
   setCredentials: operatorProcedure
     .input(EndpointCredentialsInput)
-    .mutation(({ ctx, input }) => setCredentials(ctx.orm.em.fork(), ctx.webhooks, input)),
+    .mutation(({ ctx, input }) => setCredentials(ctx.uow, ctx.webhooks, input)),
 });
 
 /** Recorded deliveries, gwa notifications and gwc events (a summary of each; no document, signature or secret). */
 export const webhookEventsRouter = router({
-  list: operatorProcedure.input(WebhookEventsListInput).query(({ ctx, input }) => listWebhookEvents(ctx.orm.em.fork(), input)),
+  list: operatorProcedure.input(WebhookEventsListInput).query(({ ctx, input }) => listWebhookEvents(ctx.uow, input)),
 });

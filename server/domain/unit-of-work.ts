@@ -7,8 +7,9 @@ export interface UnitOfWork<S> {
   /** The stores outside any transaction: each statement commits on its own. */
   readonly store: S;
   /**
-   * `work`'s statements in one transaction: committed when it resolves, rolled back when it throws. Called inside
-   * another transaction's `work`, it is a savepoint of that transaction.
+   * `work`'s statements in one transaction: committed when it resolves, rolled back when it throws. `tx` is the unit of
+   * work of that transaction: its `store` is `store`, and its `transaction` is a savepoint, for a use case that must
+   * isolate a step (a unique violation it meets leaves the outer transaction usable).
    */
-  transaction<T>(work: (store: S) => Promise<T>): Promise<T>;
+  transaction<T>(work: (store: S, tx: UnitOfWork<S>) => Promise<T>): Promise<T>;
 }

@@ -20,7 +20,6 @@ export function mountAdmin(app: Express, deps: AppDeps): void {
       // Checked in front already (admin-gate.ts); tRPC's own bound as well.
       maxBatchSize: ADMIN_MAX_BATCH,
       createContext: ({ req }) => ({
-        orm: deps.orm,
         uow,
         keyMac: deps.keyMac,
         ledger: deps.ledger,

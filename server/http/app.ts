@@ -8,14 +8,15 @@ import { mountAdmin } from './admin.js';
 import { healthRoutes } from './health.js';
 import { errorEnvelope, notFound } from './middleware/error-envelope.js';
 import { parseJsonBody, refuseUnsafeBody, requireJsonContentType } from './middleware/json-body.js';
-import { defineRequestEntityManager, requestContext } from './middleware/request-context.js';
+import { defineRequestStorage, requestContext } from './middleware/request-context.js';
 import { apiAccess, mountApi } from './router.js';
 import { ADMIN_TRPC_PATH, failedAuthentications, OPENAPI_PATH } from './middleware/failed-auth-gate.js';
 import { adminGate } from './middleware/admin-gate.js';
 import { isAdminAuthorized } from '../../admin/context.js';
 import { canonicalPath } from './middleware/canonical-path.js';
 import { webhookRateLimit, type RateLimitConfig } from './middleware/rate-limit.js';
-import { poolSql } from '../persistence/sql/sql.js';
+import { poolDatabase } from '../persistence/kysely.js';
+import { poolUnitOfWork } from '../persistence/unit-of-work.js';
 import { poolOf } from '../persistence/orm.js';
 import { coalescedRefusalNotes } from '../persistence/refusal-notes.js';
 import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
@@ -77,7 +78,7 @@ export function createApp(deps: AppDeps): Express {
   // One spelling per path: routes match only as declared (canonical-path.ts refuses other spellings first).
   app.set('case sensitive routing', true);
 
-  defineRequestEntityManager(app, deps.orm);
+  defineRequestStorage(app, deps.orm);
   collectProcessMetrics();
   observePool(() => poolOf(deps.orm));
   const procedures = new Set(Object.keys(adminRouter._def.procedures));
@@ -101,8 +102,9 @@ export function createApp(deps: AppDeps): Express {
   );
   // One delivery limit per endpoint and source for both providers' webhooks (a burst the provider never sends is refused
   // with 429); deliveries refused as not the provider's count against their client like failed keys.
-  const webhookLimit = webhookRateLimit(poolSql(deps.orm), deps.config);
-  const refusals = coalescedRefusalNotes(poolSql(deps.orm), (err) => deps.logger.warn({ err }, 'webhook refusal note not written'));
+  const storage = poolUnitOfWork(deps.orm);
+  const webhookLimit = webhookRateLimit(storage, deps.config);
+  const refusals = coalescedRefusalNotes(poolDatabase(deps.orm), (err) => deps.logger.warn({ err }, 'webhook refusal note not written'));
   app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures));
   app.use(gwcWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures, refusals));
   app.use(requireJsonContentType);

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuthContext } from '../domain/auth/auth-context.js';
 import type { UnitOfWork } from '../domain/unit-of-work.js';
 import type { Stores } from '../persistence/unit-of-work.js';
@@ -8,8 +7,6 @@ declare global {
     interface Request {
       /** The `x-svc-request-id` of this request. */
       id: string;
-      /** This request's EntityManager fork (made on first use). */
-      em: EntityManager;
       /** The domain's unit of work on the pool (one for the app: statements and transactions take their connection when they run). */
       storage: UnitOfWork<Stores>;
       /** The authenticated API key's context, set by the auth middleware on `/api/v1` routes. */

@@ -9,8 +9,8 @@ import { groupCommittedFirstReports } from '../persistence/report-group-commit.j
 import { pooledPreparationStore } from '../persistence/preparation-store.js';
 import { sharedReads, type SharedReads } from '../persistence/shared-reads.js';
 import { snapshotChecksCache } from '../domain/invoices/index.js';
-import { poolSql, type Sql } from '../persistence/sql/sql.js';
 import { poolDatabase, type Database } from '../persistence/kysely.js';
+import { poolUnitOfWork } from '../persistence/unit-of-work.js';
 import type { FailedAuthentications } from './middleware/failed-auth-gate.js';
 import { withFastBodies } from './validation/fast-contract.js';
 import { routeGuards } from './middleware/route-guards.js';
@@ -38,7 +38,6 @@ function requestValidationError(err: RequestValidationError, _req: Request, _res
 
 /** What the API's authentication shares with the front of the app (the failed-authentication gate). */
 export interface ApiAccess {
-  sql: Sql;
   /** The pool as the typed database: what the group-committed writes and the preparation reads run on. */
   db: Database;
   reads: SharedReads;
@@ -47,16 +46,15 @@ export interface ApiAccess {
 
 /** Hot paths: single statements on the pool, key records cached per auth epoch. */
 export function apiAccess(deps: Pick<AppDeps, 'orm'>): ApiAccess {
-  const sql = poolSql(deps.orm);
   const db = poolDatabase(deps.orm);
   // Reads shared by concurrent requests: the key cache's epoch rides on preparation reads when there are any.
-  const reads = sharedReads(sql, db);
-  return { sql, db, reads, keys: cachedKeyDirectory(sql, reads.authEpoch) };
+  const reads = sharedReads(db);
+  return { db, reads, keys: cachedKeyDirectory(poolUnitOfWork(deps.orm), reads.authEpoch) };
 }
 
 /** Mount every contract route with the cross-cutting guards; writes are group-committed. */
 export function mountApi(app: Express, deps: AppDeps, access: ApiAccess, failures: FailedAuthentications): void {
-  const { sql, db, reads, keys } = access;
+  const { db, reads, keys } = access;
   const reports = paymentReportHandlers(groupCommittedFirstReports(db));
   const enrich = inlineEnrichmentHandlers(groupCommittedEnrichmentRecords(db));
   // Snapshots are immutable: their readiness results are kept by id (explicit, bounded; source state is checked each time).
@@ -77,7 +75,9 @@ export function mountApi(app: Express, deps: AppDeps, access: ApiAccess, failure
     logInitialization: false,
     jsonQuery: false,
     responseValidation: deps.config.SVC_RESPONSE_VALIDATION,
-    globalMiddleware: [routeGuards({ config: deps.config, keys, failures, mac: deps.keyMac }, apiRateLimit(sql, deps.config))],
+    globalMiddleware: [
+      routeGuards({ config: deps.config, keys, failures, mac: deps.keyMac }, apiRateLimit(poolUnitOfWork(deps.orm), deps.config)),
+    ],
     requestValidationErrorHandler: requestValidationError,
   });
 }

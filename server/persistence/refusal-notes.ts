@@ -1,5 +1,5 @@
 import { noteRefusal } from './sql/webhooks.sql.js';
-import type { Sql } from './sql/sql.js';
+import type { Database } from './kysely.js';
 import type { RefusalNote, RefusalNotes } from '../domain/webhooks/gwc/intake.js';
 
 /** At most one write of an endpoint's last refusal per this many milliseconds. */
@@ -14,12 +14,12 @@ const MAX_PENDING = 10_000;
  * per second; the operator still reads the last refusal (at most a second late). A note still waiting when the
  * process stops is lost: it is a diagnostic, not evidence.
  */
-export function coalescedRefusalNotes(sql: Sql, onError: (err: unknown) => void): RefusalNotes {
+export function coalescedRefusalNotes(db: Database, onError: (err: unknown) => void): RefusalNotes {
   const written = new Map<string, number>();
   const pending = new Map<string, RefusalNote>();
   const write = (endpointId: string, note: RefusalNote) => {
     written.set(endpointId, Date.now());
-    noteRefusal(sql, endpointId, note).catch(onError);
+    noteRefusal(db, endpointId, note).catch(onError);
   };
   const flush = (endpointId: string) => {
     const note = pending.get(endpointId);

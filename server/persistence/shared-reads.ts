@@ -1,7 +1,6 @@
 import { batched, settleTogetherOrAlone, unwrap, type Settled } from './sql/batch.js';
 import { readAuthEpoch } from './sql/api-keys.sql.js';
 import { preparationContexts, type ContextRows, type ContextRowsRead } from './sql/preparations.sql.js';
-import type { Sql } from './sql/sql.js';
 import type { Database } from './kysely.js';
 
 /** The reads requests make before they decide, shared by the requests that arrive together (`sharedReads`). */
@@ -26,7 +25,7 @@ type Item = { kind: 'epoch' } | { kind: 'context'; read: ContextRowsRead };
  * committed before each waiting request asked. With no context in the batch, or
  * when every context statement failed, the epoch is read alone.
  */
-export function sharedReads(sql: Sql, db: Database): SharedReads {
+export function sharedReads(db: Database): SharedReads {
   const run = batched(async (items: Item[]): Promise<Settled<string | ContextRows>[]> => {
     const answers: Settled<string | ContextRows>[] = new Array(items.length);
     const bySelector = new Map<ContextRowsRead['selector'], number[]>();
@@ -54,7 +53,7 @@ export function sharedReads(sql: Sql, db: Database): SharedReads {
     if (waiting.length > 0) {
       let settled: Settled<string>;
       try {
-        settled = { ok: true, value: epoch ?? (await readAuthEpoch(sql)) };
+        settled = { ok: true, value: epoch ?? (await readAuthEpoch(db)) };
       } catch (error) {
         settled = { ok: false, error };
       }

@@ -8,7 +8,10 @@ import { invoicesStore } from './stores/invoices-store.js';
 import { qualificationStore } from './stores/qualification-store.js';
 import { invoicePageStore } from './stores/invoice-page-store.js';
 import { ledgerStore } from './stores/ledger-store.js';
+import { authStore } from './stores/auth-store.js';
+import { rateLimitStore } from './stores/rate-limit-store.js';
 import { tenancyStore } from './stores/tenancy-store.js';
+import { webhooksStore } from './stores/webhooks-store.js';
 
 /**
  * Every area's store on one database handle (a transaction or the pool). Each area is built on first use, so a
@@ -40,6 +43,15 @@ export function storesOf(db: Database) {
     get invoicePages() {
       return invoicePageStore(db);
     },
+    get auth() {
+      return authStore(db);
+    },
+    get rateLimit() {
+      return rateLimitStore(db);
+    },
+    get webhooks() {
+      return webhooksStore(db);
+    },
   };
 }
 
@@ -51,8 +63,14 @@ export function unitOfWork(em: EntityManager): UnitOfWork<Stores> {
     get store() {
       return storesOf(databaseOf(em));
     },
-    transaction: (work) => em.transactional((tem) => work(storesOf(databaseOf(tem)))),
+    transaction: (work) => em.transactional((tem) => inTransaction(tem, work)),
   };
+}
+
+/** `work` on a transaction's entity manager: its stores once, and its unit of work for savepoints. */
+function inTransaction<T>(tem: EntityManager, work: (store: Stores, tx: UnitOfWork<Stores>) => Promise<T>): Promise<T> {
+  const store = storesOf(databaseOf(tem));
+  return work(store, { store, transaction: (inner) => tem.transactional((sem) => inTransaction(sem, inner)) });
 }
 
 /** A unit of work on the ORM's pool, each transaction on a fresh fork (jobs, operator procedures, start-up). */
@@ -62,6 +80,6 @@ export function poolUnitOfWork(orm: MikroORM): UnitOfWork<Stores> {
     get store() {
       return storesOf(pool);
     },
-    transaction: (work) => orm.em.fork().transactional((tem) => work(storesOf(databaseOf(tem)))),
+    transaction: (work) => orm.em.fork().transactional((tem) => inTransaction(tem, work)),
   };
 }

@@ -6,10 +6,11 @@ import { receiveNotification } from '../../server/domain/webhooks/gwa/intake.js'
 import { receiveGwcEvent } from '../../server/domain/webhooks/gwc/intake.js';
 import { recordPaymentReport } from '../../server/domain/payment-reports/record-payment-report.js';
 import { coalescedRefusalNotes } from '../../server/persistence/refusal-notes.js';
-import { poolSql } from '../../server/persistence/sql/sql.js';
 import { poolUnitOfWork } from '../../server/persistence/unit-of-work.js';
+import { poolDatabase } from '../../server/persistence/kysely.js';
 import { EVIDENCE_STATES } from '../../server/domain/evidence/evidence-state.js';
 import { csvObjects } from './csv.js';
+import { rawSql } from './raw-sql.js';
 import { newKeys, transactionNotification } from './gwa-webhooks.js';
 import { charge, gwcEvent, newPaymentIntentId, newSecret, paymentIntent, signed } from './gwc-webhooks.js';
 import { TEST_ADMIN_TOKEN, type TestApp } from './harness.js';
@@ -255,11 +256,6 @@ export interface PropertyEnv {
   templates: Record<Provider, Template>;
 }
 
-const sqlOf =
-  (orm: MikroORM) =>
-  (q: string, p: unknown[] = []) =>
-    orm.em.getConnection().execute(q, p) as Promise<any[]>;
-
 async function newWorld(env: PropertyEnv, provider: Provider) {
   const call = async (procedure: string, input: unknown) => {
     const res = await env.app.admin<any>(procedure, input);
@@ -291,7 +287,7 @@ async function copyPreparations(
   world: { organizationId: string; integrationId: string },
   ids: string[],
 ) {
-  const sql = sqlOf(orm);
+  const sql = rawSql(orm);
   const columns = (
     await sql(`select column_name from information_schema.columns where table_name = 'preparations' order by ordinal_position`)
   ).map((c) => c.column_name as string);
@@ -395,13 +391,13 @@ function planGwc(orm: MikroORM, world: World, p: PreparationHistory, total: numb
       const event = gwcEvent(step === 1 ? 'payment_intent.succeeded' : 'charge.refunded', object, { created: at });
       const delivery = signed(world.secret, event);
       const send: Deliver = async () => {
-        const ack = await receiveGwcEvent(orm.em.fork(), {
+        const ack = await receiveGwcEvent(poolUnitOfWork(orm), {
           endpoint,
           header: delivery.header,
           rawBody: Buffer.from(delivery.body),
           requestId: 'req_property',
           // Every delivery here is signed correctly: a refusal note would be a failure the model reports anyway.
-          refusals: coalescedRefusalNotes(poolSql(orm), (err) => {
+          refusals: coalescedRefusalNotes(poolDatabase(orm), (err) => {
             throw err;
           }),
         });
@@ -467,7 +463,7 @@ function planGwa(orm: MikroORM, world: World, p: GwaPreparationHistory, total: n
         merchantAccountId: 'property_merchant',
       });
       const send: Deliver = async () => {
-        const ack = await receiveNotification(orm.em.fork(), {
+        const ack = await receiveNotification(poolUnitOfWork(orm), {
           endpoint,
           signature: form.gwa_signature,
           payload: form.gwa_payload,

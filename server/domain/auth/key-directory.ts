@@ -1,5 +1,5 @@
-import { activeKeyPrefixes, findKeyRecord, touchKey } from '../../persistence/sql/api-keys.sql.js';
-import type { Sql } from '../../persistence/sql/sql.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import type { AuthStore } from './ports.js';
 import type { KeyRecord } from './types.js';
 
 /** Where authentication reads key records and records their use. */
@@ -47,7 +47,13 @@ const MAX_UNKNOWN = 10_000;
  * issued before this release (no issued tag) is known to the failed-authentication gate without a lookup
  * (docs/decisions.md, "Issued keys told from forged ones").
  */
-export function cachedKeyDirectory(sql: Sql, currentEpoch: () => Promise<string>, now: () => number = Date.now): KeyDirectory {
+export function cachedKeyDirectory(
+  storage: UnitOfWork<{ auth: AuthStore }>,
+  currentEpoch: () => Promise<string>,
+  now: () => number = Date.now,
+): KeyDirectory {
+  // Single statements outside any transaction: the store is taken once, not per lookup.
+  const store = storage.store.auth;
   let records = new Map<string, { epoch: string; key: KeyRecord }>();
   let unknown = new Map<string, { epoch: string; at: number }>();
   let lastEpoch: string | undefined;
@@ -57,7 +63,8 @@ export function cachedKeyDirectory(sql: Sql, currentEpoch: () => Promise<string>
   const listPrefixes = (): void => {
     if (listing) return;
     listing = true;
-    activeKeyPrefixes(sql)
+    store
+      .activeKeyPrefixes()
       .then(({ epoch, prefixes }) => {
         if (newer(epoch, listed?.epoch)) listed = { epoch, prefixes: new Set(prefixes) };
       })
@@ -86,7 +93,7 @@ export function cachedKeyDirectory(sql: Sql, currentEpoch: () => Promise<string>
       }
       const cached = records.get(prefix);
       if (cached && cached.epoch === epoch) return cached.key;
-      const loaded = await findKeyRecord(sql, prefix);
+      const loaded = await store.findKeyRecord(prefix);
       if (loaded.key) {
         if (records.size >= MAX_CACHED_KEYS) records = new Map();
         records.set(prefix, { epoch: loaded.epoch, key: loaded.key });
@@ -98,7 +105,7 @@ export function cachedKeyDirectory(sql: Sql, currentEpoch: () => Promise<string>
       return loaded.key;
     },
     async touch(key, at, resolutionMs) {
-      await touchKey(sql, key.id, at, resolutionMs);
+      await store.touchKey(key.id, at, resolutionMs);
       // The cached copy shares the object: later requests see the new last use and skip the write.
       key.lastUsedAt = at;
     },

@@ -1,11 +1,10 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment, Provider } from '../../../contract/common/index.js';
-import * as store from '../../persistence/sql/integrations.sql.js';
-import { organizationById } from '../../persistence/sql/organizations.sql.js';
-import { databaseOf } from '../../persistence/kysely.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import type { TenancyStore } from './ports.js';
 import type { Integration } from './types.js';
+
+type Storage = UnitOfWork<{ tenancy: TenancyStore }>;
 
 export interface IntegrationView {
   id: string;
@@ -24,13 +23,13 @@ export const toIntegrationView = (i: Integration): IntegrationView => ({
 });
 
 export async function createIntegration(
-  em: EntityManager,
+  storage: Storage,
   input: { organizationId: string; provider: Provider; environment: Environment },
 ): Promise<IntegrationView> {
-  const sql = sqlOf(em);
-  const organization = await organizationById(databaseOf(em), input.organizationId);
+  const store = storage.store.tenancy;
+  const organization = await store.organizationById(input.organizationId);
   if (!organization) throw new DomainError('not_found', `No organization ${input.organizationId}`);
-  const integration = await store.insertIntegration(sql, {
+  const integration = await store.insertIntegration({
     id: crypto.randomUUID(),
     organizationId: organization.id,
     provider: input.provider,
@@ -40,6 +39,6 @@ export async function createIntegration(
   return toIntegrationView(integration);
 }
 
-export async function listIntegrations(em: EntityManager, input: { organizationId: string }): Promise<IntegrationView[]> {
-  return (await store.integrationsOfOrganization(sqlOf(em), input.organizationId)).map(toIntegrationView);
+export async function listIntegrations(storage: Storage, input: { organizationId: string }): Promise<IntegrationView[]> {
+  return (await storage.store.tenancy.integrationsOfOrganization(input.organizationId)).map(toIntegrationView);
 }

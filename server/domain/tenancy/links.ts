@@ -1,9 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import * as store from '../../persistence/sql/integration-links.sql.js';
-import { integrationById } from '../../persistence/sql/integrations.sql.js';
-import { isUniqueViolation, sqlOf } from '../../persistence/sql/sql.js';
 import { DomainError } from '../errors.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import type { TenancyStore } from './ports.js';
 import type { IntegrationLink } from './types.js';
+
+type Storage = UnitOfWork<{ tenancy: TenancyStore }>;
 
 export interface LinkView {
   id: string;
@@ -24,13 +24,13 @@ const toLinkView = (l: IntegrationLink): LinkView => ({
  * organization and environment. Uniqueness is the database's (one link per pair).
  */
 export async function createLink(
-  em: EntityManager,
+  storage: Storage,
   input: { ledgerIntegrationId: string; providerIntegrationId: string },
 ): Promise<LinkView> {
-  const sql = sqlOf(em);
+  const store = storage.store.tenancy;
   const [ledger, provider] = await Promise.all([
-    integrationById(sql, input.ledgerIntegrationId),
-    integrationById(sql, input.providerIntegrationId),
+    store.integrationById(input.ledgerIntegrationId),
+    store.integrationById(input.providerIntegrationId),
   ]);
   if (!ledger) throw new DomainError('not_found', `No integration ${input.ledgerIntegrationId}`);
   if (!provider) throw new DomainError('not_found', `No integration ${input.providerIntegrationId}`);
@@ -57,30 +57,26 @@ export async function createLink(
   }
   if (issues.length > 0) throw new DomainError('validation_error', 'These integrations cannot be linked', issues);
 
-  try {
-    const link = await store.insertLink(sql, {
-      id: crypto.randomUUID(),
-      ledgerIntegrationId: ledger.id,
-      providerIntegrationId: provider.id,
-      createdAt: new Date(),
-    });
-    return toLinkView(link);
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new DomainError('conflict', 'These integrations are already linked');
-    throw err;
-  }
+  const link = await store.insertLink({
+    id: crypto.randomUUID(),
+    ledgerIntegrationId: ledger.id,
+    providerIntegrationId: provider.id,
+    createdAt: new Date(),
+  });
+  if (link === 'exists') throw new DomainError('conflict', 'These integrations are already linked');
+  return toLinkView(link);
 }
 
 /** Remove a link; keys holding invoices:read for that integration stop working for invoice routes at once. */
-export async function deleteLink(em: EntityManager, input: { id: string }): Promise<{ id: string; deleted: true }> {
-  if (!(await store.deleteLink(sqlOf(em), input.id))) throw new DomainError('not_found', `No link ${input.id}`);
+export async function deleteLink(storage: Storage, input: { id: string }): Promise<{ id: string; deleted: true }> {
+  if (!(await storage.store.tenancy.deleteLink(input.id))) throw new DomainError('not_found', `No link ${input.id}`);
   return { id: input.id, deleted: true };
 }
 
 /** Links, oldest first; either side's integration, or an organization, narrows the list. */
 export async function listLinks(
-  em: EntityManager,
+  storage: Storage,
   input: { organizationId?: string | undefined; integrationId?: string | undefined },
 ): Promise<LinkView[]> {
-  return (await store.listLinks(sqlOf(em), input)).map(toLinkView);
+  return (await storage.store.tenancy.listLinks(input)).map(toLinkView);
 }

@@ -1,8 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../errors.js';
 import { currentKeySlot, previousKeySlot, type WebhookProvider, type WebhookRuntime } from './runtime.js';
-import * as store from '../../persistence/sql/webhooks.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import type { WebhookStore } from './ports.js';
 import type { TenantScope } from '../tenant-scope.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -34,12 +33,12 @@ export interface DeliverableSecrets {
  * 409 `connection_unavailable`. Nothing of the body is read before.
  */
 export async function deliverableSecrets(
-  em: EntityManager,
+  storage: UnitOfWork<{ webhooks: WebhookStore }>,
   runtime: WebhookRuntime,
   input: { provider: WebhookProvider; endpointId: string; now: Date },
 ): Promise<DeliverableSecrets> {
   const { endpointId, provider } = input;
-  const row = UUID.test(endpointId) ? await store.findEndpointForDelivery(sqlOf(em), endpointId.toLowerCase()) : undefined;
+  const row = UUID.test(endpointId) ? await storage.store.webhooks.findEndpointForDelivery(endpointId.toLowerCase()) : undefined;
   // A malformed id, or one of another provider's endpoints, answers exactly like an unknown one.
   if (!row || row.integrationProvider !== provider) {
     throw deliveryFailure('not_found', 'endpoint_not_found', 'endpointId', 'No such webhook endpoint');

@@ -1,9 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../errors.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 import { RECOMMENDED_EVENT_TYPES } from './gwc/events.js';
+import type { WebhookStore } from './ports.js';
 import type { DeliveryStatus, WebhookEndpoint } from './types.js';
-import * as store from '../../persistence/sql/webhooks.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
 import { currentKeySlot, previousKeySlot, webhookPath, WEBHOOK_PROVIDERS, type WebhookProvider, type WebhookRuntime } from './runtime.js';
 
 /**
@@ -82,14 +81,16 @@ function secretOf(provider: WebhookProvider, c: Credentials): { publicKey: strin
 const wrongCredentials = (path: string, message: string) =>
   new DomainError('validation_error', message, [{ code: 'credentials_not_for_provider', path, message }]);
 
+type Storage = UnitOfWork<{ webhooks: WebhookStore }>;
+
 export async function createEndpoint(
-  em: EntityManager,
+  storage: Storage,
   runtime: WebhookRuntime | undefined,
   input: { integrationId: string } & Credentials,
 ): Promise<EndpointView> {
   if (!runtime) throw notConfigured();
-  const sql = sqlOf(em);
-  const integration = await store.integrationForEndpoint(sql, input.integrationId);
+  const store = storage.store.webhooks;
+  const integration = await store.integrationForEndpoint(input.integrationId);
   if (!integration) throw new DomainError('not_found', `No integration ${input.integrationId}`);
   const provider = integration.provider as WebhookProvider;
   if (!WEBHOOK_PROVIDERS.includes(provider)) {
@@ -121,42 +122,36 @@ export async function createEndpoint(
     disabledAt: null,
     createdAt: now,
   };
-  await store.insertEndpoint(sql, endpoint);
+  await store.insertEndpoint(endpoint);
   return view(runtime, endpoint, now);
 }
 
 export async function listEndpoints(
-  em: EntityManager,
+  storage: Storage,
   runtime: WebhookRuntime | undefined,
   input: { integrationId?: string | undefined },
 ): Promise<{ endpoints: (EndpointView & { delivery: DeliveryStatus })[] }> {
   if (!runtime) throw notConfigured();
-  const sql = sqlOf(em);
-  const rows = await store.listEndpoints(sql, { integrationId: input.integrationId || undefined, limit: 500 });
-  const delivery = await store.deliveryStatusOf(
-    sql,
-    rows.map((e) => e.id),
-  );
+  const store = storage.store.webhooks;
+  const rows = await store.listEndpoints({ integrationId: input.integrationId || undefined, limit: 500 });
+  const delivery = await store.deliveryStatusOf(rows.map((e) => e.id));
   return { endpoints: rows.map((e) => ({ ...view(runtime, e), delivery: delivery.get(e.id)! })) };
 }
 
-async function load(em: EntityManager, id: string): Promise<WebhookEndpoint> {
-  const endpoint = await store.endpointById(sqlOf(em), id);
+async function load(store: WebhookStore, id: string): Promise<WebhookEndpoint> {
+  const endpoint = await store.endpointById(id);
   if (!endpoint) throw new DomainError('not_found', `No webhook endpoint ${id}`);
   return endpoint;
 }
 
 /** Disabling is final: deliveries then answer 410, which tells the provider to stop. Disabling twice keeps the first time. */
-export async function disableEndpoint(
-  em: EntityManager,
-  runtime: WebhookRuntime | undefined,
-  input: { id: string },
-): Promise<EndpointView> {
+export async function disableEndpoint(storage: Storage, runtime: WebhookRuntime | undefined, input: { id: string }): Promise<EndpointView> {
   if (!runtime) throw notConfigured();
-  const endpoint = await load(em, input.id);
+  const store = storage.store.webhooks;
+  const endpoint = await load(store, input.id);
   if (endpoint.status === 'disabled') return view(runtime, endpoint);
   const disabled = { ...endpoint, status: 'disabled' as const, disabledAt: new Date() };
-  await store.setEndpointStatus(sqlOf(em), endpoint.id, disabled);
+  await store.setEndpointStatus(endpoint.id, disabled);
   return view(runtime, disabled);
 }
 
@@ -168,15 +163,14 @@ export async function disableEndpoint(
  * the other: the second keeps the first's secret as the previous one, and none is lost.
  */
 export async function setCredentials(
-  em: EntityManager,
+  storage: Storage,
   runtime: WebhookRuntime | undefined,
   input: { id: string } & Credentials,
   now = new Date(),
 ): Promise<EndpointView> {
   if (!runtime) throw notConfigured();
-  return em.transactional(async (tem) => {
-    const sql = sqlOf(tem);
-    const endpoint = await store.lockEndpoint(sql, input.id);
+  return storage.transaction(async ({ webhooks: store }) => {
+    const endpoint = await store.lockEndpoint(input.id);
     if (!endpoint) throw new DomainError('not_found', `No webhook endpoint ${input.id}`);
     if (endpoint.status === 'disabled') {
       throw new DomainError('conflict', 'This webhook endpoint is disabled; register a new endpoint', [
@@ -204,7 +198,7 @@ export async function setCredentials(
       privateKeyEnc: runtime.cipher.encrypt(credentials.secret, currentKeySlot(endpoint.id)),
       credentialsUpdatedAt: now,
     };
-    await store.setEndpointCredentials(sql, endpoint.id, { ...current, ...(previous && { previous }) });
+    await store.setEndpointCredentials(endpoint.id, { ...current, ...(previous && { previous }) });
     const updated: WebhookEndpoint = {
       ...endpoint,
       ...current,

@@ -1,14 +1,13 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import * as store from '../../persistence/sql/webhooks.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
 import { decodeCursor, pageOf } from '../pagination.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import type { WebhookStore } from './ports.js';
 
 /** Recorded notifications, oldest first, with a keyset cursor. Only the stored summary is shown: no document, no signature. */
 export async function listWebhookEvents(
-  em: EntityManager,
+  storage: UnitOfWork<{ webhooks: WebhookStore }>,
   input: { endpointId?: string | undefined; kind?: string | undefined; cursor?: string | undefined; limit: number },
 ) {
-  const rows = await store.listWebhookEvents(sqlOf(em), {
+  const rows = await storage.store.webhooks.listWebhookEvents({
     endpointId: input.endpointId || undefined,
     kind: input.kind || undefined,
     after: input.cursor ? decodeCursor(input.cursor) : undefined,

@@ -1,15 +1,13 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import type { Issue, PaymentProvider } from '../../../contract/common/index.js';
 import type { PaymentReport } from '../../../contract/payment-reports.js';
 import type { GwcWebhookEventStatusSchema } from '../../../contract/webhooks.js';
 import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
-import { recordPaymentReport } from '../payment-reports/record-payment-report.js';
+import { recordPaymentReport, type ReportStores } from '../payment-reports/record-payment-report.js';
 import { findSecrets } from '../guard/secrets-guard.js';
-import * as store from '../../persistence/sql/webhooks.sql.js';
-import { sqlOf } from '../../persistence/sql/sql.js';
-import { unitOfWork } from '../../persistence/unit-of-work.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import type { WebhookStore } from './ports.js';
 import type { TenantScope } from '../tenant-scope.js';
 
 /**
@@ -60,8 +58,10 @@ export interface DeliveredEvent {
  * record the observation in a savepoint, so a refused observation leaves the row marked `rejected` with the reasons.
  * An unusable event (`invalid`) rolls everything back: the provider's retry gets the same 400.
  */
+export type DeliveryStores = ReportStores & { webhooks: WebhookStore };
+
 export async function recordDelivery(
-  em: EntityManager,
+  storage: UnitOfWork<DeliveryStores>,
   input: {
     scope: TenantScope;
     endpointId: string;
@@ -77,11 +77,10 @@ export async function recordDelivery(
   const { event, scope, now } = input;
   // Provider objects are free text the service does not control: the summary it keeps is held to the request bodies' rule.
   if (findSecrets(event.subject).length > 0) throw input.invalid('The event carries card data or a credential; it is not stored');
-  return em.transactional(async (tem) => {
-    const sql = sqlOf(tem);
+  return storage.transaction(async ({ webhooks: store }, tx) => {
     const rowId = crypto.randomUUID();
     const identity = { endpointId: input.endpointId, kind: event.kind, notificationAt: event.at, subjectId: event.subjectId };
-    const claimed = await store.claimEvent(sql, scope, {
+    const claimed = await store.claimEvent(scope, {
       id: rowId,
       ...identity,
       subjectType: event.subjectType,
@@ -91,11 +90,11 @@ export async function recordDelivery(
       createdAt: now,
     });
     if (!claimed) {
-      const status = await store.findEventStatus(sql, { ...identity, providerEventId: event.providerEventId });
+      const status = await store.findEventStatus({ ...identity, providerEventId: event.providerEventId });
       return { received: true, kind: event.kind, status: status as WebhookEventStatus, duplicate: true };
     }
 
-    const tracked = input.providerPaymentId ? await store.findPaymentByProviderId(sql, scope, input.providerPaymentId) : undefined;
+    const tracked = input.providerPaymentId ? await store.findPaymentByProviderId(scope, input.providerPaymentId) : undefined;
     const effect = input.effectOf(
       tracked && {
         attemptId: tracked.attemptId,
@@ -113,24 +112,23 @@ export async function recordDelivery(
     let observationId: string | null = null;
     let issues: Issue[] | null = null;
     try {
-      const ack = await tem.transactional((inner) =>
-        recordPaymentReport(unitOfWork(inner), {
-          ctx,
-          provider: input.provider,
-          report: effect.report,
-          requestId: input.requestId,
-          now,
-          origin: { evidence: 'provider_verified', provisionalAttempt: tracked === undefined },
-        }),
-      );
+      // Its writes are savepoints of this transaction: a refusal leaves nothing of it, and the event is still recorded.
+      const ack = await recordPaymentReport(tx, {
+        ctx,
+        provider: input.provider,
+        report: effect.report,
+        requestId: input.requestId,
+        now,
+        origin: { evidence: 'provider_verified', provisionalAttempt: tracked === undefined },
+      });
       observationId = ack.id;
     } catch (err) {
       if (!(err instanceof DomainError) || (err.type !== 'conflict' && err.type !== 'validation_error')) throw err;
       status = 'rejected';
       issues = err.issues;
     }
-    const trackedPaymentId = observationId ? ((await store.findObservationPayment(sql, observationId)) ?? null) : null;
-    await store.setEventOutcome(sql, rowId, { status, observationId, trackedPaymentId, issues });
+    const trackedPaymentId = observationId ? ((await store.findObservationPayment(observationId)) ?? null) : null;
+    await store.setEventOutcome(rowId, { status, observationId, trackedPaymentId, issues });
     return { received: true, kind: event.kind, status, duplicate: false };
   });
 }

@@ -3,8 +3,10 @@ import type { Config } from '../../config.js';
 import { DomainError } from '../../domain/errors.js';
 import { rateLimitMetrics } from '../../observability/business-metrics.js';
 import { createKeyRateLimiter } from '../../domain/rate-limit/key-rate-limiter.js';
-import { leaseTokens } from '../../persistence/sql/rate-limit-buckets.sql.js';
-import type { Sql } from '../../persistence/sql/sql.js';
+import type { RateLimitStore } from '../../domain/rate-limit/ports.js';
+import type { UnitOfWork } from '../../domain/unit-of-work.js';
+
+type Storage = UnitOfWork<{ rateLimit: RateLimitStore }>;
 
 export type RateLimitConfig = Pick<
   Config,
@@ -20,18 +22,19 @@ const LEASE_TTL_MS = 1_000;
 
 /**
  * A token-bucket limit over the buckets shared in PostgreSQL, leased by single
- * statements on the pool (`sql`, no ORM context), one bucket per id that
+ * statements outside any transaction (`storage.store`, no ORM context), one bucket per id that
  * `bucketOf` gives. `check` resolves when the caller may proceed and throws 429
  * `rate_limited` with `Retry-After` otherwise (`what` names what is limited).
  */
 function sharedBucketLimit(
-  sql: Sql,
+  storage: Storage,
   bucket: { perSecond: number; burst: number },
   leaseSize: number,
   limited: { what: string; bucketOf: (id: string) => string; counted: boolean },
 ) {
+  const store = storage.store.rateLimit;
   const take = createKeyRateLimiter({ ...bucket, leaseSize, leaseTtlMs: LEASE_TTL_MS }, (bucketId, want) =>
-    leaseTokens(sql, bucketId, want, bucket),
+    store.leaseTokens(bucketId, want, bucket),
   );
   return {
     check: async (id: string): Promise<void> => {
@@ -50,9 +53,9 @@ function sharedBucketLimit(
 }
 
 /** The per-key limit of every /api/v1 route, for this process (docs/reliability.md, "Rate limits"). */
-export function apiRateLimit(sql: Sql, config: RateLimitConfig) {
+export function apiRateLimit(storage: Storage, config: RateLimitConfig) {
   const bucket = { perSecond: config.SVC_RATE_LIMIT_PER_SECOND, burst: config.SVC_RATE_LIMIT_BURST };
-  return sharedBucketLimit(sql, bucket, config.SVC_RATE_LIMIT_LEASE, {
+  return sharedBucketLimit(storage, bucket, config.SVC_RATE_LIMIT_LEASE, {
     what: 'requests for this API key',
     bucketOf: (apiKeyId) => apiKeyId,
     counted: true,
@@ -75,9 +78,9 @@ function webhookBucketId(endpointAndSource: string): string {
  * against one endpoint URL from one source spends that source's budget, not the provider's own addresses'.
  * Checked once the endpoint is known to take deliveries and before its body is read or verified.
  */
-export function webhookRateLimit(sql: Sql, config: RateLimitConfig) {
+export function webhookRateLimit(storage: Storage, config: RateLimitConfig) {
   const bucket = { perSecond: config.SVC_WEBHOOK_RATE_LIMIT_PER_SECOND, burst: config.SVC_WEBHOOK_RATE_LIMIT_BURST };
-  const limit = sharedBucketLimit(sql, bucket, Math.min(config.SVC_RATE_LIMIT_LEASE, bucket.burst), {
+  const limit = sharedBucketLimit(storage, bucket, Math.min(config.SVC_RATE_LIMIT_LEASE, bucket.burst), {
     what: 'deliveries to this webhook endpoint from this source',
     bucketOf: webhookBucketId,
     counted: false,

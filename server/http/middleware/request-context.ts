@@ -1,5 +1,5 @@
 import { poolUnitOfWork } from '../../persistence/unit-of-work.js';
-import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { Logger } from '../../logger.js';
 import { newRequestId, REQUEST_ID_HEADER } from './request-id.js';
@@ -57,20 +57,10 @@ function loggedPath(req: Request): string {
   return (req.route?.path as string | undefined) ?? '[path withheld: card data or credential]';
 }
 
-const FORK = Symbol('entity manager fork');
-
 /**
- * `req.em`: a request-scoped EntityManager fork, made on first use, defined
- * once on the app's request prototype rather than per request: the plain-SQL
- * hot paths never touch it and so pay nothing for it.
+ * `req.storage`: the domain's unit of work, one for the app (it holds no state of a request), defined once on the
+ * app's request prototype rather than per request.
  */
-export function defineRequestEntityManager(app: Express, orm: MikroORM): void {
-  Object.defineProperty(app.request, 'em', {
-    configurable: true,
-    get(this: Request & { [FORK]?: EntityManager }) {
-      return (this[FORK] ??= orm.em.fork());
-    },
-  });
-  // `req.storage`: the domain's unit of work, one for the app (it holds no state of a request).
+export function defineRequestStorage(app: Express, orm: MikroORM): void {
   Object.defineProperty(app.request, 'storage', { configurable: true, value: poolUnitOfWork(orm) });
 }

@@ -58,7 +58,7 @@ export function gwaWebhookRoutes(
     try {
       const runtime = getRuntime();
       if (!runtime) throw notConfigured();
-      const endpoint = await deliverableEndpoint(req.em, runtime, String(req.params.endpointId), new Date());
+      const endpoint = await deliverableEndpoint(req.storage, runtime, String(req.params.endpointId), new Date());
       // Before the body is read or any HMAC computed: a burst costs one token check per request.
       await rateLimit.check(endpoint.endpointId, clientOf(req));
       const form = await readForm(req, res);
@@ -66,7 +66,12 @@ export function gwaWebhookRoutes(
       const payload = form.gwa_payload;
       if (typeof signature !== 'string' || signature === '') throw invalidSignature('gwa_signature is required, once');
       if (typeof payload !== 'string' || payload === '') throw invalidSignature('gwa_payload is required, once');
-      const ack = await inSpan('webhook.receive', receiveNotification, req.em, { endpoint, signature, payload, requestId: String(req.id) });
+      const ack = await inSpan('webhook.receive', receiveNotification, req.storage, {
+        endpoint,
+        signature,
+        payload,
+        requestId: String(req.id),
+      });
       webhookMetrics.delivered('gwa', deliveryOutcome({ ack }));
       res.status(200).json(validateResponses ? WebhookAckSchema.parse(ack) : ack);
     } catch (err) {
@@ -79,7 +84,7 @@ export function gwaWebhookRoutes(
     try {
       const runtime = getRuntime();
       if (!runtime) throw notConfigured();
-      const answer = await answerChallenge(req.em, runtime, String(req.params.endpointId), req.query.gwa_challenge);
+      const answer = await answerChallenge(req.storage, runtime, String(req.params.endpointId), req.query.gwa_challenge);
       res.status(200).type('text/plain').send(answer);
     } catch (err) {
       countUnauthenticatedDelivery(err, clientOf(req), failures);

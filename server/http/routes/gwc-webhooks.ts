@@ -31,12 +31,12 @@ export function gwcWebhookRoutes(
     try {
       const runtime = getRuntime();
       if (!runtime) throw webhooksNotConfigured();
-      const endpoint = await deliverableGwcEndpoint(req.em, runtime, String(req.params.endpointId), new Date());
+      const endpoint = await deliverableGwcEndpoint(req.storage, runtime, String(req.params.endpointId), new Date());
       // Before the body is read: an unauthenticated burst costs no HMAC (as for gwa).
       await rateLimit.check(endpoint.endpointId, clientOf(req));
       await readWebhookBody(rawParser, req, res);
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const ack = await inSpan('webhook.receive', receiveGwcEvent, req.em, {
+      const ack = await inSpan('webhook.receive', receiveGwcEvent, req.storage, {
         endpoint,
         header: req.get('gwc-signature'),
         rawBody,

@@ -1,66 +1,53 @@
-import type { Selectable } from 'kysely';
 import type { IntegrationLink } from '../../domain/tenancy/types.js';
-import { db, first, run, type Database } from '../db/query.js';
-import type { Sql } from './sql.js';
+import type { Database } from '../kysely.js';
 
-const columns = ['id', 'ledger_integration_id', 'provider_integration_id', 'created_at'] as const;
+const columns = ['id', 'ledgerIntegration as ledgerIntegrationId', 'providerIntegration as providerIntegrationId', 'createdAt'] as const;
 
-const linkOf = (row: Pick<Selectable<Database['integration_links']>, (typeof columns)[number]>): IntegrationLink => ({
-  id: row.id,
-  ledgerIntegrationId: row.ledger_integration_id,
-  providerIntegrationId: row.provider_integration_id,
-  createdAt: new Date(row.created_at),
-});
-
-/** Store a link; a second link of the same pair is refused by the pair's unique constraint (`isUniqueViolation`). */
-export async function insertLink(sql: Sql, link: IntegrationLink): Promise<IntegrationLink> {
-  const row = await first(
-    sql,
-    db
-      .insertInto('integration_links')
-      .values({
-        id: link.id,
-        ledger_integration_id: link.ledgerIntegrationId,
-        provider_integration_id: link.providerIntegrationId,
-        created_at: link.createdAt,
-      })
-      .returning(columns),
-  );
-  return linkOf(row!);
+/** Store a link; a second link of the same pair is refused by the pair's unique constraint (the store answers `'exists'`). */
+export async function insertLink(db: Database, link: IntegrationLink): Promise<IntegrationLink> {
+  return db
+    .insertInto('integration_links')
+    .values({
+      id: link.id,
+      ledgerIntegration: link.ledgerIntegrationId,
+      providerIntegration: link.providerIntegrationId,
+      createdAt: link.createdAt,
+    })
+    .returning(columns)
+    .executeTakeFirstOrThrow();
 }
 
 /** Whether the link with this id existed (and is now gone). */
-export async function deleteLink(sql: Sql, id: string): Promise<boolean> {
-  const rows = await run(sql, db.deleteFrom('integration_links').where('id', '=', id).returning('id'));
+export async function deleteLink(db: Database, id: string): Promise<boolean> {
+  const rows = await db.deleteFrom('integration_links').where('id', '=', id).returning('id').execute();
   return rows.length > 0;
 }
 
 /** Whether a payment-provider integration is linked to a ledger integration (what `invoices:read` needs). */
-export async function isLinked(sql: Sql, providerIntegrationId: string): Promise<boolean> {
-  const row = await first(
-    sql,
-    db.selectFrom('integration_links').select('id').where('provider_integration_id', '=', providerIntegrationId).limit(1),
-  );
+export async function isLinked(db: Database, providerIntegrationId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('integration_links')
+    .select('id')
+    .where('providerIntegration', '=', providerIntegrationId)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 /** Links, oldest first; either side's integration, or the organization of the ledger side, narrows the list. */
 export async function listLinks(
-  sql: Sql,
+  db: Database,
   filter: { organizationId?: string | undefined; integrationId?: string | undefined },
 ): Promise<IntegrationLink[]> {
   const { organizationId, integrationId } = filter;
   let query = db.selectFrom('integration_links').select(columns);
   if (integrationId) {
-    query = query.where((eb) =>
-      eb.or([eb('ledger_integration_id', '=', integrationId), eb('provider_integration_id', '=', integrationId)]),
-    );
+    query = query.where((eb) => eb.or([eb('ledgerIntegration', '=', integrationId), eb('providerIntegration', '=', integrationId)]));
   }
   if (organizationId) {
-    query = query.where('ledger_integration_id', 'in', (eb) =>
-      eb.selectFrom('integrations').select('id').where('organization_id', '=', organizationId),
+    query = query.where('ledgerIntegration', 'in', (eb) =>
+      eb.selectFrom('integrations').select('id').where('organization', '=', organizationId),
     );
   }
-  const rows = await run(sql, query.orderBy('created_at').orderBy('id'));
-  return rows.map(linkOf);
+  return query.orderBy('createdAt').orderBy('id').execute();
 }

@@ -1,43 +1,38 @@
-import { sql as expression, type Selectable } from 'kysely';
+import { sql } from 'kysely';
 import type { BucketSettings, Lease } from '../../domain/rate-limit/types.js';
-import { db, run, type Database } from '../db/query.js';
-import type { Sql } from './sql.js';
-
-type LeaseRow = Pick<Selectable<Database['rate_limit_buckets']>, 'last_grant' | 'tokens'>;
+import { runNamed, type Database } from '../kysely.js';
 
 /**
  * Take up to `want` whole tokens from a key's shared bucket, refilled first for
  * the time elapsed (PostgreSQL's clock, so every process agrees). One statement:
  * the row lock serialises concurrent leases, and every expression reads the
- * locked row, so no two leases hand out the same token.
+ * locked row, so no two leases hand out the same token. Its row is the
+ * database's: `int` and `float8` both read back as numbers.
  */
-const LEASE_SQL = `
+const lease = (apiKeyId: string, want: number, s: BucketSettings) => sql<{ last_grant: number; tokens: number }>`
   update rate_limit_buckets
-     set tokens = least(?::float8, tokens + greatest(0, extract(epoch from (now() - refilled_at))) * ?::float8)
-                - least(?::int, floor(least(?::float8, tokens + greatest(0, extract(epoch from (now() - refilled_at))) * ?::float8))::int),
-         last_grant = least(?::int, floor(least(?::float8, tokens + greatest(0, extract(epoch from (now() - refilled_at))) * ?::float8))::int),
+     set tokens = least(${s.burst}::float8, tokens + greatest(0, extract(epoch from (now() - refilled_at))) * ${s.perSecond}::float8)
+                - least(${want}::int, floor(least(${s.burst}::float8, tokens + greatest(0, extract(epoch from (now() - refilled_at))) * ${s.perSecond}::float8))::int),
+         last_grant = least(${want}::int, floor(least(${s.burst}::float8, tokens + greatest(0, extract(epoch from (now() - refilled_at))) * ${s.perSecond}::float8))::int),
          refilled_at = greatest(refilled_at, now())
-   where api_key_id = ?::uuid
+   where api_key_id = ${apiKeyId}::uuid
   returning last_grant, tokens`;
 
-export async function leaseTokens(sql: Sql, apiKeyId: string, want: number, s: BucketSettings): Promise<Lease> {
-  const params = [s.burst, s.perSecond, want, s.burst, s.perSecond, want, s.burst, s.perSecond, apiKeyId];
-  let rows = await sql<LeaseRow>(LEASE_SQL, params, 'rate_limit_lease');
+export async function leaseTokens(db: Database, apiKeyId: string, want: number, s: BucketSettings): Promise<Lease> {
+  let rows = await runNamed(db, 'rate_limit_lease', lease(apiKeyId, want, s));
   if (rows.length === 0) {
     // First lease of this key: a full bucket, created once (a concurrent creator wins, both then lease from it).
-    await createFullBucket(sql, apiKeyId, s.burst);
-    rows = await sql<LeaseRow>(LEASE_SQL, params, 'rate_limit_lease');
+    await createFullBucket(db, apiKeyId, s.burst);
+    rows = await runNamed(db, 'rate_limit_lease', lease(apiKeyId, want, s));
   }
   const row = rows[0]!;
-  return { granted: Number(row.last_grant), remaining: Number(row.tokens) };
+  return { granted: row.last_grant, remaining: row.tokens };
 }
 
-async function createFullBucket(sql: Sql, apiKeyId: string, burst: number): Promise<void> {
-  await run(
-    sql,
-    db
-      .insertInto('rate_limit_buckets')
-      .values({ api_key_id: apiKeyId, tokens: burst, last_grant: 0, refilled_at: expression<string>`now()` })
-      .onConflict((conflict) => conflict.column('api_key_id').doNothing()),
-  );
+async function createFullBucket(db: Database, apiKeyId: string, burst: number): Promise<void> {
+  await db
+    .insertInto('rate_limit_buckets')
+    .values({ apiKeyId, tokens: burst, lastGrant: 0, refilledAt: sql<Date>`now()` })
+    .onConflict((conflict) => conflict.column('apiKeyId').doNothing())
+    .execute();
 }

@@ -1,4 +1,4 @@
-import { sql as expr, type Selectable } from 'kysely';
+import { sql } from 'kysely';
 import type {
   DeliveryEndpoint,
   DeliveryStatus,
@@ -11,56 +11,33 @@ import type {
   WebhookEvent,
 } from '../../domain/webhooks/types.js';
 import type { Position } from '../../domain/pagination.js';
-import { db, first, run, type Database } from '../db/query.js';
 import type { TenantScope } from '../../domain/tenant-scope.js';
+import type { Database } from '../kysely.js';
 import type { PreparationEvidenceFactsView } from './evidence.sql.js';
 import type { PaymentChainViews } from './payment-chains.js';
-import type { Sql } from './sql.js';
 
-const dateOrNull = (value: string | null): Date | null => (value === null ? null : new Date(value));
-const amountOrNull = (value: string | null): number | null => (value === null ? null : Number(value));
-
-export async function findEndpointForDelivery(sql: Sql, id: string): Promise<DeliveryEndpoint | undefined> {
-  const row = await first(
-    sql,
-    db
-      .selectFrom('webhook_endpoints as e')
-      .innerJoin('integrations as i', 'i.id', 'e.integration_id')
-      .innerJoin('organizations as o', 'o.id', 'e.organization_id')
-      .select([
-        'e.id',
-        'e.organization_id',
-        'e.integration_id',
-        'e.environment',
-        'e.status',
-        'e.public_key',
-        'e.private_key_enc',
-        'e.previous_public_key',
-        'e.previous_private_key_enc',
-        'e.previous_valid_until',
-        'o.status as organization_status',
-        'i.provider as integration_provider',
-        'i.environment as integration_environment',
-      ])
-      .where('e.id', '=', id),
-  );
-  return (
-    row && {
-      id: row.id,
-      organizationId: row.organization_id,
-      integrationId: row.integration_id,
-      environment: row.environment,
-      status: row.status,
-      publicKey: row.public_key,
-      privateKeyEnc: row.private_key_enc,
-      previousPublicKey: row.previous_public_key,
-      previousPrivateKeyEnc: row.previous_private_key_enc,
-      previousValidUntil: dateOrNull(row.previous_valid_until),
-      organizationStatus: row.organization_status,
-      integrationProvider: row.integration_provider,
-      integrationEnvironment: row.integration_environment,
-    }
-  );
+export async function findEndpointForDelivery(db: Database, id: string): Promise<DeliveryEndpoint | undefined> {
+  return db
+    .selectFrom('webhook_endpoints as e')
+    .innerJoin('integrations as i', 'i.id', 'e.integration')
+    .innerJoin('organizations as o', 'o.id', 'e.organization')
+    .select([
+      'e.id',
+      'e.organization as organizationId',
+      'e.integration as integrationId',
+      'e.environment',
+      'e.status',
+      'e.publicKey',
+      'e.privateKeyEnc',
+      'e.previousPublicKey',
+      'e.previousPrivateKeyEnc',
+      'e.previousValidUntil',
+      'o.status as organizationStatus',
+      'i.provider as integrationProvider',
+      'i.environment as integrationEnvironment',
+    ])
+    .where('e.id', '=', id)
+    .executeTakeFirst();
 }
 
 /**
@@ -70,179 +47,164 @@ export async function findEndpointForDelivery(sql: Sql, id: string): Promise<Del
  * unique index until the first commits, then inserts nothing. Returns whether
  * this call inserted.
  */
-export async function claimEvent(sql: Sql, scope: TenantScope, row: EventInsert): Promise<boolean> {
-  const rows = await run(
-    sql,
-    db
-      .insertInto('webhook_events')
-      .values({
-        id: row.id,
-        organization_id: scope.organizationId,
-        integration_id: scope.integrationId,
-        environment: scope.environment,
-        endpoint_id: row.endpointId,
-        kind: row.kind,
-        notification_at: row.notificationAt,
-        subject_type: row.subjectType,
-        subject_id: row.subjectId,
-        provider_event_id: row.providerEventId,
-        status: 'no_payment_effect',
-        // As JSON text: the driver would send an array as a PostgreSQL array.
-        subject: JSON.stringify(row.subject),
-        request_id: row.requestId,
-        created_at: row.createdAt,
-      })
-      .onConflict((oc) => oc.doNothing())
-      .returning('id'),
-  );
+export async function claimEvent(db: Database, scope: TenantScope, row: EventInsert): Promise<boolean> {
+  const rows = await db
+    .insertInto('webhook_events')
+    .values({
+      id: row.id,
+      organization: scope.organizationId,
+      integration: scope.integrationId,
+      environment: scope.environment,
+      endpoint: row.endpointId,
+      kind: row.kind,
+      notificationAt: row.notificationAt,
+      subjectType: row.subjectType,
+      subjectId: row.subjectId,
+      providerEventId: row.providerEventId,
+      status: 'no_payment_effect',
+      subject: row.subject,
+      requestId: row.requestId,
+      createdAt: row.createdAt,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .execute();
   return rows.length > 0;
 }
 
 /** The recorded status of the delivery that holds either unique key of this identity. */
 export async function findEventStatus(
-  sql: Sql,
+  db: Database,
   identity: { endpointId: string; kind: string; notificationAt: Date; subjectId: string; providerEventId: string | null },
 ): Promise<string | undefined> {
   const { providerEventId } = identity;
-  const row = await first(
-    sql,
-    db
-      .selectFrom('webhook_events')
-      .select('status')
-      .where('endpoint_id', '=', identity.endpointId)
-      .where((eb) => {
-        const sameIdentity = eb.and([
-          eb('kind', '=', identity.kind),
-          eb('notification_at', '=', identity.notificationAt.toISOString()),
-          eb('subject_id', '=', identity.subjectId),
-        ]);
-        // Without a provider event id only the first key can be held (`= null` matches nothing).
-        return providerEventId === null ? sameIdentity : eb.or([sameIdentity, eb('provider_event_id', '=', providerEventId)]);
-      })
-      .limit(1),
-  );
+  const row = await db
+    .selectFrom('webhook_events')
+    .select('status')
+    .where('endpoint', '=', identity.endpointId)
+    .where((eb) => {
+      const sameIdentity = eb.and([
+        eb('kind', '=', identity.kind),
+        eb('notificationAt', '=', identity.notificationAt),
+        eb('subjectId', '=', identity.subjectId),
+      ]);
+      // Without a provider event id only the first key can be held (`= null` matches nothing).
+      return providerEventId === null ? sameIdentity : eb.or([sameIdentity, eb('providerEventId', '=', providerEventId)]);
+    })
+    .limit(1)
+    .executeTakeFirst();
   return row?.status;
 }
 
 export async function setEventOutcome(
-  sql: Sql,
+  db: Database,
   id: string,
   outcome: { status: string; observationId: string | null; trackedPaymentId: string | null; issues: unknown[] | null },
 ): Promise<void> {
-  await run(
-    sql,
-    db
-      .updateTable('webhook_events')
-      .set({
-        status: outcome.status,
-        observation_id: outcome.observationId,
-        tracked_payment_id: outcome.trackedPaymentId,
-        // As JSON text: the driver would send an array as a PostgreSQL array.
-        issues: outcome.issues === null ? null : JSON.stringify(outcome.issues),
-      })
-      .where('id', '=', id),
-  );
+  await db
+    .updateTable('webhook_events')
+    .set({
+      status: outcome.status,
+      observationId: outcome.observationId,
+      trackedPaymentId: outcome.trackedPaymentId,
+      // The envelope's issues (objects): stored as the jsonb array the column holds.
+      issues: outcome.issues as Record<string, unknown>[] | null,
+    })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** The tracked payment a provider payment id (gwa transaction, gwc PaymentIntent) is linked to in this integration and environment. */
-export async function findPaymentByProviderId(sql: Sql, scope: TenantScope, providerPaymentId: string): Promise<LinkedPayment | undefined> {
-  const row = await first(
-    sql,
-    db
-      .selectFrom('tracked_payments')
-      .select(['id', 'attempt_id', 'currency', 'captured_amount_minor', 'refunded_amount_minor', 'enrichment_request_id'])
-      .where('integration_id', '=', scope.integrationId)
-      .where('environment', '=', scope.environment)
-      .where('provider_payment_id', '=', providerPaymentId),
-  );
-  return (
-    row && {
-      id: row.id,
-      attemptId: row.attempt_id,
-      currency: row.currency,
-      capturedAmountMinor: amountOrNull(row.captured_amount_minor),
-      refundedAmountMinor: amountOrNull(row.refunded_amount_minor),
-      enrichmentRequestId: row.enrichment_request_id,
-    }
-  );
+export async function findPaymentByProviderId(
+  db: Database,
+  scope: TenantScope,
+  providerPaymentId: string,
+): Promise<LinkedPayment | undefined> {
+  return db
+    .selectFrom('tracked_payments')
+    .select(['id', 'attemptId', 'currency', 'capturedAmountMinor', 'refundedAmountMinor', 'enrichmentRequestId'])
+    .where('integration', '=', scope.integrationId)
+    .where('environment', '=', scope.environment)
+    .where('providerPaymentId', '=', providerPaymentId)
+    .executeTakeFirst();
 }
 
 /** Keep the endpoint's last refused delivery and why (a safe message, never signature or secret material). */
-export async function noteRefusal(sql: Sql, endpointId: string, refusal: { code: string; message: string; at: Date }): Promise<void> {
-  await run(
-    sql,
-    db
-      .updateTable('webhook_endpoints')
-      .set({
-        last_refusal_at: refusal.at,
-        last_refusal_code: refusal.code.slice(0, 40),
-        last_refusal_message: refusal.message.slice(0, 200),
-      })
-      .where('id', '=', endpointId),
-  );
+export async function noteRefusal(db: Database, endpointId: string, refusal: { code: string; message: string; at: Date }): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({
+      lastRefusalAt: refusal.at,
+      lastRefusalCode: refusal.code.slice(0, 40),
+      lastRefusalMessage: refusal.message.slice(0, 200),
+    })
+    .where('id', '=', endpointId)
+    .execute();
 }
 
-export async function findObservationPayment(sql: Sql, observationId: string): Promise<string | undefined> {
-  const row = await first(sql, db.selectFrom('payment_observations').select('tracked_payment_id').where('id', '=', observationId));
-  return row?.tracked_payment_id;
+export async function findObservationPayment(db: Database, observationId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('payment_observations').select('trackedPayment').where('id', '=', observationId).executeTakeFirst();
+  return row?.trackedPayment;
 }
 
 /** The delivery status of each endpoint, in three statements whatever the number of endpoints. */
-export async function deliveryStatusOf(sql: Sql, endpointIds: readonly string[]): Promise<Map<string, DeliveryStatus>> {
+export async function deliveryStatusOf(db: Database, endpointIds: readonly string[]): Promise<Map<string, DeliveryStatus>> {
   const out = new Map<string, DeliveryStatus>();
   if (endpointIds.length === 0) return out;
   const ids = [...endpointIds];
-  const endpointRows = await run(
-    sql,
-    db
-      .selectFrom('webhook_endpoints')
-      .select(['id', 'last_refusal_at', 'last_refusal_code', 'last_refusal_message'])
-      .where('id', 'in', ids),
-  );
+  const endpointRows = await db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'lastRefusalAt', 'lastRefusalCode', 'lastRefusalMessage'])
+    .where('id', 'in', ids)
+    .execute();
   for (const r of endpointRows) {
     out.set(r.id, {
       lastDelivery: null,
       counts: {},
       kinds: [],
-      lastRefusal: r.last_refusal_at
-        ? { at: new Date(r.last_refusal_at).toISOString(), code: r.last_refusal_code ?? '', message: r.last_refusal_message ?? '' }
+      lastRefusal: r.lastRefusalAt
+        ? { at: r.lastRefusalAt.toISOString(), code: r.lastRefusalCode ?? '', message: r.lastRefusalMessage ?? '' }
         : null,
     });
   }
-  const eventRows = await run(
-    sql,
-    db
-      .selectFrom('webhook_events')
-      .select(['endpoint_id', 'status', 'kind', expr<number>`count(*)::int`.as('n')])
-      .where('endpoint_id', 'in', ids)
-      .groupBy(['endpoint_id', 'status', 'kind'])
-      .orderBy('kind'),
-  );
+  const eventRows = await db
+    .selectFrom('webhook_events')
+    // An int4 count: the driver reads it as a number.
+    .select(['endpoint as endpointId', 'status', 'kind', sql<number>`count(*)::int`.as('n')])
+    .where('endpoint', 'in', ids)
+    .groupBy(['endpoint', 'status', 'kind'])
+    .orderBy('kind')
+    .execute();
   for (const r of eventRows) {
-    const status = out.get(r.endpoint_id);
+    const status = out.get(r.endpointId);
     if (!status) continue;
     status.counts[r.status] = (status.counts[r.status] ?? 0) + r.n;
     if (!status.kinds.includes(r.kind)) status.kinds.push(r.kind);
   }
-  const lastRows = await run(
-    sql,
-    db
-      .selectFrom('webhook_events')
-      .distinctOn('endpoint_id')
-      .select(['endpoint_id', 'created_at', 'kind', 'status'])
-      .where('endpoint_id', 'in', ids)
-      .orderBy('endpoint_id')
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc'),
-  );
+  const lastRows = await db
+    .selectFrom('webhook_events')
+    .distinctOn('endpoint')
+    .select(['endpoint as endpointId', 'createdAt', 'kind', 'status'])
+    .where('endpoint', 'in', ids)
+    .orderBy('endpoint')
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
   for (const r of lastRows) {
-    const status = out.get(r.endpoint_id);
-    if (status) status.lastDelivery = { at: new Date(r.created_at).toISOString(), kind: r.kind, status: r.status };
+    const status = out.get(r.endpointId);
+    if (status) status.lastDelivery = { at: r.createdAt.toISOString(), kind: r.kind, status: r.status };
   }
   return out;
 }
 
-const views = db.withTables<PaymentChainViews & { preparation_evidence_facts: PreparationEvidenceFactsView }>();
+/**
+ * The views the list reads (`preparation_evidence_facts`, `payment_chains`): not entities, so their columns keep the
+ * database's names and values (a bigint or a timestamp as text). Each is selected under a name no entity of its
+ * statement has (so the entities' conversion leaves it as the database gave it) and converted once below.
+ */
+const withViews = (db: Database) => db.withTables<PaymentChainViews & { preparation_evidence_facts: PreparationEvidenceFactsView }>();
+
+const amountOrNull = (value: string | null): number | null => (value === null ? null : Number(value));
 
 /**
  * What lacks a provider-verified capture, created before `createdBefore`, oldest first, at most `limit` (the domain's
@@ -251,139 +213,135 @@ const views = db.withTables<PaymentChainViews & { preparation_evidence_facts: Pr
  * as `evidence.*`. Inline enrichments and payments naming no enrichment come from `payment_chains`.
  */
 export async function unconfirmedGwcPreparations(
-  sql: Sql,
+  db: Database,
   input: { integrationId?: string | undefined; createdBefore: Date; limit: number; factKeys: number[] },
 ): Promise<UnconfirmedPreparation[]> {
   const { integrationId, createdBefore, limit } = input;
+  const views = withViews(db);
   const [preparations, enrichments, payments] = await Promise.all([
-    run(
-      sql,
-      views
-        .selectFrom('preparation_evidence as e')
-        .innerJoin('preparation_evidence_facts as f', 'f.id', 'e.preparation_id')
-        .select([
-          'f.id',
-          'f.organization_id',
-          'f.integration_id',
-          'f.environment',
-          'f.amount_minor',
-          'f.currency',
-          'f.created_at',
-          'f.payment_id',
-          'f.payment_status',
-          'f.captured_minor',
-        ])
-        .where('e.provider', '=', 'gwc')
-        .where('e.fact_key', '=', expr<number>`any(${input.factKeys}::int[])`)
-        .where('e.created_at', '<', createdBefore.toISOString())
-        .$if(integrationId !== undefined, (qb) => qb.where('e.integration_id', '=', integrationId!))
-        .orderBy('e.created_at')
-        .orderBy('e.preparation_id')
-        .limit(limit),
-    ),
-    run(
-      sql,
-      views
-        .selectFrom((eb) =>
-          eb
-            .selectFrom('payment_chains as t')
-            .innerJoin('enrichment_records as r', (join) =>
-              join
-                .onRef('r.request_id', '=', 't.enrichment_request_id')
-                .onRef('r.integration_id', '=', 't.integration_id')
-                .onRef('r.environment', '=', 't.environment'),
-            )
-            // One payment per enrichment, chosen as a preparation's is (the `preparation_evidence_facts` order).
-            .distinctOn('r.request_id')
-            .select([
-              'r.request_id',
-              'r.organization_id',
-              'r.integration_id',
-              'r.environment',
-              'r.amount_minor',
-              'r.currency',
-              'r.created_at',
-              't.id as payment_id',
-              't.status as payment_status',
-              't.captured_amount_minor',
-              't.verified_capture',
-            ])
-            .where('t.provider', '=', 'gwc')
-            .where('r.created_at', '<', createdBefore.toISOString())
-            .$if(integrationId !== undefined, (qb) => qb.where('t.integration_id', '=', integrationId!))
-            .orderBy('r.request_id')
-            .orderBy('t.verified_capture', 'desc')
-            .orderBy(expr`coalesce(t.captured_amount_minor, 0) > 0`, 'desc')
-            .orderBy('t.created_at', 'desc')
-            .orderBy('t.id')
-            .as('c'),
-        )
-        .selectAll('c')
-        .where('c.verified_capture', '=', false)
-        .orderBy('c.created_at')
-        .orderBy('c.request_id')
-        .limit(limit),
-    ),
-    run(
-      sql,
-      views
-        .selectFrom('payment_chains as t')
-        .select([
-          't.id',
-          't.organization_id',
-          't.integration_id',
-          't.environment',
-          't.amount_minor',
-          't.currency',
-          't.created_at',
-          't.status',
-          't.captured_amount_minor',
-        ])
-        .where('t.provider', '=', 'gwc')
-        .where('t.enrichment_request_id', 'is', null)
-        .where('t.verified_capture', '=', false)
-        .where('t.created_at', '<', createdBefore.toISOString())
-        .$if(integrationId !== undefined, (qb) => qb.where('t.integration_id', '=', integrationId!))
-        .orderBy('t.created_at')
-        .orderBy('t.id')
-        .limit(limit),
-    ),
+    views
+      .selectFrom('preparation_evidence as e')
+      .innerJoin('preparation_evidence_facts as f', 'f.id', 'e.preparationId')
+      // The projection copies the preparation's id, tenant and time (an entity's: converted); the rest is the view's.
+      .select(['e.preparationId as id', 'e.organizationId', 'e.integrationId', 'e.createdAt'])
+      .select([
+        'f.environment as viewEnvironment',
+        'f.amount_minor as viewAmountMinor',
+        'f.currency as viewCurrency',
+        'f.payment_id as viewPaymentId',
+        'f.payment_status as viewPaymentStatus',
+        'f.captured_minor as viewCapturedMinor',
+      ])
+      .where('e.provider', '=', 'gwc')
+      .where('e.factKey', '=', sql<number>`any(${input.factKeys}::int[])`)
+      .where('e.createdAt', '<', createdBefore)
+      .$if(integrationId !== undefined, (qb) => qb.where('e.integrationId', '=', integrationId!))
+      .orderBy('e.createdAt')
+      .orderBy('e.preparationId')
+      .limit(limit)
+      .execute(),
+    views
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('payment_chains as t')
+          .innerJoin('enrichment_records as r', (join) =>
+            join
+              .onRef('r.requestId', '=', 't.enrichment_request_id')
+              .onRef('r.integration', '=', 't.integration_id')
+              .onRef('r.environment', '=', 't.environment'),
+          )
+          // One payment per enrichment, chosen as a preparation's is (the `preparation_evidence_facts` order).
+          .distinctOn('r.requestId')
+          .select((eb) => [
+            'r.requestId as id',
+            'r.organization as organizationId',
+            'r.integration as integrationId',
+            'r.environment as viewEnvironment',
+            // Read through the derived table `c`, where no entity converts them: the database's bigint and timestamp.
+            eb.ref('r.amountMinor').$castTo<string>().as('viewAmountMinor'),
+            'r.currency as viewCurrency',
+            eb.ref('r.createdAt').$castTo<string>().as('viewCreatedAt'),
+            't.id as viewPaymentId',
+            't.status as viewPaymentStatus',
+            't.captured_amount_minor as viewCapturedMinor',
+            't.verified_capture as viewVerifiedCapture',
+          ])
+          .where('t.provider', '=', 'gwc')
+          .where('r.createdAt', '<', createdBefore)
+          .$if(integrationId !== undefined, (qb) => qb.where('t.integration_id', '=', integrationId!))
+          .orderBy('r.requestId')
+          .orderBy('t.verified_capture', 'desc')
+          .orderBy(sql`coalesce(t.captured_amount_minor, 0) > 0`, 'desc')
+          .orderBy('t.created_at', 'desc')
+          .orderBy('t.id')
+          .as('c'),
+      )
+      .selectAll('c')
+      .where('c.viewVerifiedCapture', '=', false)
+      .orderBy('c.viewCreatedAt')
+      .orderBy('c.id')
+      .limit(limit)
+      .execute(),
+    views
+      .selectFrom('payment_chains as t')
+      .select([
+        't.id',
+        't.organization_id as organizationId',
+        't.integration_id as integrationId',
+        't.environment as viewEnvironment',
+        't.amount_minor as viewAmountMinor',
+        't.currency as viewCurrency',
+        't.created_at as viewCreatedAt',
+        't.status as viewPaymentStatus',
+        't.captured_amount_minor as viewCapturedMinor',
+      ])
+      .where('t.provider', '=', 'gwc')
+      .where('t.enrichment_request_id', 'is', null)
+      .where('t.verified_capture', '=', false)
+      .where('t.created_at', '<', createdBefore.toISOString())
+      .$if(integrationId !== undefined, (qb) => qb.where('t.integration_id', '=', integrationId!))
+      .orderBy('t.created_at')
+      .orderBy('t.id')
+      .limit(limit)
+      .execute(),
   ]);
   const rows: UnconfirmedPreparation[] = [
     ...preparations.map((r) => ({
       kind: 'preparation' as const,
       id: r.id,
-      organizationId: r.organization_id,
-      integrationId: r.integration_id,
-      environment: r.environment,
-      amountMinor: Number(r.amount_minor),
-      currency: r.currency,
-      createdAt: new Date(r.created_at),
+      organizationId: r.organizationId,
+      integrationId: r.integrationId,
+      environment: r.viewEnvironment,
+      amountMinor: Number(r.viewAmountMinor),
+      currency: r.viewCurrency,
+      createdAt: r.createdAt,
       payment:
-        r.payment_id === null ? null : { id: r.payment_id, status: r.payment_status, capturedAmountMinor: amountOrNull(r.captured_minor) },
+        r.viewPaymentId === null
+          ? null
+          : { id: r.viewPaymentId, status: r.viewPaymentStatus, capturedAmountMinor: amountOrNull(r.viewCapturedMinor) },
     })),
     ...enrichments.map((r) => ({
       kind: 'inline_enrichment' as const,
-      id: r.request_id,
-      organizationId: r.organization_id,
-      integrationId: r.integration_id,
-      environment: r.environment,
-      amountMinor: Number(r.amount_minor),
-      currency: r.currency,
-      createdAt: new Date(r.created_at),
-      payment: { id: r.payment_id, status: r.payment_status, capturedAmountMinor: amountOrNull(r.captured_amount_minor) },
+      id: r.id,
+      organizationId: r.organizationId,
+      integrationId: r.integrationId,
+      environment: r.viewEnvironment,
+      amountMinor: Number(r.viewAmountMinor),
+      currency: r.viewCurrency,
+      createdAt: new Date(r.viewCreatedAt),
+      payment: { id: r.viewPaymentId, status: r.viewPaymentStatus, capturedAmountMinor: amountOrNull(r.viewCapturedMinor) },
     })),
     ...payments.map((r) => ({
       kind: 'payment' as const,
       id: r.id,
-      organizationId: r.organization_id,
-      integrationId: r.integration_id,
-      environment: r.environment,
+      organizationId: r.organizationId,
+      integrationId: r.integrationId,
+      environment: r.viewEnvironment,
       // A payment known only from an authorization or a failure has no amount of its own yet.
-      amountMinor: Number(r.amount_minor ?? 0),
-      currency: r.currency ?? '',
-      createdAt: new Date(r.created_at),
-      payment: { id: r.id, status: r.status, capturedAmountMinor: amountOrNull(r.captured_amount_minor) },
+      amountMinor: Number(r.viewAmountMinor ?? 0),
+      currency: r.viewCurrency ?? '',
+      createdAt: new Date(r.viewCreatedAt),
+      payment: { id: r.id, status: r.viewPaymentStatus, capturedAmountMinor: amountOrNull(r.viewCapturedMinor) },
     })),
   ];
   // Oldest first across the three, ties by id; each part was already cut at `limit`, so the first `limit` are exact.
@@ -392,119 +350,99 @@ export async function unconfirmedGwcPreparations(
 }
 
 /** The integration an endpoint is to be registered for. */
-export async function integrationForEndpoint(sql: Sql, id: string): Promise<EndpointIntegration | undefined> {
-  const row = await first(
-    sql,
-    db.selectFrom('integrations').select(['id', 'organization_id', 'provider', 'environment']).where('id', '=', id),
-  );
-  return row && { id: row.id, organizationId: row.organization_id, provider: row.provider, environment: row.environment };
+export async function integrationForEndpoint(db: Database, id: string): Promise<EndpointIntegration | undefined> {
+  return db
+    .selectFrom('integrations')
+    .select(['id', 'organization as organizationId', 'provider', 'environment'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
-const endpointColumns = [
-  'e.id',
-  'e.organization_id',
-  'e.integration_id',
-  'e.environment',
-  'i.provider',
-  'e.status',
-  'e.public_key',
-  'e.private_key_enc',
-  'e.previous_public_key',
-  'e.previous_private_key_enc',
-  'e.previous_valid_until',
-  'e.credentials_updated_at',
-  'e.disabled_at',
-  'e.created_at',
-] as const;
+const endpoints = (db: Database) =>
+  db
+    .selectFrom('webhook_endpoints as e')
+    .innerJoin('integrations as i', 'i.id', 'e.integration')
+    .select([
+      'e.id',
+      'e.organization as organizationId',
+      'e.integration as integrationId',
+      'e.environment',
+      'i.provider',
+      'e.status',
+      'e.publicKey',
+      'e.privateKeyEnc',
+      'e.previousPublicKey',
+      'e.previousPrivateKeyEnc',
+      'e.previousValidUntil',
+      'e.credentialsUpdatedAt',
+      'e.disabledAt',
+      'e.createdAt',
+    ]);
 
-type EndpointRow = Omit<Selectable<Database['webhook_endpoints']>, 'last_refusal_at' | 'last_refusal_code' | 'last_refusal_message'> &
-  Pick<Selectable<Database['integrations']>, 'provider'>;
-
-const endpointOf = (row: EndpointRow): WebhookEndpoint => ({
-  id: row.id,
-  organizationId: row.organization_id,
-  integrationId: row.integration_id,
-  environment: row.environment,
-  provider: row.provider,
-  status: row.status,
-  publicKey: row.public_key,
-  privateKeyEnc: row.private_key_enc,
-  previousPublicKey: row.previous_public_key,
-  previousPrivateKeyEnc: row.previous_private_key_enc,
-  previousValidUntil: dateOrNull(row.previous_valid_until),
-  credentialsUpdatedAt: dateOrNull(row.credentials_updated_at),
-  disabledAt: dateOrNull(row.disabled_at),
-  createdAt: new Date(row.created_at),
-});
-
-const endpoints = () =>
-  db.selectFrom('webhook_endpoints as e').innerJoin('integrations as i', 'i.id', 'e.integration_id').select(endpointColumns);
-
-export async function insertEndpoint(sql: Sql, endpoint: Omit<WebhookEndpoint, 'provider'>): Promise<void> {
-  await run(
-    sql,
-    db.insertInto('webhook_endpoints').values({
+export async function insertEndpoint(db: Database, endpoint: Omit<WebhookEndpoint, 'provider'>): Promise<void> {
+  await db
+    .insertInto('webhook_endpoints')
+    .values({
       id: endpoint.id,
-      organization_id: endpoint.organizationId,
-      integration_id: endpoint.integrationId,
+      organization: endpoint.organizationId,
+      integration: endpoint.integrationId,
       environment: endpoint.environment,
       status: endpoint.status,
-      public_key: endpoint.publicKey,
-      private_key_enc: endpoint.privateKeyEnc,
-      previous_public_key: endpoint.previousPublicKey,
-      previous_private_key_enc: endpoint.previousPrivateKeyEnc,
-      previous_valid_until: endpoint.previousValidUntil,
-      credentials_updated_at: endpoint.credentialsUpdatedAt,
-      disabled_at: endpoint.disabledAt,
-      created_at: endpoint.createdAt,
-    }),
-  );
+      publicKey: endpoint.publicKey,
+      privateKeyEnc: endpoint.privateKeyEnc,
+      previousPublicKey: endpoint.previousPublicKey,
+      previousPrivateKeyEnc: endpoint.previousPrivateKeyEnc,
+      previousValidUntil: endpoint.previousValidUntil,
+      credentialsUpdatedAt: endpoint.credentialsUpdatedAt,
+      disabledAt: endpoint.disabledAt,
+      createdAt: endpoint.createdAt,
+    })
+    .execute();
 }
 
-export async function endpointById(sql: Sql, id: string): Promise<WebhookEndpoint | undefined> {
-  const row = await first(sql, endpoints().where('e.id', '=', id));
-  return row && endpointOf(row);
+export async function endpointById(db: Database, id: string): Promise<WebhookEndpoint | undefined> {
+  return endpoints(db).where('e.id', '=', id).executeTakeFirst();
 }
 
 /** The endpoint, its row locked until the transaction ends (a rotation reads and replaces its secrets under it). */
-export async function lockEndpoint(sql: Sql, id: string): Promise<WebhookEndpoint | undefined> {
-  const row = await first(sql, endpoints().where('e.id', '=', id).forUpdate('e'));
-  return row && endpointOf(row);
+export async function lockEndpoint(db: Database, id: string): Promise<WebhookEndpoint | undefined> {
+  return endpoints(db).where('e.id', '=', id).forUpdate('e').executeTakeFirst();
 }
 
 /** Endpoints oldest first, of one integration or of all, at most `limit`. */
-export async function listEndpoints(sql: Sql, input: { integrationId?: string | undefined; limit: number }): Promise<WebhookEndpoint[]> {
+export async function listEndpoints(
+  db: Database,
+  input: { integrationId?: string | undefined; limit: number },
+): Promise<WebhookEndpoint[]> {
   const { integrationId } = input;
-  const rows = await run(
-    sql,
-    endpoints()
-      .$if(integrationId !== undefined, (qb) => qb.where('e.integration_id', '=', integrationId!))
-      .orderBy('e.created_at')
-      .orderBy('e.id')
-      .limit(input.limit),
-  );
-  return rows.map(endpointOf);
+  return endpoints(db)
+    .$if(integrationId !== undefined, (qb) => qb.where('e.integration', '=', integrationId!))
+    .orderBy('e.createdAt')
+    .orderBy('e.id')
+    .limit(input.limit)
+    .execute();
 }
 
 /** Every endpoint of these integrations, oldest first. */
-export async function endpointsOfIntegrations(sql: Sql, integrationIds: readonly string[]): Promise<WebhookEndpoint[]> {
+export async function endpointsOfIntegrations(db: Database, integrationIds: readonly string[]): Promise<WebhookEndpoint[]> {
   if (integrationIds.length === 0) return [];
-  const rows = await run(
-    sql,
-    endpoints()
-      .where('e.integration_id', 'in', [...integrationIds])
-      .orderBy('e.created_at'),
-  );
-  return rows.map(endpointOf);
+  return endpoints(db)
+    .where('e.integration', 'in', [...integrationIds])
+    .orderBy('e.createdAt')
+    .execute();
 }
 
-export async function setEndpointStatus(sql: Sql, id: string, change: { status: EndpointStatus; disabledAt: Date | null }): Promise<void> {
-  await run(sql, db.updateTable('webhook_endpoints').set({ status: change.status, disabled_at: change.disabledAt }).where('id', '=', id));
+export async function setEndpointStatus(
+  db: Database,
+  id: string,
+  change: { status: EndpointStatus; disabledAt: Date | null },
+): Promise<void> {
+  await db.updateTable('webhook_endpoints').set({ status: change.status, disabledAt: change.disabledAt }).where('id', '=', id).execute();
 }
 
 /** The endpoint's current secret, and the previous one when a rotation keeps it for its grace period. */
 export async function setEndpointCredentials(
-  sql: Sql,
+  db: Database,
   id: string,
   credentials: {
     publicKey: string | null;
@@ -514,76 +452,52 @@ export async function setEndpointCredentials(
   },
 ): Promise<void> {
   const { previous } = credentials;
-  await run(
-    sql,
-    db
-      .updateTable('webhook_endpoints')
-      .set({
-        public_key: credentials.publicKey,
-        private_key_enc: credentials.privateKeyEnc,
-        credentials_updated_at: credentials.credentialsUpdatedAt,
-        ...(previous && {
-          previous_public_key: previous.publicKey,
-          previous_private_key_enc: previous.privateKeyEnc,
-          previous_valid_until: previous.validUntil,
-        }),
-      })
-      .where('id', '=', id),
-  );
+  await db
+    .updateTable('webhook_endpoints')
+    .set({
+      publicKey: credentials.publicKey,
+      privateKeyEnc: credentials.privateKeyEnc,
+      credentialsUpdatedAt: credentials.credentialsUpdatedAt,
+      ...(previous && {
+        previousPublicKey: previous.publicKey,
+        previousPrivateKeyEnc: previous.privateKeyEnc,
+        previousValidUntil: previous.validUntil,
+      }),
+    })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Recorded deliveries in (createdAt, id) order after `after`, at most `limit`. */
 export async function listWebhookEvents(
-  sql: Sql,
+  db: Database,
   input: { endpointId?: string | undefined; kind?: string | undefined; after?: Position | undefined; limit: number },
 ): Promise<WebhookEvent[]> {
   const { endpointId, kind, after } = input;
-  const rows = await run(
-    sql,
-    db
-      .selectFrom('webhook_events')
-      .select([
-        'id',
-        'endpoint_id',
-        'organization_id',
-        'integration_id',
-        'environment',
-        'kind',
-        'notification_at',
-        'subject_type',
-        'subject_id',
-        'status',
-        'subject',
-        'issues',
-        'observation_id',
-        'tracked_payment_id',
-        'created_at',
-      ])
-      .$if(endpointId !== undefined, (qb) => qb.where('endpoint_id', '=', endpointId!))
-      .$if(kind !== undefined, (qb) => qb.where('kind', '=', kind!))
-      .$if(after !== undefined, (qb) =>
-        qb.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after!.createdAt.toISOString(), after!.id))),
-      )
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(input.limit),
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    endpointId: r.endpoint_id,
-    organizationId: r.organization_id,
-    integrationId: r.integration_id,
-    environment: r.environment,
-    kind: r.kind,
-    notificationAt: new Date(r.notification_at),
-    subjectType: r.subject_type,
-    subjectId: r.subject_id,
-    status: r.status,
-    // jsonb this service wrote: the verified subject object and the envelope's issue list.
-    subject: r.subject as Record<string, unknown>,
-    issues: r.issues as Record<string, unknown>[] | null,
-    observationId: r.observation_id,
-    trackedPaymentId: r.tracked_payment_id,
-    createdAt: new Date(r.created_at),
-  }));
+  return db
+    .selectFrom('webhook_events')
+    .select([
+      'id',
+      'endpoint as endpointId',
+      'organization as organizationId',
+      'integration as integrationId',
+      'environment',
+      'kind',
+      'notificationAt',
+      'subjectType',
+      'subjectId',
+      'status',
+      'subject',
+      'issues',
+      'observationId',
+      'trackedPaymentId',
+      'createdAt',
+    ])
+    .$if(endpointId !== undefined, (qb) => qb.where('endpoint', '=', endpointId!))
+    .$if(kind !== undefined, (qb) => qb.where('kind', '=', kind!))
+    .$if(after !== undefined, (qb) => qb.where((eb) => eb(eb.refTuple('createdAt', 'id'), '>', eb.tuple(after!.createdAt, after!.id))))
+    .orderBy('createdAt')
+    .orderBy('id')
+    .limit(input.limit)
+    .execute();
 }

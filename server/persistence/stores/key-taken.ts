@@ -1,5 +1,5 @@
 import { KeyTaken } from '../../domain/idempotency/idempotent-write.js';
-import { isUniqueViolation } from '../sql/sql.js';
+import { isUniqueViolation } from '../sql/unique-violation.js';
 
 /** A unique violation as the domain's `KeyTaken` (a concurrent request stored the key first); any other error as it is. */
 export function asKeyTaken(err: unknown): unknown {

@@ -5,7 +5,6 @@ import * as connections from '../sql/ledger-connections.sql.js';
 import * as invitations from '../sql/ledger-invitations.sql.js';
 import * as sourceRecords from '../sql/ledger-source-records.sql.js';
 import * as runs from '../sql/ledger-sync-runs.sql.js';
-import { sqlOfDatabase } from '../sql/sql.js';
 
 export function ledgerStore(db: Database): LedgerStore {
   return {
@@ -36,7 +35,7 @@ export function ledgerStore(db: Database): LedgerStore {
     recordInvitationRealm: (id, realmId) => invitations.recordInvitationRealm(db, id, realmId),
     listInvitations: (filter) => invitations.listInvitations(db, filter),
     // TRANSITIONAL: api-keys.sql.ts still takes `Sql`; once it takes `Database`, this passes `db`.
-    keyRecordById: (apiKeyId) => keyRecordById(sqlOfDatabase(db), apiKeyId),
+    keyRecordById: (apiKeyId) => keyRecordById(db, apiKeyId),
 
     upsertSourceRecords: (o) => sourceRecords.upsertSourceRecords(db, o),
     markDeleted: (o) => sourceRecords.markDeleted(db, o),

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../../server/crypto/secrets.js';
-import { poolSql } from '../../../server/persistence/sql/sql.js';
+import { sql } from 'kysely';
+import { poolDatabase } from '../../../server/persistence/kysely.js';
 import { FORWARD_FOR, startForwardingProxy, type ForwardingProxy } from '../../support/forwarding-proxy.js';
 import { useTestApp, type TestApp } from '../../support/harness.js';
 import { gwcReport } from '../../support/reports.js';
@@ -102,10 +103,9 @@ describe('no proxy setting behind a proxy: every client shares the balancer addr
     // A key issued before this release: 64 random digits, no issued tag (inserted as that version wrote it).
     const legacySecret = randomBytes(32).toString('hex');
     const legacyPrefix = randomBytes(8).toString('hex');
-    await poolSql(app.orm)(
-      `insert into api_keys (id, integration_id, prefix, secret_hash, scopes, created_at)
-       select ?, integration_id, ?, ?, scopes, now() from api_keys where id = ?`,
-      [crypto.randomUUID(), legacyPrefix, hashSecret(legacySecret), unused.keyId],
+    await sql`insert into api_keys (id, integration_id, prefix, secret_hash, scopes, created_at)
+       select ${crypto.randomUUID()}, integration_id, ${legacyPrefix}, ${hashSecret(legacySecret)}, scopes, now() from api_keys where id = ${unused.keyId}`.execute(
+      poolDatabase(app.orm),
     );
     const legacyKey = `svck_sandbox_${legacyPrefix}_${legacySecret}`;
     expect(await flood(viaProxy)).toEqual([401, 401, 401, 429, 429]);

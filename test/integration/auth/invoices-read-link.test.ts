@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { authenticate } from '../../../server/domain/auth/authenticate.js';
 import { cachedKeyDirectory } from '../../../server/domain/auth/key-directory.js';
 import { sharedReads } from '../../../server/persistence/shared-reads.js';
-import { poolSql } from '../../../server/persistence/sql/sql.js';
 import { poolDatabase } from '../../../server/persistence/kysely.js';
+import { poolUnitOfWork } from '../../../server/persistence/unit-of-work.js';
 import { DomainError } from '../../../server/domain/errors.js';
 import { useTestApp } from '../../support/harness.js';
 import { adminCall } from '../../support/tenants.js';
@@ -22,8 +22,7 @@ describe('invoices:read needs the link to still exist', () => {
     const ledger = await adminCall<any>(app, 'integrations.create', { organizationId: org.id, provider: 'ledger', environment: 'sandbox' });
     const link = await adminCall<any>(app, 'links.create', { ledgerIntegrationId: ledger.id, providerIntegrationId: gwa.id });
     const key = await adminCall<any>(app, 'apiKeys.issue', { integrationId: gwa.id, scopes: ['enrichment:write', 'invoices:read'] });
-    const sql = poolSql(app.orm);
-    const keys = cachedKeyDirectory(sql, sharedReads(sql, poolDatabase(app.orm)).authEpoch);
+    const keys = cachedKeyDirectory(poolUnitOfWork(app.orm), sharedReads(poolDatabase(app.orm)).authEpoch);
     const check = () =>
       authenticate(keys, {
         authorization: `Bearer ${key.key}`,

@@ -8,7 +8,8 @@ import { listen, type RunningServer } from '../../../server/http/lifecycle.js';
 import { createLogger } from '../../../server/logger.js';
 import { openOrm } from '../../../server/persistence/orm.js';
 import { findKeyRecord } from '../../../server/persistence/sql/api-keys.sql.js';
-import { poolSql } from '../../../server/persistence/sql/sql.js';
+import { poolDatabase } from '../../../server/persistence/kysely.js';
+import { recordingDatabase } from '../../support/recording-database.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { httpClient, TEST_CONFIG_DEFAULTS, useTestApp, type TestApp } from '../../support/harness.js';
 import { gwcReport } from '../../support/reports.js';
@@ -152,9 +153,8 @@ describe('key cache invalidation', () => {
   });
   it('when the key record reads a table, then every change to that table moves the auth epoch (a trigger on it)', async () => {
     // The obligation of any table a verdict comes to depend on: without the trigger, cached keys would miss its changes.
-    const sent: string[] = [];
-    const pool = poolSql(app.orm);
-    await findKeyRecord((query, params, name) => (sent.push(query), pool(query, params, name)), 'unknown');
+    const { db, sent } = recordingDatabase(poolDatabase(app.orm));
+    await findKeyRecord(db, 'unknown');
     const read = [...new Set([...sent.join(' ').matchAll(/\b(?:from|join)\s+\(?([a-z_]+)/g)].map((m) => m[1]!))].sort();
     expect(read).toEqual(['api_keys', 'auth_epoch', 'integration_links', 'integrations', 'organizations']);
     const triggered = await app.orm.em.getConnection().execute<{ table: string }[]>(

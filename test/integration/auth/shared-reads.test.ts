@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sharedReads } from '../../../server/persistence/shared-reads.js';
-import { poolDatabase, type Database } from '../../../server/persistence/kysely.js';
-import { poolSql, type Sql } from '../../../server/persistence/sql/sql.js';
+import { poolDatabase } from '../../../server/persistence/kysely.js';
+import { recordingDatabase } from '../../support/recording-database.js';
 import { useTestApp } from '../../support/harness.js';
 
 /**
  * The key cache's epoch may come from a preparation's context statement of the
- * same batch (server/domain/shared-reads.ts). What makes that safe: the epoch a
+ * same batch (server/persistence/shared-reads.ts). What makes that safe: the epoch a
  * request gets was read by a statement that started after the request asked,
  * so a change committed before it is always seen.
  */
@@ -17,23 +17,7 @@ describe('shared reads: the auth epoch rides on preparation reads', () => {
   const app = useTestApp();
 
   /** The pool's statements, with the text of each one sent (a pass-through: every statement still runs). */
-  function recordingSql(): { sql: Sql; db: Database; sent: string[] } {
-    const pool = poolSql(app.orm);
-    const sent: string[] = [];
-    const sql: Sql = (query, params, name) => {
-      sent.push(query);
-      return pool(query, params, name);
-    };
-    const typed = poolDatabase(app.orm);
-    const db = typed.withPlugin({
-      transformQuery: ({ node, queryId }) => {
-        sent.push(typed.getExecutor().compileQuery(node, queryId).sql);
-        return node;
-      },
-      transformResult: async ({ result }) => result,
-    });
-    return { sql, db, sent };
-  }
+  const recordingPool = () => recordingDatabase(poolDatabase(app.orm));
 
   const contextRead = () => ({
     scope: { organizationId: randomUUID(), integrationId: randomUUID(), environment: 'sandbox' as const },
@@ -50,8 +34,8 @@ describe('shared reads: the auth epoch rides on preparation reads', () => {
   }
 
   it('when requests ask for the epoch beside preparation reads, then one statement answers both, with the epoch committed before they asked', async () => {
-    const { sql, db, sent } = recordingSql();
-    const reads = sharedReads(sql, db);
+    const { db, sent } = recordingPool();
+    const reads = sharedReads(db);
     for (let round = 0; round < 3; round++) {
       const expected = await nextRound(sent);
       // The first request starts a batch at once, alone; what is asked while it runs goes together in the next batch.
@@ -76,8 +60,8 @@ describe('shared reads: the auth epoch rides on preparation reads', () => {
   });
 
   it('when only the epoch is asked for, then it is read alone, fresh each batch', async () => {
-    const { sql, db, sent } = recordingSql();
-    const reads = sharedReads(sql, db);
+    const { db, sent } = recordingPool();
+    const reads = sharedReads(db);
     for (let round = 0; round < 3; round++) {
       const expected = await nextRound(sent);
       expect(await Promise.all([reads.authEpoch(), reads.authEpoch(), reads.authEpoch()])).toEqual([expected, expected, expected]);
@@ -87,8 +71,8 @@ describe('shared reads: the auth epoch rides on preparation reads', () => {
   });
 
   it('when the context statement fails, then the epoch is still read, and only the reads fail', async () => {
-    const { sql, db, sent } = recordingSql();
-    const reads = sharedReads(sql, db);
+    const { db, sent } = recordingPool();
+    const reads = sharedReads(db);
     const expected = await epochNow();
     // Not a uuid where the statement needs one: PostgreSQL refuses the context statement.
     const broken = { ...contextRead(), scope: { ...contextRead().scope, integrationId: 'not-a-uuid' } };

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { cachedKeyDirectory } from '../../../server/domain/auth/key-directory.js';
-import { poolSql, type Sql } from '../../../server/persistence/sql/sql.js';
+import { poolDatabase } from '../../../server/persistence/kysely.js';
+import { sql } from 'kysely';
+import { recordingDatabase, unitOfWorkOn } from '../../support/recording-database.js';
 import { TEST_ADMIN_TOKEN, useTestApp } from '../../support/harness.js';
 import { parseExposition, sampleValue } from '../../support/metrics.js';
 import { gwcReport } from '../../support/reports.js';
@@ -15,29 +17,23 @@ describe('unknown API keys cost nothing', () => {
   const report = (key: string) => app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: gwcReport(), key });
 
   it('when the same unknown key comes again, then it is refused from the negative cache, without a key lookup; a key issued later is found', async () => {
-    const pool = poolSql(app.orm);
-    const statements: string[] = [];
+    const pool = poolDatabase(app.orm);
     // The real pool, with every statement noted (the directory's only way to the database).
-    const counting: Sql = (query, params, name) => {
-      statements.push(query);
-      return pool(query, params, name);
-    };
-    const epoch = async () => (await pool<{ value: string }>('select value::text as value from auth_epoch where id'))[0]!.value;
-    const keys = cachedKeyDirectory(counting, epoch);
+    const { db: counting, sent: statements } = recordingDatabase(pool);
+    const epoch = async () =>
+      (await sql<{ value: string }>`select value::text as value from auth_epoch where id`.execute(pool)).rows[0]!.value;
+    const keys = cachedKeyDirectory(unitOfWorkOn(counting), epoch);
     const prefix = randomBytes(8).toString('hex');
     expect(await keys.find(prefix)).toBeUndefined();
     expect(await keys.find(prefix)).toBeUndefined();
     expect(await keys.find(prefix)).toBeUndefined();
     // One key lookup (the statement that joins the key by prefix; the directory also lists the key prefixes once).
-    expect(statements.filter((q) => /on k.prefix = \?/.test(q))).toHaveLength(1);
+    expect(statements.filter((q) => /on k.prefix = \$1/.test(q))).toHaveLength(1);
     // A key issued later with that very prefix moves the auth epoch: once a lookup reads the new epoch, the negative entries are gone.
     const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
     const id = crypto.randomUUID();
-    await pool(
-      `insert into api_keys (id, integration_id, prefix, secret_hash, scopes, created_at)
-       select ?, integration_id, ?, secret_hash, scopes, now() from api_keys where id = ?`,
-      [id, prefix, tenant.keyId],
-    );
+    await sql`insert into api_keys (id, integration_id, prefix, secret_hash, scopes, created_at)
+       select ${id}, integration_id, ${prefix}, secret_hash, scopes, now() from api_keys where id = ${tenant.keyId}`.execute(pool);
     const issued = /^svck_sandbox_([0-9a-f]{16})_/.exec(tenant.key)![1]!;
     expect((await keys.find(issued))?.id).toBe(tenant.keyId);
     expect((await keys.find(prefix))?.id).toBe(id);

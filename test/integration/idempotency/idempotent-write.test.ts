@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../../server/domain/errors.js';
 import { requestFingerprint } from '../../../server/domain/idempotency/fingerprint.js';
 import { idempotentWrite } from '../../../server/domain/idempotency/idempotent-write.js';
-import { sqlOf } from '../../../server/persistence/sql/sql.js';
+import { rawSql } from '../../support/raw-sql.js';
 import { claimingKeys } from '../../../server/persistence/stores/key-taken.js';
 import { useTestApp } from '../../support/harness.js';
 
@@ -41,7 +41,7 @@ describe('idempotent write', () => {
   };
 
   const write = (key: string, body: unknown, meet?: () => Promise<void>) => {
-    const sql = sqlOf(app.orm.em.fork());
+    const sql = rawSql(app.orm);
     const fingerprint = requestFingerprint(body);
     return idempotentWrite({
       fingerprint,

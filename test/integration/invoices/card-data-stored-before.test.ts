@@ -7,7 +7,7 @@ import { generateCompany } from '../../../server/ledger-sandbox/demo-company.js'
 import { Migration20261125183000_redact_card_numbers as Redaction } from '../../../server/persistence/migrations/Migration20261125183000_redact_card_numbers.js';
 import { migrate, openOrm } from '../../../server/persistence/orm.js';
 import { poolUnitOfWork } from '../../../server/persistence/unit-of-work.js';
-import { poolSql } from '../../../server/persistence/sql/sql.js';
+import { rawSql } from '../../support/raw-sql.js';
 import { digitsOf, rowsHolding, TYPED } from '../../support/card-scan.js';
 import { createTestDatabase } from '../../support/database.js';
 
@@ -24,7 +24,7 @@ const [org, ledger, gwa, connection, run] = ['b1', 'b2', 'b3', 'b4', 'b5'].map((
 
 /** Every row of the tables that hold imported text, as JSON by table and id. */
 async function dump(orm: MikroORM): Promise<Record<string, Map<string, unknown>>> {
-  const sql = poolSql(orm);
+  const sql = rawSql(orm);
   const out: Record<string, Map<string, unknown>> = {};
   for (const table of TABLES) {
     const rows = await sql<{ id: string; row: unknown }>(`select id, to_jsonb(t)::text as row from ${table} t`);
@@ -61,7 +61,7 @@ function changedIds(before: Record<string, Map<string, unknown>>, after: Record<
  * earlier snapshot of it held one, 1004 is clean; a preparation made from 1001 copied a line description.
  */
 async function seedAsOlderVersion(orm: MikroORM) {
-  const sql = poolSql(orm);
+  const sql = rawSql(orm);
   const company = generateCompany({ invoices: 4, items: 4, linesPerInvoice: 1 });
   const invoice = (id: string) => company.Invoice.find((i) => i.Id === id)! as Record<string, any>;
   invoice('1001').Line[0].Description = `Paid by card ${TYPED.visa}, thanks`;
@@ -166,11 +166,11 @@ type Seeded = Awaited<ReturnType<typeof seedAsOlderVersion>>;
 type Dump = Awaited<ReturnType<typeof dump>>;
 
 const scan = (orm: MikroORM, typed: string) =>
-  rowsHolding(poolSql(orm), digitsOf(typed), typed).then((found) => found.map((f) => f.table).sort());
+  rowsHolding(rawSql(orm), digitsOf(typed), typed).then((found) => found.map((f) => f.table).sort());
 
 /** No table holds a number; the invoices read from one are ready for no provider and name each field; nothing else changed. */
 async function expectRedacted(orm: MikroORM, seeded: Seeded, before: Dump): Promise<Dump> {
-  const sql = poolSql(orm);
+  const sql = rawSql(orm);
   const id = (ledgerInvoiceId: string) => seeded.byLedgerId.get(ledgerInvoiceId)!;
   for (const typed of Object.values(TYPED)) expect(await scan(orm, typed), typed).toStrictEqual([]);
   const storage = poolUnitOfWork(orm);
@@ -257,7 +257,7 @@ describe('card numbers stored by earlier versions', () => {
       const none = { ledger_source_records: [], stored_invoices: [], invoice_snapshots: [], preparations: [] };
       expect(changedIds(after, await dump(orm))).toStrictEqual(none);
       // The append-only triggers are back.
-      const sql = poolSql(orm);
+      const sql = rawSql(orm);
       await expect(sql(`update invoice_snapshots set mapper_version = mapper_version`)).rejects.toThrow(/append-only \(UPDATE refused\)/);
       await expect(sql(`update preparations set mode = mode`)).rejects.toThrow(/append-only \(UPDATE refused\)/);
     });

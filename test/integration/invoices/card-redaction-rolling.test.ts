@@ -5,7 +5,7 @@ import { mapAndStoreInvoices } from '../../../server/domain/invoices/store-invoi
 import { generateCompany } from '../../../server/ledger-sandbox/demo-company.js';
 import { openOrm } from '../../../server/persistence/orm.js';
 import { poolUnitOfWork } from '../../../server/persistence/unit-of-work.js';
-import { poolSql } from '../../../server/persistence/sql/sql.js';
+import { rawSql } from '../../support/raw-sql.js';
 import { digitsOf, rowsHolding, TYPED } from '../../support/card-scan.js';
 import { createTestDatabase } from '../../support/database.js';
 
@@ -23,7 +23,7 @@ const INVOICES = 1100;
 
 /** Invoices imported raw by the older version, every one but the first with a card number in its line. */
 async function seedAsOlderVersion(orm: MikroORM): Promise<string> {
-  const sql = poolSql(orm);
+  const sql = rawSql(orm);
   const company = generateCompany({ invoices: INVOICES, items: 4, linesPerInvoice: 1 });
   for (const invoice of company.Invoice.slice(1)) (invoice as Record<string, any>).Line[0].Description = `Paid by card ${TYPED.visa}`;
   await sql(`insert into organizations (id, name, status, created_at) values (?, 'o', 'active', now())`, [org]);
@@ -75,7 +75,7 @@ describe('card-number redaction during a rolling release', () => {
     try {
       await orm.migrator.up({ to: BEFORE });
       const clean = await seedAsOlderVersion(orm);
-      expect((await rowsHolding(poolSql(orm), digitsOf(TYPED.visa), TYPED.visa)).length).toBeGreaterThan(0);
+      expect((await rowsHolding(rawSql(orm), digitsOf(TYPED.visa), TYPED.visa)).length).toBeGreaterThan(0);
 
       // What an old instance writes: a new clean snapshot revision, each statement in its own transaction that gives up
       // after 500 ms waiting for a lock (as a request would rather answer 503 than hang).
@@ -111,7 +111,7 @@ describe('card-number redaction during a rolling release', () => {
       expect(applied.map((m) => m.name)).toContain(REDACTION);
       expect(errors.map((e) => String(e))).toStrictEqual([]);
       expect(written).toBeGreaterThan(0);
-      const sql = poolSql(orm);
+      const sql = rawSql(orm);
       for (const typed of Object.values(TYPED)) expect(await rowsHolding(sql, digitsOf(typed), typed), typed).toStrictEqual([]);
       const [{ n }] = (await sql<{ n: string }>(
         `select count(*) as n from invoice_snapshots where issues::text like '%card_data_in_source%'`,

@@ -3,7 +3,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { openOrm } from '../../../server/persistence/orm.js';
 import { readAuthEpoch } from '../../../server/persistence/sql/api-keys.sql.js';
 import { nameHotStatement } from '../../../server/persistence/sql/hot-statements.js';
-import { poolSql, sqlOf } from '../../../server/persistence/sql/sql.js';
+import { databaseOf, poolDatabase } from '../../../server/persistence/kysely.js';
+import { sql } from 'kysely';
 import { createTestDatabase } from '../../support/database.js';
 
 describe('hot statements are named prepared statements', () => {
@@ -21,12 +22,14 @@ describe('hot statements are named prepared statements', () => {
   });
 
   const prepared = () =>
-    poolSql(orm)<{ name: string; statement: string }>('select name, statement from pg_prepared_statements order by name');
+    sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements order by name`
+      .execute(poolDatabase(orm))
+      .then((result) => result.rows);
 
   it('when a hot statement runs on the pool and in a transaction, then the connection holds it once under its name, with the text it was written with', async () => {
-    expect(await readAuthEpoch(poolSql(orm))).toBe('0');
-    await orm.em.fork().transactional(async (em) => expect(await readAuthEpoch(sqlOf(em))).toBe('0'));
-    await poolSql(orm)('select 1 as one');
+    expect(await readAuthEpoch(poolDatabase(orm))).toBe('0');
+    await orm.em.fork().transactional(async (em) => expect(await readAuthEpoch(databaseOf(em))).toBe('0'));
+    await sql`select 1 as one`.execute(poolDatabase(orm));
 
     // A statement that is not hot stays unnamed: only the one hot statement is prepared on the session.
     expect(await prepared()).toStrictEqual([{ name: 'auth_epoch_read', statement: 'select value from auth_epoch where id' }]);

@@ -1,7 +1,9 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { coalescedRefusalNotes } from '../../../server/persistence/refusal-notes.js';
-import { poolSql, type Sql } from '../../../server/persistence/sql/sql.js';
+import { sql } from 'kysely';
+import { poolDatabase } from '../../../server/persistence/kysely.js';
+import { recordingDatabase } from '../../support/recording-database.js';
 import { useTestApp, type TestApp } from '../../support/harness.js';
 import { adminCall, createTenant } from '../../support/tenants.js';
 import { gwcEvent, newPaymentIntentId, newSecret, paymentIntent, signed } from '../../support/gwc-webhooks.js';
@@ -97,27 +99,25 @@ describe('webhook routes under abuse: the delivery budget is per endpoint and so
 
   it('when many deliveries to one endpoint are refused, then their notes are coalesced: one write at once, the newest at the end of the window', async () => {
     const endpoint = await gwcEndpoint(app);
-    const pool = poolSql(app.orm);
-    const writes: string[] = [];
     // The real pool, with every statement noted.
-    const counting: Sql = (query, params, name) => {
-      if (/^update "webhook_endpoints"/.test(query)) writes.push(query);
-      return pool(query, params, name);
-    };
-    const notes = coalescedRefusalNotes(counting, (err) => {
+    const counting = recordingDatabase(poolDatabase(app.orm));
+    const writes = () => counting.sent.filter((query) => /^update "webhook_endpoints"/.test(query));
+    const notes = coalescedRefusalNotes(counting.db, (err) => {
       throw err;
     });
     for (let i = 0; i < 50; i++) notes.note(endpoint.id, { code: 'invalid_signature', message: `refusal ${i}`, at: new Date() });
-    expect(writes).toHaveLength(1);
+    expect(writes()).toHaveLength(1);
     const stored = () =>
-      pool<{ code: string; message: string }>(
-        'select last_refusal_code as code, last_refusal_message as message from webhook_endpoints where id = ?',
-        [endpoint.id],
-      ).then((rows) => rows[0]);
+      sql<{
+        code: string;
+        message: string;
+      }>`select last_refusal_code as code, last_refusal_message as message from webhook_endpoints where id = ${endpoint.id}`
+        .execute(poolDatabase(app.orm))
+        .then((result) => result.rows[0]);
     expect(await until('the newest refusal written', stored, (row) => row?.message === 'refusal 49')).toEqual({
       code: 'invalid_signature',
       message: 'refusal 49',
     });
-    expect(writes).toHaveLength(2);
+    expect(writes()).toHaveLength(2);
   });
 });

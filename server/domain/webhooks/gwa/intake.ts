@@ -1,10 +1,11 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { effectOf, identityOf } from './effects.js';
-import { recordDelivery, type WebhookAck } from '../record-delivery.js';
+import { recordDelivery, type DeliveryStores, type WebhookAck } from '../record-delivery.js';
 import { InvalidNotification, parseNotification, type Notification } from './notification.js';
 import { challengeResponse, isValidChallenge, MAX_SIGNATURE_PAIRS, verifySignature, type KeyPair } from './signature.js';
 import { deliverableSecrets, deliveryFailure } from '../deliverable-endpoint.js';
 import type { TenantScope } from '../../tenant-scope.js';
+import type { UnitOfWork } from '../../unit-of-work.js';
+import type { WebhookStore } from '../ports.js';
 import type { WebhookRuntime } from '../runtime.js';
 
 export type { WebhookAck };
@@ -21,15 +22,25 @@ export interface Deliverable {
 }
 
 /** The gwa endpoint a delivery is addressed to, with its key pairs (checks: `deliverableSecrets`). */
-export async function deliverableEndpoint(em: EntityManager, runtime: WebhookRuntime, endpointId: string, now: Date): Promise<Deliverable> {
-  const endpoint = await deliverableSecrets(em, runtime, { provider: 'gwa', endpointId, now });
+export async function deliverableEndpoint(
+  storage: UnitOfWork<{ webhooks: WebhookStore }>,
+  runtime: WebhookRuntime,
+  endpointId: string,
+  now: Date,
+): Promise<Deliverable> {
+  const endpoint = await deliverableSecrets(storage, runtime, { provider: 'gwa', endpointId, now });
   const keys = endpoint.secrets.flatMap((s) => (s.publicKey ? [{ publicKey: s.publicKey, privateKey: s.secret }] : []));
   return { scope: endpoint.scope, endpointId: endpoint.endpointId, keys };
 }
 
 /** The GET handshake (docs/provider-facts.md §1.4): answered with the current key pair only. */
-export async function answerChallenge(em: EntityManager, runtime: WebhookRuntime, endpointId: string, challenge: unknown): Promise<string> {
-  const endpoint = await deliverableEndpoint(em, runtime, endpointId, new Date());
+export async function answerChallenge(
+  storage: UnitOfWork<{ webhooks: WebhookStore }>,
+  runtime: WebhookRuntime,
+  endpointId: string,
+  challenge: unknown,
+): Promise<string> {
+  const endpoint = await deliverableEndpoint(storage, runtime, endpointId, new Date());
   if (typeof challenge !== 'string' || !isValidChallenge(challenge)) {
     throw fail('validation_error', 'invalid_challenge', 'gwa_challenge', 'gwa_challenge must be 20 to 32 lowercase hex digits');
   }
@@ -50,7 +61,7 @@ function subjectSummary(n: Notification): Record<string, unknown> {
  * waits on the row's unique index and then finds it.
  */
 export async function receiveNotification(
-  em: EntityManager,
+  storage: UnitOfWork<DeliveryStores>,
   input: { endpoint: Deliverable; signature: string; payload: string; requestId: string; now?: Date },
 ): Promise<WebhookAck> {
   const now = input.now ?? new Date();
@@ -73,7 +84,7 @@ export async function receiveNotification(
     throw err;
   }
   const identity = identityOf(endpoint.endpointId, notification);
-  return recordDelivery(em, {
+  return recordDelivery(storage, {
     scope: endpoint.scope,
     endpointId: endpoint.endpointId,
     provider: 'gwa',

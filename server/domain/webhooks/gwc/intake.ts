@@ -1,11 +1,12 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../errors.js';
 import { deliverableSecrets, deliveryFailure, type DeliverableSecrets } from '../deliverable-endpoint.js';
 import { eventSummary, gwcEffectOf, parseGwcEvent, paymentIntentOf, type GwcEvent } from './events.js';
 import { GWC_SIGNATURE_MESSAGES, verifyGwcSignature } from './signature.js';
 import { InvalidNotification } from '../gwa/notification.js';
-import { recordDelivery, type WebhookAck } from '../record-delivery.js';
+import { recordDelivery, type DeliveryStores, type WebhookAck } from '../record-delivery.js';
 import type { WebhookRuntime } from '../runtime.js';
+import type { UnitOfWork } from '../../unit-of-work.js';
+import type { WebhookStore } from '../ports.js';
 
 export const invalidSignature = (message: string) => deliveryFailure('validation_error', 'invalid_signature', 'gwc-signature', message);
 export const invalidEvent = (message: string) => deliveryFailure('validation_error', 'invalid_event', 'body', message);
@@ -22,8 +23,12 @@ export interface RefusalNotes {
 }
 
 /** The gwc endpoint a delivery is addressed to (404, 410, 409 in that order; nothing of the body read before). */
-export const deliverableGwcEndpoint = (em: EntityManager, runtime: WebhookRuntime, endpointId: string, now: Date) =>
-  deliverableSecrets(em, runtime, { provider: 'gwc', endpointId, now });
+export const deliverableGwcEndpoint = (
+  storage: UnitOfWork<{ webhooks: WebhookStore }>,
+  runtime: WebhookRuntime,
+  endpointId: string,
+  now: Date,
+) => deliverableSecrets(storage, runtime, { provider: 'gwc', endpointId, now });
 
 /**
  * The spec's "endpoint mode": an event of the provider's live mode is evidence for a production integration only,
@@ -37,7 +42,7 @@ const modeMatches = (event: GwcEvent, environment: string) => event.livemode ===
  * refused delivery (400) is noted on the endpoint with its reason, for the operator reviewing a missing confirmation.
  */
 export async function receiveGwcEvent(
-  em: EntityManager,
+  storage: UnitOfWork<DeliveryStores>,
   input: {
     endpoint: DeliverableSecrets;
     header: string | undefined;
@@ -69,7 +74,7 @@ export async function receiveGwcEvent(
         `A ${event.livemode ? 'live' : 'test'} mode event cannot be evidence for a ${endpoint.scope.environment} integration`,
       );
     }
-    return await recordDelivery(em, {
+    return await recordDelivery(storage, {
       scope: endpoint.scope,
       endpointId: endpoint.endpointId,
       provider: 'gwc',

@@ -1,7 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { deliveryStatusOf, endpointsOfIntegrations, unconfirmedGwcPreparations } from '../../../persistence/sql/webhooks.sql.js';
+import type { UnitOfWork } from '../../unit-of-work.js';
+import type { WebhookStore } from '../ports.js';
 import type { DeliveryStatus } from '../types.js';
-import { sqlOf } from '../../../persistence/sql/sql.js';
 import { RECOMMENDED_EVENT_TYPES } from './events.js';
 import { webhookPath, type WebhookRuntime } from '../runtime.js';
 import { DomainError } from '../../errors.js';
@@ -34,24 +33,21 @@ const UNCONFIRMED_KEYS = Array.from({ length: FACT_KEY_COUNT }, (_, key) => key)
  * age of its signing secret. An integration without an endpoint shows none, which is itself the finding.
  */
 export async function listUnconfirmedPreparations(
-  em: EntityManager,
+  storage: UnitOfWork<{ webhooks: WebhookStore }>,
   runtime: WebhookRuntime | undefined,
   input: { integrationId?: string | undefined; olderThanHours?: number | undefined },
   now = new Date(),
 ) {
   if (!runtime) throw new DomainError('internal_error', 'Provider webhooks are not configured on this service');
-  const sql = sqlOf(em);
-  const rows = await unconfirmedGwcPreparations(sql, {
+  const store = storage.store.webhooks;
+  const rows = await store.unconfirmedGwcPreparations({
     integrationId: input.integrationId,
     createdBefore: new Date(now.getTime() - (input.olderThanHours ?? 0) * HOUR_MS),
     limit: LIMIT,
     factKeys: UNCONFIRMED_KEYS,
   });
-  const endpoints = await endpointsOfIntegrations(sql, [...new Set(rows.map((r) => r.integrationId))]);
-  const delivery = await deliveryStatusOf(
-    sql,
-    endpoints.map((e) => e.id),
-  );
+  const endpoints = await store.endpointsOfIntegrations([...new Set(rows.map((r) => r.integrationId))]);
+  const delivery = await store.deliveryStatusOf(endpoints.map((e) => e.id));
   const checks = new Map<string, EndpointCheck[]>();
   for (const e of endpoints) {
     const d = delivery.get(e.id)!;

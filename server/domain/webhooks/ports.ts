@@ -1,0 +1,79 @@
+import type { Position } from '../pagination.js';
+import type { TenantScope } from '../tenant-scope.js';
+import type {
+  DeliveryEndpoint,
+  DeliveryStatus,
+  EndpointIntegration,
+  EndpointStatus,
+  EventInsert,
+  LinkedPayment,
+  UnconfirmedPreparation,
+  WebhookEndpoint,
+  WebhookEvent,
+} from './types.js';
+
+/** What the webhook use cases need from storage; server/persistence/stores/webhooks-store.ts implements it. */
+export interface WebhookStore {
+  /** The endpoint a delivery names, with its organization's status and its integration's provider and environment. */
+  findEndpointForDelivery(id: string): Promise<DeliveryEndpoint | undefined>;
+  /**
+   * Claim a delivery's identity: its row is inserted unless one of the endpoint's unique keys is taken (a concurrent
+   * claimer waits on the unique index until the first commits). Whether this call inserted.
+   */
+  claimEvent(scope: TenantScope, event: EventInsert): Promise<boolean>;
+  /** The recorded status of the delivery that holds either unique key of this identity. */
+  findEventStatus(identity: {
+    endpointId: string;
+    kind: string;
+    notificationAt: Date;
+    subjectId: string;
+    providerEventId: string | null;
+  }): Promise<string | undefined>;
+  setEventOutcome(
+    id: string,
+    outcome: { status: string; observationId: string | null; trackedPaymentId: string | null; issues: unknown[] | null },
+  ): Promise<void>;
+  /** The tracked payment a provider payment id is linked to in this integration and environment. */
+  findPaymentByProviderId(scope: TenantScope, providerPaymentId: string): Promise<LinkedPayment | undefined>;
+  /** The tracked payment an observation counts for. */
+  findObservationPayment(observationId: string): Promise<string | undefined>;
+  /** Keep the endpoint's last refused delivery and why (a safe message, never signature or secret material). */
+  noteRefusal(endpointId: string, refusal: { code: string; message: string; at: Date }): Promise<void>;
+
+  integrationForEndpoint(integrationId: string): Promise<EndpointIntegration | undefined>;
+  insertEndpoint(endpoint: Omit<WebhookEndpoint, 'provider'>): Promise<void>;
+  endpointById(id: string): Promise<WebhookEndpoint | undefined>;
+  /** The endpoint, its row locked until the transaction ends. */
+  lockEndpoint(id: string): Promise<WebhookEndpoint | undefined>;
+  /** Endpoints oldest first, of one integration or of all, at most `limit`. */
+  listEndpoints(input: { integrationId?: string | undefined; limit: number }): Promise<WebhookEndpoint[]>;
+  /** Every endpoint of these integrations, oldest first. */
+  endpointsOfIntegrations(integrationIds: readonly string[]): Promise<WebhookEndpoint[]>;
+  setEndpointStatus(id: string, change: { status: EndpointStatus; disabledAt: Date | null }): Promise<void>;
+  /** The endpoint's current secret, and the previous one when a rotation keeps it for its grace period. */
+  setEndpointCredentials(
+    id: string,
+    credentials: {
+      publicKey: string | null;
+      privateKeyEnc: string;
+      credentialsUpdatedAt: Date;
+      previous?: { publicKey: string | null; privateKeyEnc: string; validUntil: Date };
+    },
+  ): Promise<void>;
+  /** The delivery status of each endpoint (a fixed number of statements whatever the number of endpoints). */
+  deliveryStatusOf(endpointIds: readonly string[]): Promise<Map<string, DeliveryStatus>>;
+  /** Recorded deliveries in (createdAt, id) order after `after`, at most `limit`. */
+  listWebhookEvents(input: {
+    endpointId?: string | undefined;
+    kind?: string | undefined;
+    after?: Position | undefined;
+    limit: number;
+  }): Promise<WebhookEvent[]>;
+  /** What lacks a provider-verified capture, created before `createdBefore`, oldest first, at most `limit`. */
+  unconfirmedGwcPreparations(input: {
+    integrationId?: string | undefined;
+    createdBefore: Date;
+    limit: number;
+    factKeys: number[];
+  }): Promise<UnconfirmedPreparation[]>;
+}
