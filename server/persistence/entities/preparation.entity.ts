@@ -27,8 +27,8 @@ export const Preparation = defineEntity({
     revision: p.string().length(64),
     sourceIntegration: () => p.manyToOne(Integration),
     connection: () => p.manyToOne(LedgerConnection),
-    /** The connection id as the API shows it (`sourceConnectionId`). */
-    sourceConnectionId: p.string().length(160),
+    /** The accounting company's id (`realmId`), which the API shows as `sourceConnectionId`; the column keeps that name. */
+    realmId: p.string().length(160).fieldName('source_connection_id'),
     checkedThrough: p.datetime(),
     amountMinor: p.bigint('number'),
     currency: p.string().length(3),

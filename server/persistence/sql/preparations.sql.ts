@@ -17,7 +17,7 @@ const SAVED = [
   'revision',
   'sourceIntegration as sourceIntegrationId',
   'connection as connectionId',
-  'sourceConnectionId as realmId',
+  'realmId',
   'checkedThrough',
   'amountMinor',
   'currency',
