@@ -10,18 +10,20 @@ const MAX_REMEMBERED_CHARS = 128 * 1024; // UTF-16: 256 KiB
 
 /** A bounded memo of a verdict that depends on a property name alone. */
 export function rememberedNameVerdicts<V>(judge: (name: string) => V): { verdict(name: string): V; stats(): NameCacheStats } {
-  const verdicts = new Map<string, V>();
+  const verdicts = new Map<string, { verdict: V }>();
   let rememberedChars = 0;
   return {
     verdict(name) {
       if (name.length > MAX_REMEMBERED_NAME_LENGTH) return judge(name);
-      if (verdicts.has(name)) return verdicts.get(name)!;
+      // One lookup: each verdict is boxed once when remembered, so an undefined verdict still reads as known.
+      const known = verdicts.get(name);
+      if (known !== undefined) return known.verdict;
       const verdict = judge(name);
       if (verdicts.size >= MAX_REMEMBERED_NAMES || rememberedChars + name.length > MAX_REMEMBERED_CHARS) {
         verdicts.clear();
         rememberedChars = 0;
       }
-      verdicts.set(name, verdict);
+      verdicts.set(name, { verdict });
       rememberedChars += name.length;
       return verdict;
     },

@@ -142,7 +142,11 @@ class Inspection {
       }
       return;
     }
-    for (const key of Object.keys(value)) {
+    // for…in over a parsed body's own keys without the array Object.keys builds (JSON.parse makes plain objects whose
+    // prototype adds no enumerable key; anything else is checked for own keys).
+    const plain = Object.getPrototypeOf(value) === Object.prototype;
+    for (const key in value) {
+      if (!plain && !Object.hasOwn(value, key)) continue;
       trail.push(key);
       const keyIssue = this.scanSecrets ? propertyNames.verdict(key) : stringIssue(key, false);
       if (keyIssue) this.report(keyIssue);

@@ -41,6 +41,13 @@ async function readBody(req: Request, res: Response, access: RouteAccess, deploy
   }
 }
 
+/** Whether the request has path or query parameters at all (most hot routes have neither): undefined when not. */
+function parametersOf(req: Request): true | undefined {
+  for (const _ in req.params) return true;
+  // The query string is parsed only when the URL has one (Express parses it again on every read of req.query).
+  return req.url.includes('?') ? true : undefined;
+}
+
 /**
  * Runs on every contract route before its handler and before schema
  * validation: authenticate the key against the route's access rule, then spend
@@ -63,19 +70,21 @@ export function routeGuards(
 ) {
   const { failures } = deps;
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const client = clientOf(req);
     try {
       const access = routeAccess(req);
       const options = { authorization: req.headers.authorization, access, environment: deps.config.SVC_ENVIRONMENT };
       req.auth = await authenticate(deps.keys, options).catch((err: unknown) => {
+        // The client (Express derives req.ip from the trusted proxies) only for a failure to count.
         if (err instanceof DomainError && err.type === 'authentication_error' && !issuedTag(req.headers.authorization, deps.mac))
-          failures.failed(client);
+          failures.failed(clientOf(req));
         throw err;
       });
       await rateLimit.check(req.auth.apiKeyId);
       await readBody(req, res, access, deps.config.SVC_BODY_LIMIT_BYTES);
+      const issues = findSecrets(req.body);
       // Parameters are text too: card data, credentials and text PostgreSQL cannot store are refused as in a body.
-      const issues = [...findSecretsInParameters({ ...req.params }, { ...req.query }), ...findSecrets(req.body)];
+      const parameterIssues = parametersOf(req) === undefined ? [] : findSecretsInParameters({ ...req.params }, { ...req.query });
+      if (parameterIssues.length > 0) issues.unshift(...parameterIssues);
       if (issues.length > 0) throw new DomainError('validation_error', refusalMessage(issues), issues);
       next();
     } catch (err) {

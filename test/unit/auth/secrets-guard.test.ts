@@ -339,6 +339,13 @@ describe('secret-shaped values', () => {
 });
 
 describe('name verdict cache', () => {
+  it('when a name has no issue, then that verdict is remembered like any other: each name is judged once', () => {
+    const judged: string[] = [];
+    const names = rememberedNameVerdicts((name) => (judged.push(name), name === 'password' ? 'refused' : undefined));
+    for (let i = 0; i < 3; i++) expect([names.verdict('amount'), names.verdict('password')]).toEqual([undefined, 'refused']);
+    expect(judged).toEqual(['amount', 'password']);
+  });
+
   it('when bodies carry long or many distinct property names, then the cache keeps only short names within its budget', () => {
     for (let i = 0; i < 50; i++) findSecrets({ [`${'n'.repeat(100_000)}${i}`]: 1 });
     for (let i = 0; i < 30_000; i++) findSecrets({ [`name_${i}_${'x'.repeat(40)}`]: 1 });
@@ -364,6 +371,15 @@ describe('name verdict cache', () => {
 });
 
 describe('findSecrets', () => {
+  it('when objects are not plain (own prototype, none at all), then only their own keys are walked, as in a parsed body', () => {
+    const inherited = Object.assign(Object.create({ note: 'pay with 4111 1111 1111 1111' }) as object, { ref: 'ok' });
+    expect(findSecrets({ inherited })).toEqual([]);
+    const bare = Object.assign(Object.create(null) as object, { note: 'pay with 4111 1111 1111 1111' });
+    expect(findSecrets({ bare })).toEqual([
+      { code: 'card_data_not_allowed', path: 'bare.note', message: 'Card numbers must never be sent to this service' },
+    ]);
+  });
+
   it('when card data and secrets sit at any depth, then every path is named and no value is echoed', () => {
     const body = {
       invoice: { lineItems: [{ description: 'ok' }, { description: 'pay with 4111 1111 1111 1111' }] },
