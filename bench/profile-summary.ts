@@ -57,9 +57,11 @@ const CATEGORIES: [string, RegExp][] = [
     /node_modules\/(pg|pg-[a-z]+|@mikro-orm|postgres-[a-z]+|kysely|lodash)\/|\/server\/persistence\//,
   ],
   ['logging (pino)', /node_modules\/(pino|sonic-boom|thread-stream|fast-redact|pino-std-serializers)\//],
+  // Matching a request to its route apart from the rest of Express: what the routing by path (routing.ts) cuts.
+  ['Express routing (router, path-to-regexp)', /node_modules\/(router|path-to-regexp)\//],
   [
-    'Express (routing, body parsing, response and its socket write)',
-    /node_modules\/(express|router|body-parser|raw-body|iconv-lite|type-is|content-type|on-finished|finalhandler|send|qs|mime-types|media-typer|depd|http-errors|statuses|debug|path-to-regexp|etag|fresh|vary|accepts|negotiator|proxy-addr|forwarded|encodeurl|escape-html|parseurl|bytes|cookie|merge-descriptors|safe-buffer|content-disposition|range-parser|serve-static|destroy|unpipe|ee-first|setprototypeof|toidentifier|inherits|ipaddr\.js|side-channel[a-z-]*|call-bind[a-z-]*|get-intrinsic|es-[a-z-]+|function-bind|has-symbols|hasown|gopd|object-inspect|math-intrinsics|dunder-proto|get-proto)\//,
+    'Express (body parsing, response and its socket write)',
+    /node_modules\/(express|body-parser|raw-body|iconv-lite|type-is|content-type|on-finished|finalhandler|send|qs|mime-types|media-typer|depd|http-errors|statuses|debug|path-to-regexp|etag|fresh|vary|accepts|negotiator|proxy-addr|forwarded|encodeurl|escape-html|parseurl|bytes|cookie|merge-descriptors|safe-buffer|content-disposition|range-parser|serve-static|destroy|unpipe|ee-first|setprototypeof|toidentifier|inherits|ipaddr\.js|side-channel[a-z-]*|call-bind[a-z-]*|get-intrinsic|es-[a-z-]+|function-bind|has-symbols|hasown|gopd|object-inspect|math-intrinsics|dunder-proto|get-proto)\//,
   ],
   ['service middleware and handlers', /\/server\/http\//],
 ];
@@ -268,7 +270,9 @@ export async function startProfiledService(
 function printProfile(profile: CpuProfile, { name, window, figures, cpu }: ProfiledLoad): void {
   const requests = figures.requests;
   console.log(`${name}: ${figures.requestsPerSecond} req/s, p99 ${figures.p99} ms, ${figures.statusCodes}`);
-  console.log(`CPU per request (/proc): service ${cpu.service.toFixed(2)} ms, PostgreSQL ${cpu.postgres.toFixed(2)} ms\n`);
+  console.log(`CPU per request (/proc): service ${cpu.service.toFixed(2)} ms, PostgreSQL ${cpu.postgres.toFixed(2)} ms`);
+  // The load's window on the profile's clock: a kept profile (BENCH_PROFILE_OUT) can be read again for that window.
+  console.log(`window (monotonic µs): ${window.start}-${window.end}\n`);
   console.log('| where | CPU share | µs per request |');
   console.log('|---|---|---|');
   for (const row of summariseProfile(profile, window)) {
