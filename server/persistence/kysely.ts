@@ -1,5 +1,6 @@
 import type { EntityManager, InferKyselyDB, MikroORM } from '@mikro-orm/postgresql';
 import type { Kysely, RawBuilder } from 'kysely';
+import { EntityRowsPlugin } from './entity-rows.js';
 import { nameHotStatement } from './sql/hot-statements.js';
 import type { entities } from './entities/index.js';
 
@@ -21,14 +22,40 @@ export type Db = InferKyselyDB<(typeof entities)[number], typeof KYSELY_OPTIONS>
 /** A Kysely bound to a transaction or to the pool; statements written against it join whichever it is. */
 export type Database = Kysely<Db>;
 
+/**
+ * One plugin per ORM (its metadata), shared by every `Database`: MikroORM's `em.getKysely(options)` builds a new
+ * Kysely and a new plugin on every call, and its plugin rebuilds its field map for every result (docs/performance.md,
+ * "One query style"). The plugin keeps no state between a statement's transform and its result but its caches, so
+ * sharing is safe; the entity manager it is built on only feeds `onCreate` hooks, and ours take no arguments.
+ */
+const plugins = new WeakMap<object, EntityRowsPlugin>();
+
+/** The typed Kysely over a plain one (the pool's or a transaction's), built once for each. */
+const databases = new WeakMap<object, Database>();
+
+function typed(em: EntityManager, plain: Kysely<unknown>): Database {
+  let db = databases.get(plain);
+  if (!db) {
+    const metadata = em.getMetadata();
+    let plugin = plugins.get(metadata);
+    if (!plugin) {
+      plugin = new EntityRowsPlugin(em, KYSELY_OPTIONS);
+      plugins.set(metadata, plugin);
+    }
+    db = plain.withPlugin(plugin) as unknown as Database;
+    databases.set(plain, db);
+  }
+  return db;
+}
+
 /** The entity manager's Kysely: inside its transaction when it has one, on the pool otherwise. */
 export function databaseOf(em: EntityManager): Database {
-  return em.getKysely<Db>(KYSELY_OPTIONS);
+  return typed(em, em.getKysely());
 }
 
 /** The ORM's pool, outside any transaction and without a per-request entity manager (what the hot paths use). */
 export function poolDatabase(orm: MikroORM): Database {
-  return orm.em.getKysely<Db>(KYSELY_OPTIONS);
+  return typed(orm.em, orm.em.getKysely());
 }
 
 /**
