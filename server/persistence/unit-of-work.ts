@@ -14,58 +14,77 @@ import { tenancyStore } from './stores/tenancy-store.js';
 import { webhooksStore } from './stores/webhooks-store.js';
 
 /**
- * Every area's store on one database handle (a transaction or the pool). Each area is built on first use, so a
- * request pays only for the stores it touches.
+ * Every area's store on one database handle (a transaction or the pool). Each area is built on first use and kept
+ * for the handle's life, so a request pays only for the stores it touches, once.
  */
-export function storesOf(db: Database) {
-  return {
-    get tenancy() {
-      return tenancyStore(db);
-    },
-    get paymentReports() {
-      return paymentReportStore(db);
-    },
-    get preparations() {
-      return savedPreparationStore(db);
-    },
-    get evidence() {
-      return evidenceStore(db);
-    },
-    get invoices() {
-      return invoicesStore(db);
-    },
-    get qualification() {
-      return qualificationStore(db);
-    },
-    get ledger() {
-      return ledgerStore(db);
-    },
-    get invoicePages() {
-      return invoicePageStore(db);
-    },
-    get auth() {
-      return authStore(db);
-    },
-    get rateLimit() {
-      return rateLimitStore(db);
-    },
-    get webhooks() {
-      return webhooksStore(db);
-    },
-  };
+class AreaStores {
+  readonly #db: Database;
+  #tenancy?: ReturnType<typeof tenancyStore>;
+  #paymentReports?: ReturnType<typeof paymentReportStore>;
+  #preparations?: ReturnType<typeof savedPreparationStore>;
+  #evidence?: ReturnType<typeof evidenceStore>;
+  #invoices?: ReturnType<typeof invoicesStore>;
+  #qualification?: ReturnType<typeof qualificationStore>;
+  #ledger?: ReturnType<typeof ledgerStore>;
+  #invoicePages?: ReturnType<typeof invoicePageStore>;
+  #auth?: ReturnType<typeof authStore>;
+  #rateLimit?: ReturnType<typeof rateLimitStore>;
+  #webhooks?: ReturnType<typeof webhooksStore>;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  get tenancy() {
+    return (this.#tenancy ??= tenancyStore(this.#db));
+  }
+
+  get paymentReports() {
+    return (this.#paymentReports ??= paymentReportStore(this.#db));
+  }
+
+  get preparations() {
+    return (this.#preparations ??= savedPreparationStore(this.#db));
+  }
+
+  get evidence() {
+    return (this.#evidence ??= evidenceStore(this.#db));
+  }
+
+  get invoices() {
+    return (this.#invoices ??= invoicesStore(this.#db));
+  }
+
+  get qualification() {
+    return (this.#qualification ??= qualificationStore(this.#db));
+  }
+
+  get ledger() {
+    return (this.#ledger ??= ledgerStore(this.#db));
+  }
+
+  get invoicePages() {
+    return (this.#invoicePages ??= invoicePageStore(this.#db));
+  }
+
+  get auth() {
+    return (this.#auth ??= authStore(this.#db));
+  }
+
+  get rateLimit() {
+    return (this.#rateLimit ??= rateLimitStore(this.#db));
+  }
+
+  get webhooks() {
+    return (this.#webhooks ??= webhooksStore(this.#db));
+  }
 }
 
-export type Stores = ReturnType<typeof storesOf>;
-
-/** The domain's unit of work on an entity manager: its transaction when it is in one, the pool otherwise. */
-export function unitOfWork(em: EntityManager): UnitOfWork<Stores> {
-  return {
-    get store() {
-      return storesOf(databaseOf(em));
-    },
-    transaction: (work) => em.transactional((tem) => inTransaction(tem, work)),
-  };
+export function storesOf(db: Database): AreaStores {
+  return new AreaStores(db);
 }
+
+export type Stores = AreaStores;
 
 /** `work` on a transaction's entity manager: its stores once, and its unit of work for savepoints. */
 function inTransaction<T>(tem: EntityManager, work: (store: Stores, tx: UnitOfWork<Stores>) => Promise<T>): Promise<T> {
@@ -75,11 +94,9 @@ function inTransaction<T>(tem: EntityManager, work: (store: Stores, tx: UnitOfWo
 
 /** A unit of work on the ORM's pool, each transaction on a fresh fork (jobs, operator procedures, start-up). */
 export function poolUnitOfWork(orm: MikroORM): UnitOfWork<Stores> {
-  const pool = poolDatabase(orm);
+  const store = storesOf(poolDatabase(orm));
   return {
-    get store() {
-      return storesOf(pool);
-    },
+    store,
     transaction: (work) => orm.em.fork().transactional((tem) => inTransaction(tem, work)),
   };
 }

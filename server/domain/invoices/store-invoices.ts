@@ -213,27 +213,6 @@ export async function storeAndMapInvoicePage<Stored extends { written: ReadonlyM
   return stored;
 }
 
-/**
- * Map these source invoices of a connection (at most a batch) as the import maps them now, without writing: the
- * write each would make and its stored state. For a data migration that changed stored source records in place
- * and must store what the current mapper makes of them, even where the revision did not change (docs/decisions.md,
- * "Card numbers stored by earlier versions").
- */
-export async function mapStoredSourceInvoices(
-  { invoicePages: store }: Stores,
-  o: { connection: LedgerConnection; ledgerInvoiceIds: readonly string[] },
-): Promise<{ write: MappedWrite; state: StoredInvoiceState | undefined }[]> {
-  if (o.ledgerInvoiceIds.length === 0) return [];
-  const invoices = await store.sourceRecordsOf(o.connection.id, 'Invoice', o.ledgerInvoiceIds);
-  const context = await mappingContext(store, o.connection);
-  const items = await itemsOf(store, o.connection.id, invoices);
-  const states = await statesOf(store, o.connection.id, invoices);
-  return invoices.map((rec) => {
-    const state = states.get(rec.sourceId);
-    return { write: toWrite(rec.id, mapRecord(rec, context, items), state?.id), state };
-  });
-}
-
 function toWrite(sourceRecordId: string, { result, qualification }: Mapped, existingId: string | undefined): MappedWrite {
   return {
     id: existingId ?? crypto.randomUUID(),

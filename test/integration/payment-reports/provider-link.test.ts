@@ -7,7 +7,7 @@ import { deliverGwc, gwcEvent, newPaymentIntentId, newSecret, paymentIntent, sig
 import { deliver, newKeys, sampleNotification, transactionNotification } from '../../support/gwa-webhooks.js';
 import { recordPaymentReport } from '../../../server/domain/payment-reports/record-payment-report.js';
 import type { PaymentReport } from '../../../contract/payment-reports.js';
-import { unitOfWork } from '../../../server/persistence/unit-of-work.js';
+import { poolUnitOfWork } from '../../../server/persistence/unit-of-work.js';
 
 const sql = <T = any>(app: TestApp, query: string, params: unknown[] = []) =>
   app.orm.em.getConnection().execute(query, params) as Promise<T[]>;
@@ -168,8 +168,8 @@ describe('provider identity links provider evidence and merchant reports', () =>
     const { organizationId, integrationId, environment } = tenant;
     const ctx = { apiKeyId: '', provider: 'gwa' as const, scopes: [], organizationId, integrationId, environment };
     const evidence = merchantCapture(txn, { attemptId: `gwa_transaction_${txn}`, occurredAt: new Date().toISOString() });
-    const ack = await app.orm.em.fork().transactional((tem) =>
-      recordPaymentReport(unitOfWork(tem), {
+    const ack = await poolUnitOfWork(app.orm).transaction((_store, tx) =>
+      recordPaymentReport(tx, {
         ctx,
         provider: 'gwa',
         report: evidence as unknown as PaymentReport,
