@@ -21,6 +21,8 @@ const MAX_CACHED_KEYS = 10_000;
 /** Unknown prefixes remembered at most this long, and at most this many (then the list starts over). */
 const UNKNOWN_TTL_MS = 5_000;
 const MAX_UNKNOWN = 10_000;
+/** After a failed listing of the key prefixes, a lookup lists again once this long has passed (at once on a newer epoch). */
+const LIST_RETRY_MS = 1_000;
 
 /**
  * Key records cached in this process, each tagged with the auth epoch it was
@@ -43,7 +45,8 @@ const MAX_UNKNOWN = 10_000;
  * bits: one looked up before it existed is not a case that happens).
  *
  * The prefixes of every key not revoked are listed once at creation and again whenever a lookup sees a newer epoch,
- * in the background (never on a request's path): `holds` answers from that list and the cached records, so a key
+ * in the background (never on a request's path; after a failure, by a lookup at least `LIST_RETRY_MS` later, never
+ * by a retry loop): `holds` answers from that list and the cached records, so a key
  * issued before this release (no issued tag) is known to the failed-authentication gate without a lookup
  * (docs/decisions.md, "Issued keys told from forged ones").
  */
@@ -59,21 +62,29 @@ export function cachedKeyDirectory(
   let lastEpoch: string | undefined;
   let listed: { epoch: string; prefixes: Set<string> } | undefined;
   let listing = false;
+  /** A listing failed and is owed: the next lookup at least `LIST_RETRY_MS` after the failure lists again. */
+  let listFailedAt: number | undefined;
   const newer = (a: string, b: string | undefined) => b === undefined || BigInt(a) > BigInt(b);
   const listPrefixes = (): void => {
     if (listing) return;
     listing = true;
-    store
-      .activeKeyPrefixes()
-      .then(({ epoch, prefixes }) => {
-        if (newer(epoch, listed?.epoch)) listed = { epoch, prefixes: new Set(prefixes) };
-      })
-      // Listed again at the next epoch a lookup sees (the database may be down at start).
-      .catch(() => {})
-      .finally(() => {
+    listFailedAt = undefined;
+    store.activeKeyPrefixes().then(
+      ({ epoch, prefixes }) => {
         listing = false;
-        if (lastEpoch !== undefined && listed !== undefined && newer(lastEpoch, listed.epoch)) listPrefixes();
-      });
+        if (newer(epoch, listed?.epoch)) listed = { epoch, prefixes: new Set(prefixes) };
+        // A lookup saw a newer epoch while this listing was in flight: list again at it. Only after a success (a
+        // statement that ran), so this never turns into a loop.
+        if (lastEpoch !== undefined && newer(lastEpoch, listed!.epoch)) listPrefixes();
+      },
+      () => {
+        // Never retried from here: when the database is down or the pool closed (shutdown), a retry on failure
+        // would be a loop, of failed round trips or of rejections that never leave the microtask queue (a process
+        // at full CPU that never stops). A later lookup lists again (the database may be down at start).
+        listing = false;
+        listFailedAt = now();
+      },
+    );
   };
   listPrefixes();
 
@@ -90,7 +101,7 @@ export function cachedKeyDirectory(
         }
         lastEpoch = epoch;
         if (listed === undefined || newer(epoch, listed.epoch)) listPrefixes();
-      }
+      } else if (listFailedAt !== undefined && !listing && now() - listFailedAt >= LIST_RETRY_MS) listPrefixes();
       const cached = records.get(prefix);
       if (cached && cached.epoch === epoch) return cached.key;
       const loaded = await store.findKeyRecord(prefix);

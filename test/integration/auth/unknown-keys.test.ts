@@ -9,6 +9,7 @@ import { TEST_ADMIN_TOKEN, useTestApp } from '../../support/harness.js';
 import { parseExposition, sampleValue } from '../../support/metrics.js';
 import { gwcReport } from '../../support/reports.js';
 import { createTenant } from '../../support/tenants.js';
+import { until } from '../../support/until.js';
 
 const randomKey = () => `svck_sandbox_${randomBytes(8).toString('hex')}_${randomBytes(32).toString('hex')}`;
 
@@ -124,5 +125,57 @@ describe('unknown API keys cost nothing', () => {
     expect(lines.filter((l) => l.msg === 'client blocked after repeated authentication failures').map((l) => l.client)).toEqual([client]);
     expect(lines.filter((l) => l.msg === 'request completed' && l.status === 429)).toEqual([]);
     expect(lines.filter((l) => l.msg === 'request completed' && l.status === 401)).toHaveLength(3);
+  });
+});
+
+describe('the key directory when the database fails under it', () => {
+  const app = useTestApp();
+
+  it('when listing the key prefixes fails, then it is not retried in a loop: a lookup lists again once a second has passed', async () => {
+    const pool = poolDatabase(app.orm);
+    const { db: counting, sent } = recordingDatabase(pool);
+    const listings = () => sent.filter((q) => q.includes('array_agg(k.prefix)')).length;
+    const epoch = async () =>
+      (await sql<{ value: string }>`select value::text as value from auth_epoch where id`.execute(pool)).rows[0]!.value;
+    let clock = 1_000_000;
+    const keys = cachedKeyDirectory(unitOfWorkOn(counting), epoch, () => clock);
+    expect(await keys.find(randomBytes(8).toString('hex'))).toBeUndefined();
+    await until(
+      'the listing at creation',
+      async () => listings(),
+      (n) => n === 1,
+    );
+    // A real failure under every listing: the table it reads is gone. A key issued just before moves the epoch.
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const issued = /^svck_sandbox_([0-9a-f]{16})_/.exec(tenant.key)![1]!;
+    await sql`alter table api_keys rename to api_keys_moved`.execute(pool);
+    try {
+      // The lookup sees the newer epoch and lists again; that listing fails (as does the lookup itself).
+      await expect(keys.find(issued)).rejects.toThrow(/api_keys/);
+      await new Promise((r) => setTimeout(r, 300));
+      // One listing for the newer epoch, not a loop of them (before the fix: hundreds in these 300 ms, and once the
+      // pool was closed, a loop of rejections that never left the microtask queue).
+      expect(listings()).toBe(2);
+      // Lookups within a second of the failure do not list again.
+      clock += 999;
+      await expect(keys.find(issued)).rejects.toThrow(/api_keys/);
+      expect(listings()).toBe(2);
+    } finally {
+      await sql`alter table api_keys_moved rename to api_keys`.execute(pool);
+    }
+    // Neither listed nor cached yet (its lookup failed).
+    expect(keys.holds!(issued)).toBe(false);
+    // A second after the failure, a lookup at the same epoch lists again, and the list knows the new key.
+    clock += 1;
+    const other = randomBytes(8).toString('hex');
+    expect(await keys.find(other)).toBeUndefined();
+    await until(
+      'the listing a second after the failure',
+      async () => listings(),
+      (n) => n === 3,
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    expect(listings()).toBe(3);
+    expect(keys.holds!(issued)).toBe(true);
   });
 });
