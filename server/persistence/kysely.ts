@@ -1,5 +1,5 @@
 import type { EntityManager, InferKyselyDB, MikroORM } from '@mikro-orm/postgresql';
-import type { Kysely, RawBuilder } from 'kysely';
+import { CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
 import { EntityRowsPlugin } from './entity-rows.js';
 import { nameHotStatement } from './sql/hot-statements.js';
 import type { entities } from './entities/index.js';
@@ -60,16 +60,54 @@ export function poolDatabase(orm: MikroORM): Database {
   return typed(orm.em, orm.em.getKysely());
 }
 
+/** Where an argument of a hot statement goes: its place among the compiled statement's parameters. */
+class Slot {
+  constructor(readonly index: number) {}
+}
+
 /**
  * A hot statement: one literal text (Kysely's `sql` tag) sent as a named prepared statement (sql/hot-statements.ts),
  * so each pooled connection parses it once and PostgreSQL can keep a generic plan. Its rows are the database's own
- * (column names, driver values): `Row` says which; one name per text.
+ * (column names, driver values): `Row` says which; one name per text. `build` places each argument as one plain value
+ * (`${arg}`, any number of times), never as SQL: the text is compiled once, with a marker per argument, and each call
+ * only puts its arguments in the markers' places.
  */
-export async function runNamed<Row>(db: Database, name: string, statement: RawBuilder<Row>): Promise<Row[]> {
+export interface HotStatement<Row, Args extends readonly unknown[]> {
+  readonly name: string;
+  readonly build: (...args: Args) => RawBuilder<Row>;
+  compiled?: { readonly sql: string; readonly parameters: readonly unknown[] };
+}
+
+export function hotStatement<Row, Args extends readonly unknown[]>(
+  name: string,
+  build: (...args: Args) => RawBuilder<Row>,
+): HotStatement<Row, Args> {
+  return { name, build };
+}
+
+function compileOnce(statement: HotStatement<unknown, readonly unknown[]>, arity: number, on: Kysely<unknown>) {
+  const slots = Array.from({ length: arity }, (_, i) => new Slot(i));
+  const compiled = statement.build(...slots).compile(on);
+  for (const slot of slots) {
+    // An argument that is not among the parameters went into the text (or nowhere): its value would be lost.
+    if (!compiled.parameters.includes(slot)) {
+      throw new Error(`Hot statement ${statement.name}: argument ${slot.index} is not a plain value of its text`);
+    }
+  }
+  nameHotStatement(compiled.sql, statement.name);
+  return (statement.compiled = { sql: compiled.sql, parameters: compiled.parameters });
+}
+
+/** Run a hot statement with its arguments, on the pool or in the transaction `db` is bound to. */
+export async function runNamed<Row, Args extends readonly unknown[]>(
+  db: Database,
+  statement: HotStatement<Row, Args>,
+  ...args: Args
+): Promise<Row[]> {
   // On the plain Kysely under `db` (same pool or transaction): no plugin has anything to map in a literal text, and
   // walking it through them costs a hot path CPU on every call.
   const on = (plains.get(db) ?? db) as Kysely<unknown>;
-  const compiled = statement.compile(on);
-  nameHotStatement(compiled.sql, name);
-  return (await on.executeQuery<Row>(compiled)).rows;
+  const { sql, parameters } = statement.compiled ?? compileOnce(statement as HotStatement<unknown, readonly unknown[]>, args.length, on);
+  const values = parameters.map((p) => (p instanceof Slot ? args[p.index] : p));
+  return (await on.executeQuery<Row>(CompiledQuery.raw(sql, values))).rows;
 }

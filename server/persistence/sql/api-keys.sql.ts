@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Scope } from '../../../contract/common/index.js';
 import type { KeyRecord } from '../../domain/auth/types.js';
 import type { ApiKey } from '../../domain/tenancy/types.js';
-import { runNamed, type Database } from '../kysely.js';
+import { hotStatement, runNamed, type Database } from '../kysely.js';
 
 /**
  * A key record as the prefix lookup's text returns it: the database's own column names and values (timestamps as
@@ -98,8 +98,10 @@ export async function keyRecordById(db: Database, id: string): Promise<KeyRecord
  * The current auth epoch (see migration auth_epoch): one primary-key read. Named: it runs for every request, and
  * parsing and planning it cost PostgreSQL more than running it.
  */
+const AUTH_EPOCH_READ = hotStatement('auth_epoch_read', () => sql<{ value: string }>`select value from auth_epoch where id`);
+
 export async function readAuthEpoch(db: Database): Promise<string> {
-  const rows = await runNamed(db, 'auth_epoch_read', sql<{ value: string }>`select value from auth_epoch where id`);
+  const rows = await runNamed(db, AUTH_EPOCH_READ);
   return rows[0]!.value;
 }
 

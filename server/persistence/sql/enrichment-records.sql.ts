@@ -1,6 +1,16 @@
 import { sql } from 'kysely';
 import type { EnrichmentRecordInsert } from '../../domain/inline-enrichment/types.js';
-import { runNamed, type Database } from '../kysely.js';
+import { hotStatement, runNamed, type Database } from '../kysely.js';
+
+const ENRICHMENT_RECORDS_INSERT = hotStatement(
+  'enrichment_records_insert',
+  (rows: string) =>
+    sql`insert into enrichment_records (id, request_id, organization_id, integration_id, environment, provider, amount_minor, currency, invoice_number, created_at)
+     select gen_random_uuid(), x."requestId", x."organizationId", x."integrationId", x.environment, x.provider, x."amountMinor", x.currency,
+            x."invoiceNumber", x."createdAt"
+       from jsonb_to_recordset(${rows}::jsonb) as x("requestId" text, "organizationId" uuid, "integrationId" uuid, environment text, provider text,
+                                              "amountMinor" bigint, currency text, "invoiceNumber" text, "createdAt" timestamptz)`,
+);
 
 /**
  * Store the enrichment records of successful inline enrichments: one
@@ -9,13 +19,5 @@ import { runNamed, type Database } from '../kysely.js';
  * identity; the record's columns are those of `EnrichmentRecordInsert`, cast to the table's types.
  */
 export async function insertEnrichmentRecords(db: Database, rows: EnrichmentRecordInsert[]): Promise<void> {
-  await runNamed(
-    db,
-    'enrichment_records_insert',
-    sql`insert into enrichment_records (id, request_id, organization_id, integration_id, environment, provider, amount_minor, currency, invoice_number, created_at)
-     select gen_random_uuid(), x."requestId", x."organizationId", x."integrationId", x.environment, x.provider, x."amountMinor", x.currency,
-            x."invoiceNumber", x."createdAt"
-       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x("requestId" text, "organizationId" uuid, "integrationId" uuid, environment text, provider text,
-                                              "amountMinor" bigint, currency text, "invoiceNumber" text, "createdAt" timestamptz)`,
-  );
+  await runNamed(db, ENRICHMENT_RECORDS_INSERT, JSON.stringify(rows));
 }

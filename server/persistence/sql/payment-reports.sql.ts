@@ -15,7 +15,7 @@ import type {
 } from '../../domain/payment-reports/types.js';
 import type { Position } from '../../domain/pagination.js';
 import type { TenantScope } from '../../domain/tenant-scope.js';
-import { runNamed, type Database } from '../kysely.js';
+import { hotStatement, runNamed, type Database } from '../kysely.js';
 import { withChains, type PaymentChainViews } from './payment-chains.js';
 
 export async function findObservationByEvent(db: Database, scope: TenantScope, eventId: string): Promise<PreviousObservation | undefined> {
@@ -415,26 +415,10 @@ interface FirstOrPreviousRow {
   previous_hash: string | null;
 }
 
-/**
- * One round trip for the two common cases, for any number of reports at once
- * (group commit): a retry of a stored eventId (returns the earlier
- * observation, writes nothing), or the first observation of a new attempt
- * (creates the payment with its projection and the observation together).
- * Neither when the attempt already exists or `insert` is false: the caller
- * then takes the locking path. Reports sent together must not share an
- * eventId or an attemptId. Unique violations (a concurrent eventId, a claimed
- * provider payment id) abort the whole statement.
- *
- * Named, so each connection plans it once: planning this statement cost PostgreSQL more than running it, once per
- * batch. The earlier observation is looked up through a lateral subquery with a limit, so the cached generic plan
- * reads `payment_observations` through its eventId key for each report whatever batch size it assumes (a plain join
- * may be planned as a scan of the table). Raw: its text is its prepared plan's identity, and its rows are the database's.
- */
-export async function recordFirstOrFindPrevious(db: Database, reports: FirstReport[]): Promise<FirstOutcome[]> {
-  const rows = await runNamed(
-    db,
-    'payment_reports_first_or_previous',
-    sql<FirstOrPreviousRow>`with input as (select * from jsonb_to_recordset(${JSON.stringify(reports.map(firstReportRecord))}::jsonb) as x(ord int, do_insert boolean, payment_id uuid, organization_id uuid, integration_id uuid, environment text,
+const FIRST_OR_PREVIOUS = hotStatement(
+  'payment_reports_first_or_previous',
+  (reports: string) =>
+    sql<FirstOrPreviousRow>`with input as (select * from jsonb_to_recordset(${reports}::jsonb) as x(ord int, do_insert boolean, payment_id uuid, organization_id uuid, integration_id uuid, environment text,
   provider text, attempt_id text, attempt_provisional boolean, created_at timestamptz, provider_payment_id text, account_id text, charge_id text, order_id text,
   status text, currency text, amount_minor bigint, captured_amount_minor bigint, refunded_amount_minor bigint, occurred_at timestamptz,
   current_observation_id uuid, enrichment_request_id text, observation_count int, updated_at timestamptz,
@@ -465,7 +449,25 @@ export async function recordFirstOrFindPrevious(db: Database, reports: FirstRepo
        returning id)
      select i.ord, o.id as inserted_id, p.id as previous_id, p.payload_hash as previous_hash
        from input i left join observation o on o.id = i.observation_id left join previous p on p.ord = i.ord`,
-  );
+);
+
+/**
+ * One round trip for the two common cases, for any number of reports at once
+ * (group commit): a retry of a stored eventId (returns the earlier
+ * observation, writes nothing), or the first observation of a new attempt
+ * (creates the payment with its projection and the observation together).
+ * Neither when the attempt already exists or `insert` is false: the caller
+ * then takes the locking path. Reports sent together must not share an
+ * eventId or an attemptId. Unique violations (a concurrent eventId, a claimed
+ * provider payment id) abort the whole statement.
+ *
+ * Named, so each connection plans it once: planning this statement cost PostgreSQL more than running it, once per
+ * batch. The earlier observation is looked up through a lateral subquery with a limit, so the cached generic plan
+ * reads `payment_observations` through its eventId key for each report whatever batch size it assumes (a plain join
+ * may be planned as a scan of the table). Raw: its text is its prepared plan's identity, and its rows are the database's.
+ */
+export async function recordFirstOrFindPrevious(db: Database, reports: FirstReport[]): Promise<FirstOutcome[]> {
+  const rows = await runNamed(db, FIRST_OR_PREVIOUS, JSON.stringify(reports.map(firstReportRecord)));
   const byOrd = new Map(rows.map((row) => [row.ord, row]));
   return reports.map((_, ord) => {
     const row = byOrd.get(ord)!;

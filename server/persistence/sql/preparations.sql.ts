@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Environment, PaymentProvider } from '../../../contract/common/index.js';
 import type { PreparationContextRead, SavedPreparation } from '../../domain/preparations/ports.js';
-import { runNamed, type Database } from '../kysely.js';
+import { hotStatement, runNamed, type Database } from '../kysely.js';
 import type { InvoiceReadRow } from './stored-invoices.sql.js';
 
 /** A saved preparation's columns by property, under the domain's names (`SavedPreparation`). */
@@ -124,6 +124,15 @@ function rowOf(p: SavedPreparation): Omit<PreparationRow, 'checked_through' | 'c
   };
 }
 
+const PREPARATIONS_INSERT = hotStatement(
+  'preparations_insert',
+  (rows: string) =>
+    sql`insert into preparations (id, organization_id, integration_id, environment, provider, kind, stored_invoice_id, snapshot_id, revision, source_integration_id, connection_id, source_connection_id, checked_through, amount_minor, currency, idempotency_key, fingerprint, mode, data, created_at, qualification_level) select id, organization_id, integration_id, environment, provider, kind, stored_invoice_id, snapshot_id, revision, source_integration_id, connection_id, source_connection_id, checked_through, amount_minor, currency, idempotency_key, fingerprint, mode, data, created_at, (select s.qualification -> r.provider ->> 'level' from invoice_snapshots s where s.id = r.snapshot_id) from json_to_recordset(${rows}::json) as r(id uuid, organization_id uuid, integration_id uuid, environment text, provider text, kind text,
+  stored_invoice_id uuid, snapshot_id uuid, revision text, source_integration_id uuid, connection_id uuid,
+  source_connection_id text, checked_through timestamptz, amount_minor bigint, currency text, idempotency_key text,
+  fingerprint text, mode text, data json, created_at timestamptz)`,
+);
+
 /**
  * Insert preparations in one statement (group commit); the unique (integration, idempotency key) refuses a duplicate,
  * which aborts the whole statement. The rows travel as one JSON parameter (`json_to_recordset` reads `data` as `json`:
@@ -131,14 +140,7 @@ function rowOf(p: SavedPreparation): Omit<PreparationRow, 'checked_through' | 'c
  * number of rows and is prepared once per connection. Named: its text must not change (docs/performance.md).
  */
 export async function insertPreparations(db: Database, saved: readonly SavedPreparation[]): Promise<void> {
-  await runNamed(
-    db,
-    'preparations_insert',
-    sql`insert into preparations (id, organization_id, integration_id, environment, provider, kind, stored_invoice_id, snapshot_id, revision, source_integration_id, connection_id, source_connection_id, checked_through, amount_minor, currency, idempotency_key, fingerprint, mode, data, created_at, qualification_level) select id, organization_id, integration_id, environment, provider, kind, stored_invoice_id, snapshot_id, revision, source_integration_id, connection_id, source_connection_id, checked_through, amount_minor, currency, idempotency_key, fingerprint, mode, data, created_at, (select s.qualification -> r.provider ->> 'level' from invoice_snapshots s where s.id = r.snapshot_id) from json_to_recordset(${JSON.stringify(saved.map(rowOf))}::json) as r(id uuid, organization_id uuid, integration_id uuid, environment text, provider text, kind text,
-  stored_invoice_id uuid, snapshot_id uuid, revision text, source_integration_id uuid, connection_id uuid,
-  source_connection_id text, checked_through timestamptz, amount_minor bigint, currency text, idempotency_key text,
-  fingerprint text, mode text, data json, created_at timestamptz)`,
-  );
+  await runNamed(db, PREPARATIONS_INSERT, JSON.stringify(saved.map(rowOf)));
 }
 
 /** What `preparationContexts` reads for one request: the domain's context with the invoices still as rows (the snapshot cache fills their JSON). */
@@ -179,8 +181,10 @@ type ContextRow = { n: number; auth_epoch: string } & { [C in keyof PreparationR
  * `linkedLedgerIntegrations` (stored-invoices.sql.ts).
  */
 const PREPARATION_CONTEXTS = {
-  invoiceId: (requests: string) =>
-    sql<ContextRow>`select r.n, (select value from auth_epoch where id) as auth_epoch, p.id as p_id, p.organization_id as p_organization_id, p.integration_id as p_integration_id, p.environment as p_environment, p.provider as p_provider, p.kind as p_kind, p.stored_invoice_id as p_stored_invoice_id, p.snapshot_id as p_snapshot_id, p.revision as p_revision, p.source_integration_id as p_source_integration_id, p.connection_id as p_connection_id, p.source_connection_id as p_source_connection_id, p.checked_through as p_checked_through, p.amount_minor as p_amount_minor, p.currency as p_currency, p.idempotency_key as p_idempotency_key, p.fingerprint as p_fingerprint, p.mode as p_mode, p.data as p_data, p.created_at as p_created_at, si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
+  invoiceId: hotStatement(
+    'preparation_contexts_invoiceId',
+    (requests: string) =>
+      sql<ContextRow>`select r.n, (select value from auth_epoch where id) as auth_epoch, p.id as p_id, p.organization_id as p_organization_id, p.integration_id as p_integration_id, p.environment as p_environment, p.provider as p_provider, p.kind as p_kind, p.stored_invoice_id as p_stored_invoice_id, p.snapshot_id as p_snapshot_id, p.revision as p_revision, p.source_integration_id as p_source_integration_id, p.connection_id as p_connection_id, p.source_connection_id as p_source_connection_id, p.checked_through as p_checked_through, p.amount_minor as p_amount_minor, p.currency as p_currency, p.idempotency_key as p_idempotency_key, p.fingerprint as p_fingerprint, p.mode as p_mode, p.data as p_data, p.created_at as p_created_at, si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
     exists (select 1 from ledger_sync_runs r where r.connection_id = c.id and r.state in ('queued', 'running')) as sync_active,
     si.source_record_id, si.ledger_invoice_id, si.invoice_number, si.status, si.currency, si.total_amount_minor, si.source_version,
     si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, case when s.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot then s.content end as content, case when s.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot then s.issues end as issues, null as dependencies, null as mappings
@@ -199,8 +203,11 @@ const PREPARATION_CONTEXTS = {
        left join lateral (select c.* from ledger_connections c where c.id = si.connection_id limit 1) c on true
        left join lateral (select s.* from invoice_snapshots s where s.id = si.current_snapshot_id limit 1) s on true
       order by r.n, f.created_at, f.id`,
-  ledgerInvoiceId: (requests: string) =>
-    sql<ContextRow>`select r.n, (select value from auth_epoch where id) as auth_epoch, p.id as p_id, p.organization_id as p_organization_id, p.integration_id as p_integration_id, p.environment as p_environment, p.provider as p_provider, p.kind as p_kind, p.stored_invoice_id as p_stored_invoice_id, p.snapshot_id as p_snapshot_id, p.revision as p_revision, p.source_integration_id as p_source_integration_id, p.connection_id as p_connection_id, p.source_connection_id as p_source_connection_id, p.checked_through as p_checked_through, p.amount_minor as p_amount_minor, p.currency as p_currency, p.idempotency_key as p_idempotency_key, p.fingerprint as p_fingerprint, p.mode as p_mode, p.data as p_data, p.created_at as p_created_at, si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
+  ),
+  ledgerInvoiceId: hotStatement(
+    'preparation_contexts_ledgerInvoiceId',
+    (requests: string) =>
+      sql<ContextRow>`select r.n, (select value from auth_epoch where id) as auth_epoch, p.id as p_id, p.organization_id as p_organization_id, p.integration_id as p_integration_id, p.environment as p_environment, p.provider as p_provider, p.kind as p_kind, p.stored_invoice_id as p_stored_invoice_id, p.snapshot_id as p_snapshot_id, p.revision as p_revision, p.source_integration_id as p_source_integration_id, p.connection_id as p_connection_id, p.source_connection_id as p_source_connection_id, p.checked_through as p_checked_through, p.amount_minor as p_amount_minor, p.currency as p_currency, p.idempotency_key as p_idempotency_key, p.fingerprint as p_fingerprint, p.mode as p_mode, p.data as p_data, p.created_at as p_created_at, si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
     exists (select 1 from ledger_sync_runs r where r.connection_id = c.id and r.state in ('queued', 'running')) as sync_active,
     si.source_record_id, si.ledger_invoice_id, si.invoice_number, si.status, si.currency, si.total_amount_minor, si.source_version,
     si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, case when s.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot then s.content end as content, case when s.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot then s.issues end as issues, null as dependencies, null as mappings
@@ -219,8 +226,11 @@ const PREPARATION_CONTEXTS = {
        left join lateral (select c.* from ledger_connections c where c.id = si.connection_id limit 1) c on true
        left join lateral (select s.* from invoice_snapshots s where s.id = si.current_snapshot_id limit 1) s on true
       order by r.n, f.created_at, f.id`,
-  invoiceNumber: (requests: string) =>
-    sql<ContextRow>`select r.n, (select value from auth_epoch where id) as auth_epoch, p.id as p_id, p.organization_id as p_organization_id, p.integration_id as p_integration_id, p.environment as p_environment, p.provider as p_provider, p.kind as p_kind, p.stored_invoice_id as p_stored_invoice_id, p.snapshot_id as p_snapshot_id, p.revision as p_revision, p.source_integration_id as p_source_integration_id, p.connection_id as p_connection_id, p.source_connection_id as p_source_connection_id, p.checked_through as p_checked_through, p.amount_minor as p_amount_minor, p.currency as p_currency, p.idempotency_key as p_idempotency_key, p.fingerprint as p_fingerprint, p.mode as p_mode, p.data as p_data, p.created_at as p_created_at, si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
+  ),
+  invoiceNumber: hotStatement(
+    'preparation_contexts_invoiceNumber',
+    (requests: string) =>
+      sql<ContextRow>`select r.n, (select value from auth_epoch where id) as auth_epoch, p.id as p_id, p.organization_id as p_organization_id, p.integration_id as p_integration_id, p.environment as p_environment, p.provider as p_provider, p.kind as p_kind, p.stored_invoice_id as p_stored_invoice_id, p.snapshot_id as p_snapshot_id, p.revision as p_revision, p.source_integration_id as p_source_integration_id, p.connection_id as p_connection_id, p.source_connection_id as p_source_connection_id, p.checked_through as p_checked_through, p.amount_minor as p_amount_minor, p.currency as p_currency, p.idempotency_key as p_idempotency_key, p.fingerprint as p_fingerprint, p.mode as p_mode, p.data as p_data, p.created_at as p_created_at, si.id, si.integration_id, si.connection_id, c.realm_id, c.status as connection_status, c.checked_through,
     exists (select 1 from ledger_sync_runs r where r.connection_id = c.id and r.state in ('queued', 'running')) as sync_active,
     si.source_record_id, si.ledger_invoice_id, si.invoice_number, si.status, si.currency, si.total_amount_minor, si.source_version,
     si.revision, si.deleted, si.created_at, s.id as snapshot_id, s.mapper_version, case when s.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot then s.content end as content, case when s.id is distinct from p.snapshot_id and s.id is distinct from r.known_snapshot then s.issues end as issues, null as dependencies, null as mappings
@@ -239,6 +249,7 @@ const PREPARATION_CONTEXTS = {
        left join lateral (select c.* from ledger_connections c where c.id = si.connection_id limit 1) c on true
        left join lateral (select s.* from invoice_snapshots s where s.id = si.current_snapshot_id limit 1) s on true
       order by r.n, f.created_at, f.id`,
+  ),
 } as const satisfies Record<PreparationContextRead['selector'], unknown>;
 
 /**
@@ -270,7 +281,7 @@ export async function preparationContexts(
     value: r.value,
     known_snapshot: r.knownSnapshotId ?? null,
   }));
-  const found = await runNamed(db, `preparation_contexts_${selector}`, PREPARATION_CONTEXTS[selector](JSON.stringify(requests)));
+  const found = await runNamed(db, PREPARATION_CONTEXTS[selector], JSON.stringify(requests));
   const byRequest = reads.map(() => [] as ContextRow[]);
   for (const row of found) byRequest[row.n]!.push(row);
   // Every request yields at least one row (a left join from the requests).

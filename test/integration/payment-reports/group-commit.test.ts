@@ -8,6 +8,7 @@ import { groupCommittedFirstReports } from '../../../server/persistence/report-g
 import { recordPaymentReport } from '../../../server/domain/payment-reports/record-payment-report.js';
 import { poolDatabase } from '../../../server/persistence/kysely.js';
 import { poolUnitOfWork } from '../../../server/persistence/unit-of-work.js';
+import { recordingDatabase } from '../../support/recording-database.js';
 import type { PaymentReport } from '../../../contract/payment-reports.js';
 
 /**
@@ -72,15 +73,8 @@ describe('group-committed writes', () => {
 
   it('when 40 new reports arrive together, then they share a few statements (batching is on), and each is stored once', async () => {
     const t = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
-    let statements = 0;
-    // Every statement the group commit sends passes here once (a pass-through: each still runs).
-    const counting = poolDatabase(app.orm).withPlugin({
-      transformQuery: ({ node }) => {
-        statements++;
-        return node;
-      },
-      transformResult: async ({ result }) => result,
-    });
+    // Every statement the group commit sends is noted (a pass-through: each still runs).
+    const { db: counting, sent } = recordingDatabase(poolDatabase(app.orm));
     const firstWrite = groupCommittedFirstReports(counting);
     const ctx = {
       apiKeyId: t.keyId,
@@ -104,8 +98,8 @@ describe('group-committed writes', () => {
     );
     expect(acks.map((a) => a.duplicate)).toEqual(Array(40).fill(false));
     // The first request goes alone; the others queue behind it and go together: never one statement per report.
-    expect(statements).toBeGreaterThanOrEqual(2);
-    expect(statements).toBeLessThanOrEqual(4);
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    expect(sent.length).toBeLessThanOrEqual(4);
     const stored = await rows(`select event_id from payment_observations where integration_id = ?`, [t.integrationId]);
     expect(stored.map((r: any) => r.event_id).sort()).toEqual(reports.map((r) => r.eventId).sort());
   });

@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { openOrm } from '../../../server/persistence/orm.js';
 import { readAuthEpoch } from '../../../server/persistence/sql/api-keys.sql.js';
 import { nameHotStatement } from '../../../server/persistence/sql/hot-statements.js';
-import { databaseOf, poolDatabase } from '../../../server/persistence/kysely.js';
+import { databaseOf, hotStatement, poolDatabase, runNamed } from '../../../server/persistence/kysely.js';
 import { sql } from 'kysely';
 import { createTestDatabase } from '../../support/database.js';
 
@@ -39,5 +39,31 @@ describe('hot statements are named prepared statements', () => {
     nameHotStatement('select 2 as two', 'hot_statements_test');
     expect(() => nameHotStatement('select 3 as three', 'hot_statements_test')).toThrow(/used for two texts/);
     expect(() => nameHotStatement('select 2 as two', 'hot_statements_other')).toThrow(/named both/);
+  });
+
+  it('when a hot statement runs with new arguments, then its text is compiled once and each call puts its own arguments in place', async () => {
+    const builds: number[] = [];
+    const echo = hotStatement('hot_statements_echo', (a: string, b: number) => {
+      builds.push(1);
+      return sql<{ a: string; b: number; again: string }>`select ${a}::text as a, ${b}::int as b, ${a}::text as again`;
+    });
+    expect(await runNamed(poolDatabase(orm), echo, 'one', 1)).toStrictEqual([{ a: 'one', b: 1, again: 'one' }]);
+    await orm.em
+      .fork()
+      .transactional(async (em) =>
+        expect(await runNamed(databaseOf(em), echo, 'two', 2)).toStrictEqual([{ a: 'two', b: 2, again: 'two' }]),
+      );
+    expect(builds).toHaveLength(1);
+    expect((await prepared()).find((p) => p.name === 'hot_statements_echo')).toStrictEqual({
+      name: 'hot_statements_echo',
+      statement: 'select $1::text as a, $2::int as b, $3::text as again',
+    });
+  });
+
+  it('when an argument of a hot statement is not a plain value of its text, then its first run is refused', async () => {
+    const inText = hotStatement('hot_statements_raw', (column: string) => sql<{ x: number }>`select 1 as ${sql.raw(String(column))}`);
+    await expect(runNamed(poolDatabase(orm), inText, 'x')).rejects.toThrow(
+      'Hot statement hot_statements_raw: argument 0 is not a plain value of its text',
+    );
   });
 });
