@@ -15,7 +15,7 @@ import type { InvoiceStore, InvoiceVisibility } from './ports.js';
 import type { InvoiceState } from './types.js';
 import { checkoutModeOf } from './checkout-mode.js';
 import { invoiceIssue } from './issue-categories.js';
-import { withCrossInvoiceRisks } from '../qualification/index.js';
+import { qualificationOfStored, withCrossInvoiceRisks } from '../qualification/index.js';
 
 type Storage = UnitOfWork<{ invoices: InvoiceStore }>;
 
@@ -141,7 +141,7 @@ async function toDetail(store: InvoiceStore, row: InvoiceState, readiness: Readi
 function qualificationOf(row: InvoiceState): InvoiceDetail['qualification'] {
   if (row.qualification === null) return null;
   // The domain's readonly lists as the contract's plain arrays (the same JSON).
-  return withCrossInvoiceRisks(row.qualification, row.crossInvoiceRisks ?? []) as InvoiceDetail['qualification'];
+  return withCrossInvoiceRisks(qualificationOfStored(row.qualification), row.crossInvoiceRisks ?? []) as InvoiceDetail['qualification'];
 }
 
 /** Endpoint 9: one visible invoice; missing, malformed and out-of-scope ids answer with one and the same 404. */

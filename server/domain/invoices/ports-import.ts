@@ -1,3 +1,4 @@
+import type { StoredQualification } from '../qualification/stored-form.js';
 import type { CrossInvoiceRiskStore } from '../qualification/ports.js';
 import type { TenantScope } from '../tenant-scope.js';
 import type { ItemMappingVersion } from '../ledger/types.js';
@@ -21,7 +22,7 @@ export interface MappedWrite {
   issues: unknown;
   dependencies: unknown;
   mappings: unknown;
-  qualification: unknown;
+  qualification: StoredQualification;
 }
 
 /**

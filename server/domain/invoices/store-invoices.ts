@@ -1,6 +1,6 @@
 import { scopeOfConnection, type LedgerConnection } from '../ledger/types.js';
 import type { InvoicePageStore, MappedWrite } from './ports-import.js';
-import { qualificationInputOf, qualifyInvoice, type Qualification } from '../qualification/index.js';
+import { qualificationInputOf, qualifyInvoice, storedQualificationOf, type Qualification } from '../qualification/index.js';
 import { refreshCrossInvoiceRisks } from './cross-invoice-qualification.js';
 import { toItemMappingView } from './item-mapping-view.js';
 import { mapInvoice } from './map-invoice.js';
@@ -231,7 +231,7 @@ function toWrite(sourceRecordId: string, { result, qualification }: Mapped, exis
     issues: result.issues,
     dependencies: result.dependencies,
     mappings: result.mappings,
-    qualification,
+    qualification: storedQualificationOf(qualification),
   };
 }
 

@@ -2,6 +2,7 @@
 export { qualifyInvoice, qualificationInputOf, withCrossInvoiceRisks } from './qualify.js';
 export { crossInvoiceRisks, MIN_INVOICES_FOR_PATTERNS } from './cross-invoice-risks.js';
 export { CARRIED } from './carriage.js';
+export { qualificationOfStored, storedQualificationOf, type StoredQualification } from './stored-form.js';
 export type { QualificationInput } from './source-fields.js';
 export {
   LINE_FIELDS,

@@ -87,7 +87,8 @@ export async function qualificationLevelGroups(db: Database, filter: Qualificati
  * Source fixes of the preparations in the filter: from each preparation's pinned snapshot, for its provider, the
  * missing fields the source does not hold and the risk findings, each with the source record and field to fix; per fix
  * and currency, the preparations it holds back and the sum of their amounts (a preparation counts once per fix), the
- * largest first.
+ * largest first. Reads either stored form (stored-form.ts): entries as indexes into the snapshot's `missingFields`
+ * tuples and `riskFindings`, or, in snapshots stored before that form, the objects themselves.
  */
 export async function qualificationFixGroups(db: Database, filter: QualificationFilter & { limit: number }): Promise<FixGroup[]> {
   const { organizationId, integrationId } = filter;
@@ -110,11 +111,18 @@ export async function qualificationFixGroups(db: Database, filter: Qualification
          join invoice_snapshots s on s.id = p.snapshot_id
          cross join lateral (
            select 'missing' as kind, m ->> 'field' as code, m -> 'source' as source
-             from jsonb_array_elements(coalesce(s.qualification -> p.provider -> 'missing', '[]'::jsonb)) m
+             from jsonb_array_elements(coalesce(s.qualification -> p.provider -> 'missing', '[]'::jsonb)) e
+             cross join lateral (
+               select case when jsonb_typeof(e) <> 'number' then e
+                      else (select jsonb_build_object('field', t ->> 0, 'reason', t ->> 1, 'source',
+                                     case when t ->> 3 is null then null
+                                          else jsonb_build_object('objectType', t ->> 3, 'externalId', t ->> 4, 'field', t ->> 5) end)
+                              from (select s.qualification -> 'missingFields' -> e::int as t) x) end as m) m
             where m ->> 'reason' = 'not_in_source'
            union all
            select 'risk', r ->> 'code', r -> 'source'
-             from jsonb_array_elements(coalesce(s.qualification -> p.provider -> 'risks', '[]'::jsonb)) r
+             from jsonb_array_elements(coalesce(s.qualification -> p.provider -> 'risks', '[]'::jsonb)) e
+             cross join lateral (select case when jsonb_typeof(e) = 'number' then s.qualification -> 'riskFindings' -> e::int else e end as r) r
          ) f
         where p.created_at >= ${filter.from.toISOString()} and p.created_at < ${filter.to.toISOString()}${ofOrganization}${ofIntegration} and jsonb_typeof(f.source) = 'object'
      )

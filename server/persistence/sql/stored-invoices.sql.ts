@@ -6,6 +6,7 @@ import type { ConfirmedMapping, SourceObjectType, StoredInvoice } from '../../..
 import type { InvoiceListFilters, InvoiceVisibility } from '../../domain/invoices/ports.js';
 import type { InvoiceState, StoredInvoiceState, StoredSourceRecord } from '../../domain/invoices/types.js';
 import type { Qualification, RiskFinding } from '../../domain/qualification/fields.js';
+import type { StoredQualification } from '../../domain/qualification/stored-form.js';
 import type { TenantScope } from '../../domain/tenant-scope.js';
 import type { Database, Db } from '../kysely.js';
 
@@ -311,7 +312,7 @@ const readColumns = (eb: ExpressionBuilder<ReadTables, 'si' | 'c' | 's'>) =>
     sql<readonly CategorizedIssue[]>`coalesce(s.issues, '[]'::jsonb)`.as('issues'),
     sql<readonly { objectType: SourceObjectType; externalId: string }[]>`coalesce(s.dependencies, '[]'::jsonb)`.as('dependencies'),
     sql<readonly ConfirmedMapping[]>`coalesce(s.mappings, '[]'::jsonb)`.as('mappings'),
-    eb.ref('s.qualification').$castTo<Qualification | null>().as('qualification'),
+    eb.ref('s.qualification').$castTo<StoredQualification | Qualification | null>().as('qualification'),
     eb.ref('si.crossInvoiceRisks').$castTo<readonly RiskFinding[] | null>().as('crossInvoiceRisks'),
   ] as const;
 

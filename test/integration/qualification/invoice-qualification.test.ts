@@ -81,11 +81,28 @@ describe('invoice detail (endpoint 9): qualification per provider, computed when
       same({ level: 'none', missing: [commodity(0, '5'), commodity(1, '6'), unit(1, '6')], risks: [] }),
     );
 
-    // Stored with the snapshot it was computed from: the body is the stored value; no cross-invoice finding was ever written.
-    expect(await stored(partial.id)).toEqual({ qualification: (partial as any).qualification, cross_invoice_risks: null });
+    // Stored with the snapshot it was computed from, in the stored form (each missing field once, as a tuple, the
+    // providers by index); no cross-invoice finding was ever written.
+    expect(await stored(partial.id)).toEqual({
+      qualification: {
+        ...same({ level: 'partial', missing: [0], risks: [] }),
+        missingFields: [['commodity_code', 'not_in_source', 'invoice.lineItems[1].commodityCode', 'ItemMapping', '5', 'commodityCode']],
+        riskFindings: [],
+      },
+      cross_invoice_risks: null,
+    });
     // The earlier snapshot keeps what was computed from it.
     const [earlier] = await sql(`select qualification from invoice_snapshots where id = ?`, [unmapped.snapshotId]);
-    expect(earlier.qualification).toEqual((unmapped as any).qualification);
+    expect(earlier.qualification).toEqual({
+      ...same({ level: 'none', missing: [0, 1, 2, 3], risks: [] }),
+      missingFields: [
+        ['commodity_code', 'not_in_source', 'invoice.lineItems[0].commodityCode', 'ItemMapping', '3', 'commodityCode'],
+        ['unit_of_measure', 'not_in_source', 'invoice.lineItems[0].unitOfMeasure', 'ItemMapping', '3', 'unitOfMeasure'],
+        ['commodity_code', 'not_in_source', 'invoice.lineItems[1].commodityCode', 'ItemMapping', '4', 'commodityCode'],
+        ['unit_of_measure', 'not_in_source', 'invoice.lineItems[1].unitOfMeasure', 'ItemMapping', '4', 'unitOfMeasure'],
+      ],
+      riskFindings: [],
+    });
   });
 
   it('when a product code is a placeholder, then the outputs that carry it show the risk with the record to fix; the output is unchanged', async () => {
@@ -129,7 +146,7 @@ describe('invoice detail (endpoint 9): qualification per provider, computed when
     const findings = [singleUnit('1001', 0, '3'), singleUnit('1001', 1, '4')];
     expect((after as any).qualification).toEqual(same({ level: 'product_3', missing: [], risks: findings }));
     expect(await stored(after.id)).toEqual({
-      qualification: same({ level: 'product_3', missing: [], risks: [] }),
+      qualification: { ...same({ level: 'product_3', missing: [], risks: [] }), missingFields: [], riskFindings: [] },
       cross_invoice_risks: findings,
     });
     const others = await invoiceOf(reader, '1004');

@@ -137,6 +137,64 @@ describe('qualification: a preparation records its level; operators see levels p
     expect(top.body.fixes.map((f: any) => f.source)).toEqual([mapping('5', 'commodityCode')]);
   });
 
+  it('when a snapshot holds the qualification in the form stored before, or a risk finding by index, then the invoice and the fixes read both alike', async () => {
+    const reader = await invoiceReader(app, 'gwc');
+    // 1004 (items 6 and 1): item 1's product code is a placeholder (a risk), and it has no commodity code.
+    await confirm(reader, '1', 'ITEM', 'EA');
+    await confirm(reader, '6', 'SKU-00006', 'EA', '43211504');
+    const invoice = await invoiceOf(reader, '1004');
+    const qualification = (invoice as any).qualification;
+    expect(qualification.gwc.level).toBe('partial');
+    const [current] = await sql(`select qualification from invoice_snapshots where id = ?`, [invoice.snapshotId]);
+    // Stored once for the two outputs that carry it, and each names it by index.
+    expect(current.qualification.riskFindings).toEqual(qualification.gwc.risks);
+    expect(current.qualification.gwa.risks).toEqual([0]);
+    expect(current.qualification.gwc.risks).toEqual([0]);
+    const first = await prepare(reader, '1004', 'enhanced');
+
+    // The same content under a new revision, its qualification in the form snapshots were stored in before (each
+    // provider's lists of objects: what endpoint 9 shows, no cross-invoice finding being stored for this invoice).
+    const [older] = await sql(
+      `insert into invoice_snapshots (id, organization_id, integration_id, environment, stored_invoice_id, revision, mapper_version, source_version, content, issues, dependencies, mappings, qualification, created_at)
+       select gen_random_uuid(), organization_id, integration_id, environment, stored_invoice_id, 'rev-earlier-form', mapper_version, source_version, content, issues, dependencies, mappings, ?::jsonb, now()
+         from invoice_snapshots where id = ? returning id`,
+      [JSON.stringify(qualification), invoice.snapshotId],
+    );
+    await sql(`update stored_invoices set current_snapshot_id = ?, revision = 'rev-earlier-form' where id = ?`, [older.id, invoice.id]);
+    const reread = await invoiceOf(reader, '1004');
+    expect(reread.snapshotId).toBe(older.id);
+    expect((reread as any).qualification).toEqual(qualification);
+    const second = await prepare(reader, '1004', 'enhanced');
+    expect(await levelOf(second.id)).toEqual(['partial', 'partial']);
+    const [pinned] = await sql(`select snapshot_id from preparations where id = ?`, [second.id]);
+    expect(pinned.snapshot_id).toBe(older.id);
+
+    // Each fix counts both preparations: the one pinned to the stored form of now and the one to the earlier form.
+    const fixes = await app.admin<any>('qualification.fixes', { integrationId: reader.integrationId, ...thisMonth });
+    expect(fixes.status).toBe(200);
+    const volume = String(first.amount + second.amount);
+    expect(fixes.body.fixes).toEqual([
+      {
+        rank: 1,
+        kind: 'missing',
+        code: 'commodity_code',
+        source: { objectType: 'ItemMapping', externalId: '1', field: 'commodityCode' },
+        currency: 'usd',
+        preparations: 2,
+        volumeMinor: volume,
+      },
+      {
+        rank: 2,
+        kind: 'risk',
+        code: 'generic_product_code',
+        source: { objectType: 'ItemMapping', externalId: '1', field: 'productCode' },
+        currency: 'usd',
+        preparations: 2,
+        volumeMinor: volume,
+      },
+    ]);
+  });
+
   it('when the input is invalid, then BAD_REQUEST names the field, as the other operator procedures do', async () => {
     const cases: [string, Record<string, unknown>, string[]][] = [
       ['qualification.summary', { from: thisMonth.to, to: thisMonth.from }, ['to']],
