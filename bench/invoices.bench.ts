@@ -58,7 +58,8 @@ async function timedImport(orm: MikroORM, databaseUrl: string, invoices: number,
     } = await sql<{
       state: string;
       entities: Record<'Invoice', { created: number }>;
-    }>`select state, entities from ledger_sync_runs where id = ${q.runId}`.execute(pool);
+      error: unknown;
+    }>`select state, entities, error from ledger_sync_runs where id = ${q.runId}`.execute(pool);
     const {
       rows: [stored],
     } = await sql<{ n: string }>`select count(*) as n from stored_invoices where integration_id = ${q.integrationId}`.execute(pool);
