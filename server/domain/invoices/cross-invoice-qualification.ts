@@ -27,7 +27,7 @@ export async function refreshCrossInvoiceRisks(
 ): Promise<number> {
   const window = await store.window(o.connection.id, crossInvoiceWindowStart(o.now));
   // Cross-invoice rules read the stored lines and their items only, not the source record's line positions.
-  const findings = crossInvoiceRisks(window.map((w) => ({ ...w, source: null })));
+  const findings = crossInvoiceRisks(window);
   const byInvoice = new Map<string, RiskFinding[]>();
   for (const f of findings) {
     if (f.ledgerInvoiceId === null) continue;

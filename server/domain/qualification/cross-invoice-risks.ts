@@ -1,7 +1,17 @@
+import type { StoredLine } from '../../../contract/invoices.js';
 import type { RiskFinding } from './fields.js';
 import { normalizeText } from './invoice-risks.js';
 import { linePath } from './levels.js';
-import { SourceFields, type QualificationInput } from './source-fields.js';
+import { itemSourceField } from './source-fields.js';
+
+/** What the cross-invoice rules read of a line: its descriptor, unit and Item (a stored line has them all). */
+export type CrossInvoiceLine = Pick<StoredLine, 'productName' | 'unitOfMeasure' | 'sourceItemId' | 'sourceLineId'>;
+
+/** What they read of an invoice (a `QualificationInput` has it; the window reads no more from storage). */
+export interface CrossInvoiceInput {
+  readonly ledgerInvoiceId: string | null;
+  readonly invoice: { readonly lineItems: readonly CrossInvoiceLine[] };
+}
 
 /**
  * Fewer invoices than this cannot show that a value is "the same on every invoice": two
@@ -10,10 +20,9 @@ import { SourceFields, type QualificationInput } from './source-fields.js';
 export const MIN_INVOICES_FOR_PATTERNS = 3;
 
 interface Occurrence {
-  readonly input: QualificationInput;
+  readonly input: CrossInvoiceInput;
   /** Position of the invoice in the list. */
   readonly invoice: number;
-  readonly sources: SourceFields;
   readonly index: number;
   readonly item: string;
 }
@@ -25,18 +34,16 @@ interface Occurrence {
  * invoices of the last months); findings come per invoice and item, in list and line order, so
  * each invoice's view can pick its own by `ledgerInvoiceId`.
  */
-export function crossInvoiceRisks(inputs: readonly QualificationInput[]): RiskFinding[] {
+export function crossInvoiceRisks(inputs: readonly CrossInvoiceInput[]): RiskFinding[] {
   if (inputs.length < MIN_INVOICES_FOR_PATTERNS) return [];
-  const occurrences = inputs.flatMap((input, invoice) => {
-    const sources = new SourceFields(input);
-    return input.invoice.lineItems.map((line, index): Occurrence => ({
+  const occurrences = inputs.flatMap((input, invoice) =>
+    input.invoice.lineItems.map((line, index): Occurrence => ({
       input,
       invoice,
-      sources,
       index,
       item: line.sourceItemId ?? `line ${line.sourceLineId}`,
-    }));
-  });
+    })),
+  );
   return [...staticDescriptors(inputs, occurrences), ...singleUnit(inputs, occurrences)];
 }
 
@@ -44,7 +51,7 @@ export function crossInvoiceRisks(inputs: readonly QualificationInput[]): RiskFi
  * A descriptor on every invoice of the list that names two or more different items: a static
  * text in place of a description. One recurring item billed on every invoice is not a finding.
  */
-function staticDescriptors(inputs: readonly QualificationInput[], occurrences: readonly Occurrence[]): RiskFinding[] {
+function staticDescriptors(inputs: readonly CrossInvoiceInput[], occurrences: readonly Occurrence[]): RiskFinding[] {
   const byText = new Map<string, Occurrence[]>();
   for (const occurrence of occurrences) {
     const name = occurrence.input.invoice.lineItems[occurrence.index]!.productName;
@@ -69,7 +76,7 @@ function staticDescriptors(inputs: readonly QualificationInput[], occurrences: r
  * Every line of every invoice has a unit, the same one, over two or more items: a default unit
  * rather than each item's own (a single item sold in one unit is not a finding).
  */
-function singleUnit(inputs: readonly QualificationInput[], occurrences: readonly Occurrence[]): RiskFinding[] {
+function singleUnit(inputs: readonly CrossInvoiceInput[], occurrences: readonly Occurrence[]): RiskFinding[] {
   const units = new Set<string>();
   for (const occurrence of occurrences) {
     const unit = occurrence.input.invoice.lineItems[occurrence.index]!.unitOfMeasure;
@@ -99,7 +106,7 @@ function finding(o: Occurrence, code: RiskFinding['code'], field: 'descriptor' |
     field,
     ledgerInvoiceId: o.input.ledgerInvoiceId,
     path: linePath(o.index, field),
-    source: o.sources.line(line, field),
+    source: itemSourceField(line.sourceItemId, field),
     message,
   };
 }

@@ -1,4 +1,4 @@
-import type { ConfirmedMapping, StoredInvoice } from '../../../contract/invoices.js';
+import type { CrossInvoiceInput } from './cross-invoice-risks.js';
 import type { QualificationLevel, RiskFinding, SourceField } from './fields.js';
 
 /** The preparations an operator figure covers: saved in `[from, to)`, optionally of one organization or integration. */
@@ -38,11 +38,12 @@ export interface QualificationStore {
   fixGroups(filter: QualificationFilter & { limit: number }): Promise<FixGroup[]>;
 }
 
-/** A stored invoice of the cross-invoice window: its current snapshot's mapped invoice and applied mappings. */
-export interface WindowInvoice {
-  ledgerInvoiceId: string;
-  invoice: StoredInvoice;
-  mappings: readonly ConfirmedMapping[];
+/**
+ * A stored invoice of the cross-invoice window: of its current snapshot's mapped invoice, what the cross-invoice rules
+ * read of each line (the whole snapshot of every invoice in the window would be read and parsed after every import).
+ */
+export interface WindowInvoice extends CrossInvoiceInput {
+  readonly ledgerInvoiceId: string;
 }
 
 /** Where the cross-invoice findings of a connection's window are read from and written to (server/persistence/sql/qualification.sql.ts). */

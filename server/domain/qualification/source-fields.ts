@@ -58,7 +58,8 @@ export class SourceFields {
     const item = line.sourceItemId;
     switch (field) {
       case 'descriptor':
-        return item === null ? null : { objectType: 'Item', externalId: item, field: 'Name' };
+      case 'unit_of_measure':
+        return itemSourceField(item, field);
       case 'product_code':
         if (item === null) return null;
         // The mapper takes a confirmed mapping's code first, else the Item's SKU (map-lines.ts).
@@ -67,8 +68,6 @@ export class SourceFields {
           : { objectType: 'Item', externalId: item, field: 'Sku' };
       case 'commodity_code':
         return item === null ? null : mappingField(item, 'commodityCode');
-      case 'unit_of_measure':
-        return item === null ? null : mappingField(item, 'unitOfMeasure');
       case 'quantity':
         return this.invoiceField(`${this.sourceLine(line)}.SalesItemLineDetail.Qty`);
       case 'unit_cost':
@@ -123,6 +122,15 @@ export class SourceFields {
     const position = this.lines.findIndex(predicate);
     return position >= 0 ? `Line[${position}].${field}` : `Line[] (${fallback}).${field}`;
   }
+}
+
+/**
+ * The source field of a line's descriptor or unit of measure: both depend on the line's Item alone (its name; the unit
+ * of its confirmed mapping), so the cross-invoice rules name them without the source record.
+ */
+export function itemSourceField(item: string | null, field: 'descriptor' | 'unit_of_measure'): SourceField | null {
+  if (item === null) return null;
+  return field === 'descriptor' ? { objectType: 'Item', externalId: item, field: 'Name' } : mappingField(item, 'unitOfMeasure');
 }
 
 function isShippingLine(line: SourceRecord): boolean {

@@ -50,23 +50,30 @@ interface StoredProviderQualification {
 export function storedQualificationOf(qualification: Qualification): StoredQualification {
   const missingFields: StoredMissing[] = [];
   const riskFindings: RiskFinding[] = [];
-  const missingAt = new Map<string, number>();
+  // Candidates by path (a line and field, or a transaction field): comparing a few fields is cheaper than building a
+  // key for every entry, and this runs for every invoice an import maps.
+  const missingAt = new Map<string, number[]>();
   const riskAt = new Map<RiskFinding, number>();
   const missingIndex = (m: MissingField): number => {
-    const tuple: StoredMissing = [
-      m.field,
-      m.reason,
-      m.path,
-      m.source?.objectType ?? null,
-      m.source?.externalId ?? null,
-      m.source?.field ?? null,
-    ];
-    const key = tuple.join('\u0000');
-    let at = missingAt.get(key);
-    if (at === undefined) {
-      at = missingFields.push(tuple) - 1;
-      missingAt.set(key, at);
+    const candidates = missingAt.get(m.path);
+    if (candidates !== undefined) {
+      for (const at of candidates) {
+        const [field, reason, , objectType, externalId, sourceField] = missingFields[at]!;
+        if (
+          field === m.field &&
+          reason === m.reason &&
+          objectType === (m.source?.objectType ?? null) &&
+          externalId === (m.source?.externalId ?? null) &&
+          sourceField === (m.source?.field ?? null)
+        )
+          return at;
+      }
     }
+    const at =
+      missingFields.push([m.field, m.reason, m.path, m.source?.objectType ?? null, m.source?.externalId ?? null, m.source?.field ?? null]) -
+      1;
+    if (candidates === undefined) missingAt.set(m.path, [at]);
+    else candidates.push(at);
     return at;
   };
   // The providers' findings are the same objects (`carriedRisks` filters one list), so identity finds the shared ones.

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import type { ConfirmedMapping, StoredInvoice } from '../../../contract/invoices.js';
 import type { QualificationLevel, RiskFinding } from '../../domain/qualification/fields.js';
 import type { CrossInvoiceRiskStore, FixGroup, LevelGroup, QualificationFilter, WindowInvoice } from '../../domain/qualification/ports.js';
 import type { Database } from '../kysely.js';
@@ -11,16 +10,19 @@ import type { Database } from '../kysely.js';
 
 /**
  * The connection's stored invoices (not deleted, with a mapped invoice) issued at or after `since`, or imported since
- * then when the source gives no date, in source id order (findings come in list order).
+ * then when the source gives no date, in source id order (findings come in list order): of each line only what the
+ * cross-invoice rules read, picked out by PostgreSQL, so an import's refresh does not read and parse every snapshot.
  */
 export async function crossInvoiceWindow(db: Database, connectionId: string, since: Date): Promise<WindowInvoice[]> {
   return db
     .selectFrom('stored_invoices as si')
     .innerJoin('invoice_snapshots as s', 's.id', 'si.currentSnapshotId')
-    .select((eb) => [
+    .select([
       'si.ledgerInvoiceId',
-      sql<StoredInvoice>`s.content -> 'invoice'`.as('invoice'),
-      eb.ref('s.mappings').$castTo<readonly ConfirmedMapping[]>().as('mappings'),
+      sql<WindowInvoice['invoice']>`jsonb_build_object('lineItems', coalesce((
+        select jsonb_agg(jsonb_build_object('productName', l -> 'productName', 'unitOfMeasure', l -> 'unitOfMeasure',
+                                            'sourceItemId', l -> 'sourceItemId', 'sourceLineId', l -> 'sourceLineId') order by n)
+          from jsonb_array_elements(s.content -> 'invoice' -> 'lineItems') with ordinality as x(l, n)), '[]'::jsonb))`.as('invoice'),
     ])
     .where('si.connection', '=', connectionId)
     .where('si.deleted', '=', false)
