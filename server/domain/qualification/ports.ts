@@ -38,10 +38,7 @@ export interface QualificationStore {
   fixGroups(filter: QualificationFilter & { limit: number }): Promise<FixGroup[]>;
 }
 
-/**
- * A stored invoice of the cross-invoice window: of its current snapshot's mapped invoice, what the cross-invoice rules
- * read of each line (the whole snapshot of every invoice in the window would be read and parsed after every import).
- */
+/** A stored invoice of the cross-invoice window: its current snapshot's mapped invoice, of which the rules read the lines. */
 export interface WindowInvoice extends CrossInvoiceInput {
   readonly ledgerInvoiceId: string;
 }
