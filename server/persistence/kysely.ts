@@ -75,8 +75,10 @@ class Slot {
 export interface HotStatement<Row, Args extends readonly unknown[]> {
   readonly name: string;
   readonly build: (...args: Args) => RawBuilder<Row>;
-  compiled?: { readonly sql: string; readonly parameters: readonly unknown[] };
 }
+
+/** Each hot statement's text and parameters (markers in the arguments' places), compiled on its first run. */
+const compiledStatements = new WeakMap<object, { readonly sql: string; readonly parameters: readonly unknown[] }>();
 
 export function hotStatement<Row, Args extends readonly unknown[]>(
   name: string,
@@ -95,7 +97,9 @@ function compileOnce(statement: HotStatement<unknown, readonly unknown[]>, arity
     }
   }
   nameHotStatement(compiled.sql, statement.name);
-  return (statement.compiled = { sql: compiled.sql, parameters: compiled.parameters });
+  const once = { sql: compiled.sql, parameters: compiled.parameters };
+  compiledStatements.set(statement, once);
+  return once;
 }
 
 /** Run a hot statement with its arguments, on the pool or in the transaction `db` is bound to. */
@@ -107,7 +111,8 @@ export async function runNamed<Row, Args extends readonly unknown[]>(
   // On the plain Kysely under `db` (same pool or transaction): no plugin has anything to map in a literal text, and
   // walking it through them costs a hot path CPU on every call.
   const on = (plains.get(db) ?? db) as Kysely<unknown>;
-  const { sql, parameters } = statement.compiled ?? compileOnce(statement as HotStatement<unknown, readonly unknown[]>, args.length, on);
+  const { sql, parameters } =
+    compiledStatements.get(statement) ?? compileOnce(statement as HotStatement<unknown, readonly unknown[]>, args.length, on);
   const values = parameters.map((p) => (p instanceof Slot ? args[p.index] : p));
   return (await on.executeQuery<Row>(CompiledQuery.raw(sql, values))).rows;
 }

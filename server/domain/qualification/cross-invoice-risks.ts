@@ -7,7 +7,7 @@ import { itemSourceField } from './source-fields.js';
 /** What the cross-invoice rules read of a line: its descriptor, unit and Item (a stored line has them all). */
 export type CrossInvoiceLine = Pick<StoredLine, 'productName' | 'unitOfMeasure' | 'sourceItemId' | 'sourceLineId'>;
 
-/** What they read of an invoice (a `QualificationInput` has it; the window reads no more from storage). */
+/** What they read of an invoice (a `QualificationInput` and a stored invoice of the window both have it). */
 export interface CrossInvoiceInput {
   readonly ledgerInvoiceId: string | null;
   readonly invoice: { readonly lineItems: readonly CrossInvoiceLine[] };

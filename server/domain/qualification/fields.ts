@@ -1,3 +1,4 @@
+import { PaymentProviderSchema } from '../../../contract/common/index.js';
 import { PLACEHOLDER_RISK_CODES, PRODUCT3_LINE_FIELDS, PRODUCT3_TRANSACTION_FIELDS } from '../../../contract/invoices.js';
 import type { Provider } from '../enrichment/index.js';
 
@@ -73,3 +74,10 @@ export interface ProviderQualification {
 }
 
 export type Qualification = { readonly [P in Provider]: ProviderQualification };
+
+const PROVIDERS: readonly Provider[] = PaymentProviderSchema.options;
+
+/** One value per provider output (a qualification, its stored form): `of` called for each provider in turn. */
+export function perProvider<T>(of: (provider: Provider) => T): { readonly [P in Provider]: T } {
+  return Object.fromEntries(PROVIDERS.map((provider) => [provider, of(provider)])) as { [P in Provider]: T };
+}

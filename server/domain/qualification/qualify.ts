@@ -1,13 +1,10 @@
 import type { Provider } from '../enrichment/index.js';
-import { PaymentProviderSchema } from '../../../contract/common/index.js';
 import type { MappedInvoice, MapperInput } from '../invoices/types.js';
 import { CARRIED } from './carriage.js';
-import type { Qualification, RiskFinding } from './fields.js';
+import { perProvider, type Qualification, type RiskFinding } from './fields.js';
 import { invoiceRisks } from './invoice-risks.js';
 import { levelOf } from './levels.js';
 import { SourceFields, type QualificationInput } from './source-fields.js';
-
-const PROVIDERS: readonly Provider[] = PaymentProviderSchema.options;
 
 /**
  * Network qualification of one mapped invoice, per provider output: the level it reaches, the
@@ -19,11 +16,10 @@ const PROVIDERS: readonly Provider[] = PaymentProviderSchema.options;
 export function qualifyInvoice(input: QualificationInput, crossInvoice: readonly RiskFinding[] = []): Qualification {
   const sources = new SourceFields(input);
   const risks = [...invoiceRisks(input, sources), ...crossInvoice.filter((f) => f.ledgerInvoiceId === input.ledgerInvoiceId)];
-  const entries = PROVIDERS.map((provider) => {
+  return perProvider((provider) => {
     const { level, missing } = levelOf(provider, input.invoice, sources);
-    return [provider, { level, missing, risks: carriedRisks(provider, risks) }] as const;
+    return { level, missing, risks: carriedRisks(provider, risks) };
   });
-  return Object.fromEntries(entries) as unknown as Qualification;
 }
 
 /** Per provider, only findings on fields that output carries are shown. */
@@ -38,11 +34,10 @@ function carriedRisks(provider: Provider, risks: readonly RiskFinding[]): RiskFi
  */
 export function withCrossInvoiceRisks(qualification: Qualification, crossInvoice: readonly RiskFinding[]): Qualification {
   if (crossInvoice.length === 0) return qualification;
-  const entries = PROVIDERS.map((provider) => {
+  return perProvider((provider) => {
     const own = qualification[provider];
-    return [provider, { ...own, risks: [...own.risks, ...carriedRisks(provider, crossInvoice)] }] as const;
+    return { ...own, risks: [...own.risks, ...carriedRisks(provider, crossInvoice)] };
   });
-  return Object.fromEntries(entries) as unknown as Qualification;
 }
 
 /** What qualification reads, from the mapper's input and result (the one place both are at hand). */

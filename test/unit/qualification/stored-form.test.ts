@@ -2,23 +2,29 @@ import { describe, expect, it } from 'vitest';
 import {
   qualificationOfStored,
   storedQualificationOf,
+  type MissingField,
   type Qualification,
   type RiskFinding,
+  type SourceField,
 } from '../../../server/domain/qualification/index.js';
 
-const commodity = {
-  field: 'commodity_code',
+const notInSource = (field: MissingField['field'], path: string, source: SourceField): MissingField => ({
+  field,
   reason: 'not_in_source',
-  path: 'invoice.lineItems[0].commodityCode',
-  source: { objectType: 'ItemMapping', externalId: '21', field: 'commodityCode' },
-} as const;
-const po = {
-  field: 'customer_code',
-  reason: 'not_in_source',
-  path: 'invoice.purchaseOrderReference',
-  source: { objectType: 'Invoice', externalId: '1001', field: 'CustomField' },
-} as const;
-const duty = { field: 'duty', reason: 'not_carried', path: 'invoice.dutyAmountMinor', source: null } as const;
+  path,
+  source,
+});
+const commodity = notInSource('commodity_code', 'invoice.lineItems[0].commodityCode', {
+  objectType: 'ItemMapping',
+  externalId: '21',
+  field: 'commodityCode',
+});
+const po = notInSource('customer_code', 'invoice.purchaseOrderReference', {
+  objectType: 'Invoice',
+  externalId: '1001',
+  field: 'CustomField',
+});
+const duty: MissingField = { field: 'duty', reason: 'not_carried', path: 'invoice.dutyAmountMinor', source: null };
 const risk: RiskFinding = {
   code: 'generic_product_code',
   field: 'product_code',
