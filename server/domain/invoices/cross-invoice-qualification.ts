@@ -5,7 +5,7 @@ import type { CrossInvoiceRiskStore } from '../qualification/ports.js';
 /**
  * Months of invoices the cross-invoice placeholder rules look over: long enough to show a pattern (three monthly
  * billing cycles), short enough that an old default no longer used does not flag today's invoices
- * (docs/decisions.md, "Cross-invoice risks: window and storage").
+ * (docs/decisions.md, "Qualification: stored with the snapshot; cross-invoice risks over 3 months").
  */
 export const CROSS_INVOICE_WINDOW_MONTHS = 3;
 

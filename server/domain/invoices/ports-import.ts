@@ -1,5 +1,6 @@
 import type { StoredQualification } from '../qualification/stored-form.js';
 import type { CrossInvoiceRiskStore } from '../qualification/ports.js';
+import type { CrossInvoiceFacts } from '../qualification/cross-invoice-risks.js';
 import type { TenantScope } from '../tenant-scope.js';
 import type { ItemMappingVersion } from '../ledger/types.js';
 import type { StoredInvoiceState, StoredSourceRecord } from './types.js';
@@ -23,6 +24,8 @@ export interface MappedWrite {
   dependencies: unknown;
   mappings: unknown;
   qualification: StoredQualification;
+  /** What the cross-invoice rules read of the mapped invoice, kept beside it so the pass after a sync reads only this. */
+  crossInvoiceFacts: CrossInvoiceFacts;
 }
 
 /**

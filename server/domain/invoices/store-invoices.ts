@@ -1,6 +1,12 @@
 import { scopeOfConnection, type LedgerConnection } from '../ledger/types.js';
 import type { InvoicePageStore, MappedWrite } from './ports-import.js';
-import { qualificationInputOf, qualifyInvoice, storedQualificationOf, type Qualification } from '../qualification/index.js';
+import {
+  crossInvoiceFactsOf,
+  qualificationInputOf,
+  qualifyInvoice,
+  storedQualificationOf,
+  type Qualification,
+} from '../qualification/index.js';
 import { refreshCrossInvoiceRisks } from './cross-invoice-qualification.js';
 import { toItemMappingView } from './item-mapping-view.js';
 import { mapInvoice } from './map-invoice.js';
@@ -232,6 +238,7 @@ function toWrite(sourceRecordId: string, { result, qualification }: Mapped, exis
     dependencies: result.dependencies,
     mappings: result.mappings,
     qualification: storedQualificationOf(qualification),
+    crossInvoiceFacts: crossInvoiceFactsOf(result.invoice),
   };
 }
 

@@ -1,6 +1,12 @@
 /** Public surface of network qualification (docs/network-qualification.md): pure, no I/O. */
 export { qualifyInvoice, qualificationInputOf, withCrossInvoiceRisks } from './qualify.js';
-export { crossInvoiceRisks, MIN_INVOICES_FOR_PATTERNS } from './cross-invoice-risks.js';
+export {
+  crossInvoiceFactsOf,
+  crossInvoiceInputOf,
+  crossInvoiceRisks,
+  MIN_INVOICES_FOR_PATTERNS,
+  type CrossInvoiceFacts,
+} from './cross-invoice-risks.js';
 export { CARRIED } from './carriage.js';
 export { qualificationOfStored, storedQualificationOf, type StoredQualification } from './stored-form.js';
 export type { QualificationInput } from './source-fields.js';

@@ -27,6 +27,11 @@ export const InvoiceSnapshot = defineEntity({
     mappings: p.json<unknown[]>(),
     /** Network qualification per provider output, computed from this revision when it was mapped; null before it was. */
     qualification: p.json<Record<string, unknown>>().nullable(),
+    /**
+     * What the cross-invoice rules read of `content` (its date and each line's descriptor, unit, Item and Id), as
+     * `json` text; null for snapshots mapped before it was kept, whose window reads `content` instead.
+     */
+    crossInvoiceFacts: p.json<Record<string, unknown>>().columnType('json').nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['storedInvoice', 'revision'] }],

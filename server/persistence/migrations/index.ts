@@ -21,6 +21,7 @@ import { Migration20261126073329_reference_lengths } from './Migration2026112607
 import { Migration20261126073500_payment_chains } from './Migration20261126073500_payment_chains.js';
 import { Migration20261126083700_invoice_snapshot_required } from './Migration20261126083700_invoice_snapshot_required.js';
 import { Migration20261126103157_qualification } from './Migration20261126103157_qualification.js';
+import { Migration20261127000000_cross_invoice_facts } from './Migration20261127000000_cross_invoice_facts.js';
 
 /**
  * Every migration, in order. Listed statically (not discovered from disk) so the
@@ -49,4 +50,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126073500_payment_chains', class: Migration20261126073500_payment_chains },
   { name: 'Migration20261126083700_invoice_snapshot_required', class: Migration20261126083700_invoice_snapshot_required },
   { name: 'Migration20261126103157_qualification', class: Migration20261126103157_qualification },
+  { name: 'Migration20261127000000_cross_invoice_facts', class: Migration20261127000000_cross_invoice_facts },
 ];

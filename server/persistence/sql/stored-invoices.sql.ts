@@ -74,12 +74,15 @@ export async function writeMappedInvoices(
       dependencies: r.dependencies,
       mappings: r.mappings,
       qualification: r.qualification,
+      // As text, stored in a `json` column: one string to parse and keep, not a tree of values (docs/performance.md).
+      cross_invoice_facts: JSON.stringify(r.crossInvoiceFacts),
     })),
   );
   const { rows: written } = await sql<{ snapshots: number }>`with v as (
        select * from jsonb_to_recordset(${rows}::jsonb) as v(id uuid, snapshot_id uuid, source_record_id uuid, ledger_invoice_id text,
          invoice_number text, status text, currency text, total_amount_minor bigint, source_version text, revision text,
-         mapper_version text, deleted boolean, content jsonb, issues jsonb, dependencies jsonb, mappings jsonb, qualification jsonb)
+         mapper_version text, deleted boolean, content jsonb, issues jsonb, dependencies jsonb, mappings jsonb, qualification jsonb,
+         cross_invoice_facts text)
      ), invoices as (
        insert into stored_invoices (id, organization_id, integration_id, environment, connection_id, source_record_id, ledger_invoice_id,
          invoice_number, status, currency, total_amount_minor, source_version, revision, current_snapshot_id, deleted, created_at, updated_at)
@@ -92,9 +95,9 @@ export async function writeMappedInvoices(
        returning id, ledger_invoice_id
      ), snapshots as (
        insert into invoice_snapshots (id, organization_id, integration_id, environment, stored_invoice_id, revision, mapper_version,
-         source_version, content, issues, dependencies, mappings, qualification, created_at)
+         source_version, content, issues, dependencies, mappings, qualification, cross_invoice_facts, created_at)
        select v.snapshot_id, ${organizationId}, ${integrationId}, ${environment}, si.id, v.revision, v.mapper_version, v.source_version, v.content, v.issues, v.dependencies,
-         v.mappings, v.qualification, ${o.now} from v join invoices si on si.ledger_invoice_id = v.ledger_invoice_id
+         v.mappings, v.qualification, v.cross_invoice_facts::json, ${o.now} from v join invoices si on si.ledger_invoice_id = v.ledger_invoice_id
        on conflict (stored_invoice_id, revision) do nothing
        returning id
      )

@@ -105,12 +105,13 @@ async function seedAsOlderVersion(orm: MikroORM) {
        values (?, ?, ?, 'sandbox', ?, ?, ?, '0', false, ?::jsonb, ?, now(), now())`,
       [crypto.randomUUID(), org, ledger, connection, entityType, String(payload.Id), JSON.stringify(payload), run],
     );
-  // Today's mapper also stores each snapshot's qualification, a column a later migration adds (…_qualification): it
-  // exists while this version's rows are written only, so the schema is BEFORE's again when they are dumped.
-  await sql(`alter table invoice_snapshots add column qualification jsonb`);
+  // Today's mapper also stores each snapshot's qualification and cross-invoice facts, columns later migrations add
+  // (…_qualification, …_cross_invoice_facts): they
+  // exist while this version's rows are written only, so the schema is BEFORE's again when they are dumped.
+  await sql(`alter table invoice_snapshots add column qualification jsonb, add column cross_invoice_facts json`);
   const { store } = poolUnitOfWork(orm);
   await mapAndStoreInvoices(store, { connection: (await store.ledger.connectionById(connection))!, now: new Date() });
-  await sql(`alter table invoice_snapshots drop column qualification`);
+  await sql(`alter table invoice_snapshots drop column qualification, drop column cross_invoice_facts`);
 
   const current = async (ledgerInvoiceId: string) =>
     (

@@ -55,12 +55,13 @@ async function seedAsOlderVersion(orm: MikroORM): Promise<string> {
        values (?, ?, ?, 'sandbox', ?, ?, ?, '0', false, ?::jsonb, ?, now(), now())`,
       [crypto.randomUUID(), org, ledger, connection, entityType, String(payload.Id), JSON.stringify(payload), run],
     );
-  // Today's mapper also stores each snapshot's qualification, a column a later migration adds (…_qualification): it
-  // exists while these rows are written only.
-  await sql(`alter table invoice_snapshots add column qualification jsonb`);
+  // Today's mapper also stores each snapshot's qualification and cross-invoice facts, columns later migrations add
+  // (…_qualification, …_cross_invoice_facts): they
+  // exist while these rows are written only.
+  await sql(`alter table invoice_snapshots add column qualification jsonb, add column cross_invoice_facts json`);
   const { store } = poolUnitOfWork(orm);
   await mapAndStoreInvoices(store, { connection: (await store.ledger.connectionById(connection))!, now: new Date() });
-  await sql(`alter table invoice_snapshots drop column qualification`);
+  await sql(`alter table invoice_snapshots drop column qualification, drop column cross_invoice_facts`);
   const [clean] = await sql<{ id: string }>(
     `select s.id from invoice_snapshots s join stored_invoices si on si.current_snapshot_id = s.id where si.ledger_invoice_id = ?`,
     [company.Invoice[0]!.Id],

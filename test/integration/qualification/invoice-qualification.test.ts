@@ -151,10 +151,53 @@ describe('invoice detail (endpoint 9): qualification per provider, computed when
     });
     const others = await invoiceOf(reader, '1004');
     expect((others as any).qualification.gwc.risks).toEqual([singleUnit('1004', 0, '6'), singleUnit('1004', 1, '1')]);
+    // What the rules read of the snapshot is kept beside it: its date and each line's descriptor, unit, Item and Id.
+    const [facts] = await sql(`select cross_invoice_facts from invoice_snapshots where id = ?`, [after.snapshotId]);
+    expect(after.invoice.issuedAt).toMatch(/^2\d{3}-/);
+    expect(facts.cross_invoice_facts).toEqual({
+      issuedAt: after.invoice.issuedAt,
+      lines: [
+        ['Product 3', 'EA', '3', '1'],
+        ['Product 4', 'EA', '4', '2'],
+      ],
+    });
 
     await confirm(reader, '4', 'SKU-00004', 'BX', '43211507');
     expect(((await invoiceOf(reader, '1001')) as any).qualification).toEqual(same({ level: 'product_3', missing: [], risks: [] }));
     const rows = await sql(`select cross_invoice_risks from stored_invoices where connection_id = ?`, [reader.connectionRowId]);
     expect(rows.map((r) => r.cross_invoice_risks)).toEqual([[], [], [], []]);
+  });
+
+  it('when a window invoice’s snapshot was stored before its cross-invoice facts were kept, then the rules read its mapped invoice', async () => {
+    const reader = await setUp();
+    for (const [item, code] of [
+      ['1', 'SKU-00001'],
+      ['3', 'SKU-00003'],
+      ['5', 'P-5'],
+      ['6', 'SKU-00006'],
+    ] as const)
+      await confirm(reader, item, code, 'EA', '43211503');
+    await confirm(reader, '4', 'SKU-00004', 'BX', '43211507');
+    // 1004 (items 6 and 1, which the next change does not touch) on a copy of its snapshot without facts, as stored before.
+    const invoice = await invoiceOf(reader, '1004');
+    const [older] = await sql(
+      `insert into invoice_snapshots (id, organization_id, integration_id, environment, stored_invoice_id, revision, mapper_version, source_version, content, issues, dependencies, mappings, qualification, created_at)
+       select gen_random_uuid(), organization_id, integration_id, environment, stored_invoice_id, 'rev-before-facts', mapper_version, source_version, content, issues, dependencies, mappings, qualification, now()
+         from invoice_snapshots where id = ? returning id, cross_invoice_facts`,
+      [invoice.snapshotId],
+    );
+    expect(older.cross_invoice_facts).toBeNull();
+    await sql(`update stored_invoices set current_snapshot_id = ?, revision = 'rev-before-facts' where id = ?`, [older.id, invoice.id]);
+
+    // Item 4 gets the unit of all the others: 1001 and 1002 are mapped again, and the pass over the window counts 1004 in.
+    await confirm(reader, '4', 'SKU-00004', 'EA', '43211507');
+    expect((await stored(invoice.id)).cross_invoice_risks).toEqual([singleUnit('1004', 0, '6'), singleUnit('1004', 1, '1')]);
+    const reread = await invoiceOf(reader, '1004');
+    expect(reread.snapshotId).toBe(older.id);
+    expect((reread as any).qualification.gwc.risks).toEqual([singleUnit('1004', 0, '6'), singleUnit('1004', 1, '1')]);
+    expect((await stored((await invoiceOf(reader, '1001')).id)).cross_invoice_risks).toEqual([
+      singleUnit('1001', 0, '3'),
+      singleUnit('1001', 1, '4'),
+    ]);
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { crossInvoiceRisks, qualifyInvoice, type QualificationInput } from '../../../server/domain/qualification/index.js';
+import {
+  crossInvoiceFactsOf,
+  crossInvoiceInputOf,
+  crossInvoiceRisks,
+  qualifyInvoice,
+  type QualificationInput,
+} from '../../../server/domain/qualification/index.js';
 import { item, line, mapped, mapping, withLines } from './support.js';
 
 /** Three invoices of two items each; `names` gives each item's Name, `units` each item's confirmed unit. */
@@ -62,5 +68,20 @@ describe('placeholder-risk rules across invoices', () => {
     expect(q.gwa.level).toBe('product_3');
     expect(q.gwb.risks).toEqual([]);
     expect(JSON.stringify(list)).toBe(before);
+  });
+
+  it('when the rules read the facts a snapshot keeps instead of its mapped invoice, then they find the same, through JSON', () => {
+    const list = invoices({ '11': 'Goods', '12': 'Goods' }, { '11': 'EA', '12': 'ea' });
+    const facts = list.map((q) => JSON.parse(JSON.stringify(crossInvoiceFactsOf(q.invoice))));
+    expect(facts[0]).toEqual({
+      issuedAt: list[0]!.invoice.issuedAt,
+      lines: [
+        ['Goods', 'EA', '11', '1'],
+        ['Goods', 'ea', '12', '2'],
+      ],
+    });
+    const fromFacts = crossInvoiceRisks(list.map((q, i) => crossInvoiceInputOf(q.ledgerInvoiceId!, facts[i])));
+    expect(fromFacts).toHaveLength(12);
+    expect(fromFacts).toEqual(crossInvoiceRisks(list));
   });
 });
