@@ -1,7 +1,7 @@
 /**
  * `npm run bench:invoices`: stored invoices, two measurements in one run on a
  * throw-away embedded PostgreSQL (or BENCH_DATABASE_URL); BENCH_PART=sync or
- * BENCH_PART=list runs one of them.
+ * BENCH_PART=list runs one of them (BENCH_SIZES=10000 imports one size only, BENCH_SYNC_REPS=n repeats the sync part).
  *
  * sync: the real importer over in-process sandbox companies of 10,000 and 20,000
  * invoices (5 lines, 1,000 items), each size imported twice on fresh connections,
