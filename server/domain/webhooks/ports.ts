@@ -18,9 +18,14 @@ export interface WebhookStore {
   findEndpointForDelivery(id: string): Promise<DeliveryEndpoint | undefined>;
   /**
    * Claim a delivery's identity: its row is inserted unless one of the endpoint's unique keys is taken (a concurrent
-   * claimer waits on the unique index until the first commits). Whether this call inserted.
+   * claimer waits on the unique index until the first commits). Whether this call inserted and, when it did, the
+   * tracked payment `providerPaymentId` is linked to in this integration and environment.
    */
-  claimEvent(scope: TenantScope, event: EventInsert): Promise<boolean>;
+  claimEvent(
+    scope: TenantScope,
+    event: EventInsert,
+    providerPaymentId: string | null,
+  ): Promise<{ claimed: boolean; linked: LinkedPayment | undefined }>;
   /** The recorded status of the delivery that holds either unique key of this identity. */
   findEventStatus(identity: {
     endpointId: string;
@@ -29,14 +34,8 @@ export interface WebhookStore {
     subjectId: string;
     providerEventId: string | null;
   }): Promise<string | undefined>;
-  setEventOutcome(
-    id: string,
-    outcome: { status: string; observationId: string | null; trackedPaymentId: string | null; issues: unknown[] | null },
-  ): Promise<void>;
-  /** The tracked payment a provider payment id is linked to in this integration and environment. */
-  findPaymentByProviderId(scope: TenantScope, providerPaymentId: string): Promise<LinkedPayment | undefined>;
-  /** The tracked payment an observation counts for. */
-  findObservationPayment(observationId: string): Promise<string | undefined>;
+  /** The delivery's outcome; the tracked payment its observation counts for is stored with it. */
+  setEventOutcome(id: string, outcome: { status: string; observationId: string | null; issues: unknown[] | null }): Promise<void>;
   /** Keep the endpoint's last refused delivery and why (a safe message, never signature or secret material). */
   noteRefusal(endpointId: string, refusal: { code: string; message: string; at: Date }): Promise<void>;
 

@@ -54,7 +54,8 @@ export interface DeliveredEvent {
 
 /**
  * Record one verified delivery once: claim its row (a concurrent repeat waits on the unique index, then finds it and
- * answers `duplicate: true`), compute its effect from the payment already linked to its provider payment id, and
+ * answers `duplicate: true`) and read the payment already linked to its provider payment id in the same statement,
+ * compute its effect from that payment, and
  * record the observation in a savepoint, so a refused observation leaves the row marked `rejected` with the reasons.
  * An unusable event (`invalid`) rolls everything back: the provider's retry gets the same 400.
  */
@@ -80,21 +81,24 @@ export async function recordDelivery(
   return storage.transaction(async ({ webhooks: store }, tx) => {
     const rowId = crypto.randomUUID();
     const identity = { endpointId: input.endpointId, kind: event.kind, notificationAt: event.at, subjectId: event.subjectId };
-    const claimed = await store.claimEvent(scope, {
-      id: rowId,
-      ...identity,
-      subjectType: event.subjectType,
-      providerEventId: event.providerEventId,
-      subject: event.subject,
-      requestId: input.requestId,
-      createdAt: now,
-    });
+    const { claimed, linked: tracked } = await store.claimEvent(
+      scope,
+      {
+        id: rowId,
+        ...identity,
+        subjectType: event.subjectType,
+        providerEventId: event.providerEventId,
+        subject: event.subject,
+        requestId: input.requestId,
+        createdAt: now,
+      },
+      input.providerPaymentId,
+    );
     if (!claimed) {
       const status = await store.findEventStatus({ ...identity, providerEventId: event.providerEventId });
       return { received: true, kind: event.kind, status: status as WebhookEventStatus, duplicate: true };
     }
 
-    const tracked = input.providerPaymentId ? await store.findPaymentByProviderId(scope, input.providerPaymentId) : undefined;
     const effect = input.effectOf(
       tracked && {
         attemptId: tracked.attemptId,
@@ -127,8 +131,7 @@ export async function recordDelivery(
       status = 'rejected';
       issues = err.issues;
     }
-    const trackedPaymentId = observationId ? ((await store.findObservationPayment(observationId)) ?? null) : null;
-    await store.setEventOutcome(rowId, { status, observationId, trackedPaymentId, issues });
+    await store.setEventOutcome(rowId, { status, observationId, issues });
     return { received: true, kind: event.kind, status, duplicate: false };
   });
 }

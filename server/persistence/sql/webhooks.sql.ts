@@ -45,31 +45,52 @@ export async function findEndpointForDelivery(db: Database, id: string): Promise
  * unique keys is taken, (endpoint, kind, timestamp, subject) or (endpoint,
  * provider event id). A concurrent claimer of the same identity waits on the
  * unique index until the first commits, then inserts nothing. Returns whether
- * this call inserted.
+ * this call inserted and, when it did, the tracked payment `providerPaymentId` is linked to in the scope's integration
+ * and environment, read by the same statement (one round trip, not two: docs/performance.md, "Webhook deliveries").
  */
-export async function claimEvent(db: Database, scope: TenantScope, row: EventInsert): Promise<boolean> {
+export async function claimEvent(
+  db: Database,
+  scope: TenantScope,
+  row: EventInsert,
+  providerPaymentId: string | null,
+): Promise<{ claimed: boolean; linked: LinkedPayment | undefined }> {
   const rows = await db
-    .insertInto('webhook_events')
-    .values({
-      id: row.id,
-      organization: scope.organizationId,
-      integration: scope.integrationId,
-      environment: scope.environment,
-      endpoint: row.endpointId,
-      kind: row.kind,
-      notificationAt: row.notificationAt,
-      subjectType: row.subjectType,
-      subjectId: row.subjectId,
-      providerEventId: row.providerEventId,
-      status: 'no_payment_effect',
-      subject: row.subject,
-      requestId: row.requestId,
-      createdAt: row.createdAt,
-    })
-    .onConflict((oc) => oc.doNothing())
-    .returning('id')
+    .with('claimed', (qb) =>
+      qb
+        .insertInto('webhook_events')
+        .values({
+          id: row.id,
+          organization: scope.organizationId,
+          integration: scope.integrationId,
+          environment: scope.environment,
+          endpoint: row.endpointId,
+          kind: row.kind,
+          notificationAt: row.notificationAt,
+          subjectType: row.subjectType,
+          subjectId: row.subjectId,
+          providerEventId: row.providerEventId,
+          status: 'no_payment_effect',
+          subject: row.subject,
+          requestId: row.requestId,
+          createdAt: row.createdAt,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .returning('id'),
+    )
+    .selectFrom('claimed')
+    .leftJoin('tracked_payments as tp', (join) =>
+      providerPaymentId === null
+        ? join.on(sql<boolean>`false`)
+        : join
+            .on('tp.integration', '=', scope.integrationId)
+            .on('tp.environment', '=', scope.environment)
+            .on('tp.providerPaymentId', '=', providerPaymentId),
+    )
+    .select(['tp.id', 'tp.attemptId', 'tp.currency', 'tp.capturedAmountMinor', 'tp.refundedAmountMinor', 'tp.enrichmentRequestId'])
     .execute();
-  return rows.length > 0;
+  const [claimed] = rows;
+  if (claimed === undefined) return { claimed: false, linked: undefined };
+  return { claimed: true, linked: claimed.id === null ? undefined : (claimed as LinkedPayment) };
 }
 
 /** The recorded status of the delivery that holds either unique key of this identity. */
@@ -96,37 +117,25 @@ export async function findEventStatus(
   return row?.status;
 }
 
+/** The delivery's outcome, with the tracked payment its observation counts for (read by the same statement). */
 export async function setEventOutcome(
   db: Database,
   id: string,
-  outcome: { status: string; observationId: string | null; trackedPaymentId: string | null; issues: unknown[] | null },
+  outcome: { status: string; observationId: string | null; issues: unknown[] | null },
 ): Promise<void> {
+  const { observationId } = outcome;
   await db
     .updateTable('webhook_events')
-    .set({
+    .set((eb) => ({
       status: outcome.status,
-      observationId: outcome.observationId,
-      trackedPaymentId: outcome.trackedPaymentId,
+      observationId,
+      trackedPaymentId:
+        observationId === null ? null : eb.selectFrom('payment_observations').select('trackedPayment').where('id', '=', observationId),
       // The envelope's issues (objects): stored as the jsonb array the column holds.
       issues: outcome.issues as Record<string, unknown>[] | null,
-    })
+    }))
     .where('id', '=', id)
     .execute();
-}
-
-/** The tracked payment a provider payment id (gwa transaction, gwc PaymentIntent) is linked to in this integration and environment. */
-export async function findPaymentByProviderId(
-  db: Database,
-  scope: TenantScope,
-  providerPaymentId: string,
-): Promise<LinkedPayment | undefined> {
-  return db
-    .selectFrom('tracked_payments')
-    .select(['id', 'attemptId', 'currency', 'capturedAmountMinor', 'refundedAmountMinor', 'enrichmentRequestId'])
-    .where('integration', '=', scope.integrationId)
-    .where('environment', '=', scope.environment)
-    .where('providerPaymentId', '=', providerPaymentId)
-    .executeTakeFirst();
 }
 
 /** Keep the endpoint's last refused delivery and why (a safe message, never signature or secret material). */
@@ -140,11 +149,6 @@ export async function noteRefusal(db: Database, endpointId: string, refusal: { c
     })
     .where('id', '=', endpointId)
     .execute();
-}
-
-export async function findObservationPayment(db: Database, observationId: string): Promise<string | undefined> {
-  const row = await db.selectFrom('payment_observations').select('trackedPayment').where('id', '=', observationId).executeTakeFirst();
-  return row?.trackedPayment;
 }
 
 /** The delivery status of each endpoint, in three statements whatever the number of endpoints. */

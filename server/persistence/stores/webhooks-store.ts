@@ -5,11 +5,9 @@ import * as sql from '../sql/webhooks.sql.js';
 export function webhooksStore(db: Database): WebhookStore {
   return {
     findEndpointForDelivery: (id) => sql.findEndpointForDelivery(db, id),
-    claimEvent: (scope, event) => sql.claimEvent(db, scope, event),
+    claimEvent: (scope, event, providerPaymentId) => sql.claimEvent(db, scope, event, providerPaymentId),
     findEventStatus: (identity) => sql.findEventStatus(db, identity),
     setEventOutcome: (id, outcome) => sql.setEventOutcome(db, id, outcome),
-    findPaymentByProviderId: (scope, providerPaymentId) => sql.findPaymentByProviderId(db, scope, providerPaymentId),
-    findObservationPayment: (observationId) => sql.findObservationPayment(db, observationId),
     noteRefusal: (endpointId, refusal) => sql.noteRefusal(db, endpointId, refusal),
     integrationForEndpoint: (integrationId) => sql.integrationForEndpoint(db, integrationId),
     insertEndpoint: (endpoint) => sql.insertEndpoint(db, endpoint),

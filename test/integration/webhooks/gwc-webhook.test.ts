@@ -6,6 +6,8 @@ import { adminCall, createTenant, type Tenant } from '../../support/tenants.js';
 import { gwcReport } from '../../support/reports.js';
 import { charge, deliverGwc, gwcEvent, newPaymentIntentId, newSecret, paymentIntent, signed } from '../../support/gwc-webhooks.js';
 import { newKeys } from '../../support/gwa-webhooks.js';
+import { poolDatabase } from '../../../server/persistence/kysely.js';
+import { webhooksStore } from '../../../server/persistence/stores/webhooks-store.js';
 
 const sql = <T = any>(app: TestApp, query: string, params: unknown[] = []) =>
   app.orm.em.getConnection().execute(query, params) as Promise<T[]>;
@@ -499,6 +501,52 @@ describe('gwc provider events (spec: Events 2)', () => {
     expect(listed.body.events.map((e: any) => [e.kind, e.subjectId, e.status])).toEqual([
       ['payment_intent.succeeded', succeeded.id, 'captured'],
     ]);
+  });
+
+  it('when a delivery is claimed, then the same statement returns the payment its PaymentIntent is linked to, typed as stored; a repeat claims nothing', async () => {
+    const { tenant, secret, endpoint, path } = await setup();
+    const pi = newPaymentIntentId();
+    const captured = await deliverGwc(
+      app,
+      path,
+      signed(secret, gwcEvent('payment_intent.succeeded', paymentIntent({ id: pi, amount_received: 10000 }))),
+    );
+    expect(captured.status).toBe(200);
+    const [payment] = await sql(app, 'select id from tracked_payments where integration_id = ?', [tenant.integrationId]);
+    const store = webhooksStore(poolDatabase(app.orm));
+    const scope = { organizationId: tenant.organizationId, integrationId: tenant.integrationId, environment: tenant.environment };
+    const event = (subjectId: string) => ({
+      id: crypto.randomUUID(),
+      endpointId: endpoint.id,
+      kind: 'charge.captured',
+      notificationAt: new Date('2026-11-27T00:00:00Z'),
+      subjectType: 'charge',
+      subjectId,
+      providerEventId: subjectId,
+      subject: {},
+      requestId: 'claim-test',
+      createdAt: new Date(),
+    });
+    expect(await store.claimEvent(scope, event('evt_claim_1'), pi)).toEqual({
+      claimed: true,
+      linked: {
+        id: payment.id,
+        attemptId: `gwc_payment_intent_${pi}`,
+        currency: 'usd',
+        capturedAmountMinor: 10000,
+        refundedAmountMinor: 0,
+        enrichmentRequestId: null,
+      },
+    });
+    expect(await store.claimEvent(scope, event('evt_claim_1'), pi)).toEqual({ claimed: false, linked: undefined });
+    expect(await store.claimEvent(scope, event('evt_claim_2'), newPaymentIntentId())).toEqual({ claimed: true, linked: undefined });
+    expect(await store.claimEvent(scope, event('evt_claim_3'), null)).toEqual({ claimed: true, linked: undefined });
+    // Another integration's link is never returned.
+    const other = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    expect(await store.claimEvent({ ...scope, integrationId: other.integrationId }, event('evt_claim_4'), pi)).toEqual({
+      claimed: true,
+      linked: undefined,
+    });
   });
 });
 
