@@ -277,7 +277,8 @@ const trackedPaymentColumns = [
   'verified_capture',
 ] as const;
 
-const amountOrNull = (value: string | null): number | null => (value === null ? null : Number(value));
+/** A bigint amount column as the driver reads it (text) as the domain's number of minor units. */
+export const amountOrNull = (value: string | null): number | null => (value === null ? null : Number(value));
 
 /** A row of the `payment_chains` view (its database values: amounts and times as text) as the domain's payment. */
 const paymentChainOf = (row: PaymentChainViews['payment_chains']): PaymentChain => ({

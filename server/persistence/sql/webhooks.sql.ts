@@ -12,33 +12,74 @@ import type {
 } from '../../domain/webhooks/types.js';
 import type { Position } from '../../domain/pagination.js';
 import type { TenantScope } from '../../domain/tenant-scope.js';
-import type { Database } from '../kysely.js';
+import { hotStatement, runNamed, type Database } from '../kysely.js';
+import { amountOrNull } from './payment-reports.sql.js';
 import type { PreparationEvidenceFactsView } from './evidence.sql.js';
 import type { PaymentChainViews } from './payment-chains.js';
 
+/*
+ * A delivery's statements are hot statements (docs/performance.md, "Webhook deliveries"): compiled once, sent by name,
+ * never walked by the entity plugin; their texts name the columns and convert what the driver reads.
+ */
+const DELIVERY_ENDPOINT = hotStatement(
+  'webhook_delivery_endpoint',
+  (id: string) =>
+    sql<
+      Omit<DeliveryEndpoint, 'previousValidUntil'> & { previousValidUntil: string | null }
+    >`select e.id, e.organization_id as "organizationId", e.integration_id as "integrationId", e.environment, e.status,
+       e.public_key as "publicKey", e.private_key_enc as "privateKeyEnc", e.previous_public_key as "previousPublicKey",
+       e.previous_private_key_enc as "previousPrivateKeyEnc", e.previous_valid_until as "previousValidUntil",
+       o.status as "organizationStatus", i.provider as "integrationProvider", i.environment as "integrationEnvironment"
+     from webhook_endpoints e join integrations i on i.id = e.integration_id join organizations o on o.id = e.organization_id
+     where e.id = ${id}`,
+);
+
 export async function findEndpointForDelivery(db: Database, id: string): Promise<DeliveryEndpoint | undefined> {
-  return db
-    .selectFrom('webhook_endpoints as e')
-    .innerJoin('integrations as i', 'i.id', 'e.integration')
-    .innerJoin('organizations as o', 'o.id', 'e.organization')
-    .select([
-      'e.id',
-      'e.organization as organizationId',
-      'e.integration as integrationId',
-      'e.environment',
-      'e.status',
-      'e.publicKey',
-      'e.privateKeyEnc',
-      'e.previousPublicKey',
-      'e.previousPrivateKeyEnc',
-      'e.previousValidUntil',
-      'o.status as organizationStatus',
-      'i.provider as integrationProvider',
-      'i.environment as integrationEnvironment',
-    ])
-    .where('e.id', '=', id)
-    .executeTakeFirst();
+  const [row] = await runNamed(db, DELIVERY_ENDPOINT, id);
+  // The pool's driver reads timestamps as text.
+  return row && { ...row, previousValidUntil: row.previousValidUntil === null ? null : new Date(row.previousValidUntil) };
 }
+
+/** The claim's row, then the linked payment's columns (all null when none is linked); no row when nothing was claimed. */
+interface ClaimRow {
+  id: string | null;
+  attempt_id: string | null;
+  currency: string | null;
+  captured_amount_minor: string | null;
+  refunded_amount_minor: string | null;
+  enrichment_request_id: string | null;
+}
+
+const CLAIM_EVENT = hotStatement(
+  'webhook_event_claim',
+  (
+    id: string,
+    organizationId: string,
+    integrationId: string,
+    environment: string,
+    endpointId: string,
+    kind: string,
+    notificationAt: Date,
+    subjectType: string,
+    subjectId: string,
+    providerEventId: string | null,
+    subject: string,
+    requestId: string,
+    createdAt: Date,
+    providerPaymentId: string | null,
+  ) =>
+    sql<ClaimRow>`with claimed as (
+       insert into webhook_events (id, organization_id, integration_id, environment, endpoint_id, kind, notification_at, subject_type,
+         subject_id, provider_event_id, status, subject, request_id, created_at)
+       values (${id}, ${organizationId}, ${integrationId}, ${environment}, ${endpointId}, ${kind}, ${notificationAt}, ${subjectType},
+         ${subjectId}, ${providerEventId}, 'no_payment_effect', ${subject}::jsonb, ${requestId}, ${createdAt})
+       on conflict do nothing
+       returning integration_id, environment
+     )
+     select tp.id, tp.attempt_id, tp.currency, tp.captured_amount_minor, tp.refunded_amount_minor, tp.enrichment_request_id
+       from claimed c left join tracked_payments tp
+         on tp.integration_id = c.integration_id and tp.environment = c.environment and tp.provider_payment_id = ${providerPaymentId}`,
+);
 
 /**
  * Claim the delivery's identity: insert its row unless one of the endpoint's
@@ -46,7 +87,7 @@ export async function findEndpointForDelivery(db: Database, id: string): Promise
  * provider event id). A concurrent claimer of the same identity waits on the
  * unique index until the first commits, then inserts nothing. Returns whether
  * this call inserted and, when it did, the tracked payment `providerPaymentId` is linked to in the scope's integration
- * and environment, read by the same statement (one round trip, not two: docs/performance.md, "Webhook deliveries").
+ * and environment, read by the same statement (one round trip, not two).
  */
 export async function claimEvent(
   db: Database,
@@ -54,43 +95,37 @@ export async function claimEvent(
   row: EventInsert,
   providerPaymentId: string | null,
 ): Promise<{ claimed: boolean; linked: LinkedPayment | undefined }> {
-  const rows = await db
-    .with('claimed', (qb) =>
-      qb
-        .insertInto('webhook_events')
-        .values({
-          id: row.id,
-          organization: scope.organizationId,
-          integration: scope.integrationId,
-          environment: scope.environment,
-          endpoint: row.endpointId,
-          kind: row.kind,
-          notificationAt: row.notificationAt,
-          subjectType: row.subjectType,
-          subjectId: row.subjectId,
-          providerEventId: row.providerEventId,
-          status: 'no_payment_effect',
-          subject: row.subject,
-          requestId: row.requestId,
-          createdAt: row.createdAt,
-        })
-        .onConflict((oc) => oc.doNothing())
-        .returning('id'),
-    )
-    .selectFrom('claimed')
-    .leftJoin('tracked_payments as tp', (join) =>
-      providerPaymentId === null
-        ? join.on(sql<boolean>`false`)
-        : join
-            .on('tp.integration', '=', scope.integrationId)
-            .on('tp.environment', '=', scope.environment)
-            .on('tp.providerPaymentId', '=', providerPaymentId),
-    )
-    .select(['tp.id', 'tp.attemptId', 'tp.currency', 'tp.capturedAmountMinor', 'tp.refundedAmountMinor', 'tp.enrichmentRequestId'])
-    .execute();
-  const [claimed] = rows;
+  const [claimed] = await runNamed(
+    db,
+    CLAIM_EVENT,
+    row.id,
+    scope.organizationId,
+    scope.integrationId,
+    scope.environment,
+    row.endpointId,
+    row.kind,
+    row.notificationAt,
+    row.subjectType,
+    row.subjectId,
+    row.providerEventId,
+    JSON.stringify(row.subject),
+    row.requestId,
+    row.createdAt,
+    providerPaymentId,
+  );
   if (claimed === undefined) return { claimed: false, linked: undefined };
-  return { claimed: true, linked: claimed.id === null ? undefined : (claimed as LinkedPayment) };
+  if (claimed.id === null) return { claimed: true, linked: undefined };
+  return {
+    claimed: true,
+    linked: {
+      id: claimed.id,
+      attemptId: claimed.attempt_id!,
+      currency: claimed.currency,
+      capturedAmountMinor: amountOrNull(claimed.captured_amount_minor),
+      refundedAmountMinor: amountOrNull(claimed.refunded_amount_minor),
+      enrichmentRequestId: claimed.enrichment_request_id,
+    },
+  };
 }
 
 /** The recorded status of the delivery that holds either unique key of this identity. */
@@ -117,25 +152,30 @@ export async function findEventStatus(
   return row?.status;
 }
 
+const EVENT_OUTCOME = hotStatement(
+  'webhook_event_outcome',
+  (id: string, status: string, observationId: string | null, issues: string | null) =>
+    sql<never>`update webhook_events set status = ${status}, observation_id = ${observationId},
+       tracked_payment_id = (select o.tracked_payment_id from payment_observations o where o.id = ${observationId}),
+       issues = ${issues}::jsonb
+     where id = ${id}`,
+);
+
 /** The delivery's outcome, with the tracked payment its observation counts for (read by the same statement). */
 export async function setEventOutcome(
   db: Database,
   id: string,
   outcome: { status: string; observationId: string | null; issues: unknown[] | null },
 ): Promise<void> {
-  const { observationId } = outcome;
-  await db
-    .updateTable('webhook_events')
-    .set((eb) => ({
-      status: outcome.status,
-      observationId,
-      trackedPaymentId:
-        observationId === null ? null : eb.selectFrom('payment_observations').select('trackedPayment').where('id', '=', observationId),
-      // The envelope's issues (objects): stored as the jsonb array the column holds.
-      issues: outcome.issues as Record<string, unknown>[] | null,
-    }))
-    .where('id', '=', id)
-    .execute();
+  // The envelope's issues (objects): stored as the jsonb array the column holds.
+  await runNamed(
+    db,
+    EVENT_OUTCOME,
+    id,
+    outcome.status,
+    outcome.observationId,
+    outcome.issues === null ? null : JSON.stringify(outcome.issues),
+  );
 }
 
 /** Keep the endpoint's last refused delivery and why (a safe message, never signature or secret material). */
@@ -207,8 +247,6 @@ export async function deliveryStatusOf(db: Database, endpointIds: readonly strin
  * statement has (so the entities' conversion leaves it as the database gave it) and converted once below.
  */
 const withViews = (db: Database) => db.withTables<PaymentChainViews & { preparation_evidence_facts: PreparationEvidenceFactsView }>();
-
-const amountOrNull = (value: string | null): number | null => (value === null ? null : Number(value));
 
 /**
  * What lacks a provider-verified capture, created before `createdBefore`, oldest first, at most `limit` (the domain's
