@@ -54,10 +54,10 @@ export interface DeliveredEvent {
 
 /**
  * Record one verified delivery once: claim its row (a concurrent repeat waits on the unique index, then finds it and
- * answers `duplicate: true`) and read the payment already linked to its provider payment id in the same statement,
- * compute its effect from that payment, and
- * record the observation in a savepoint, so a refused observation leaves the row marked `rejected` with the reasons.
- * An unusable event (`invalid`) rolls everything back: the provider's retry gets the same 400.
+ * answers `duplicate: true`) and, in the same statement, read the payment already linked to its provider payment id;
+ * compute its effect from that payment, and record the observation in a savepoint, so a refused observation leaves
+ * the row marked `rejected` with the reasons. An unusable event (`invalid`) rolls everything back: the provider's
+ * retry gets the same 400.
  */
 export type DeliveryStores = ReportStores & { webhooks: WebhookStore };
 
