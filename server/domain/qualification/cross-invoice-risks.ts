@@ -13,6 +13,11 @@ export interface CrossInvoiceInput {
   readonly invoice: { readonly lineItems: readonly CrossInvoiceLine[] };
 }
 
+/** A stored invoice of the cross-invoice window: what the rules read of its current snapshot. */
+export interface WindowInvoice extends CrossInvoiceInput {
+  readonly ledgerInvoiceId: string;
+}
+
 /** A line as a snapshot keeps it for the rules: descriptor, unit of measure, Item and line Id. */
 export type CrossInvoiceLineFacts = readonly [string | null, string | null, string | null, string];
 
@@ -34,7 +39,7 @@ export function crossInvoiceFactsOf(invoice: StoredInvoice): CrossInvoiceFacts {
 }
 
 /** The rules' input from a snapshot's stored facts. */
-export function crossInvoiceInputOf(ledgerInvoiceId: string, facts: CrossInvoiceFacts): CrossInvoiceInput & { ledgerInvoiceId: string } {
+export function crossInvoiceInputOf(ledgerInvoiceId: string, facts: CrossInvoiceFacts): WindowInvoice {
   return {
     ledgerInvoiceId,
     invoice: {

@@ -1,4 +1,4 @@
-import type { CrossInvoiceInput } from './cross-invoice-risks.js';
+import type { WindowInvoice } from './cross-invoice-risks.js';
 import type { QualificationLevel, RiskFinding, SourceField } from './fields.js';
 
 /** The preparations an operator figure covers: saved in `[from, to)`, optionally of one organization or integration. */
@@ -36,11 +36,6 @@ export interface FixGroup {
 export interface QualificationStore {
   levelGroups(filter: QualificationFilter): Promise<LevelGroup[]>;
   fixGroups(filter: QualificationFilter & { limit: number }): Promise<FixGroup[]>;
-}
-
-/** A stored invoice of the cross-invoice window: its current snapshot's mapped invoice, of which the rules read the lines. */
-export interface WindowInvoice extends CrossInvoiceInput {
-  readonly ledgerInvoiceId: string;
 }
 
 /** Where the cross-invoice findings of a connection's window are read from and written to (server/persistence/sql/qualification.sql.ts). */

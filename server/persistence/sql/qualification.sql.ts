@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { crossInvoiceInputOf, type CrossInvoiceFacts } from '../../domain/qualification/cross-invoice-risks.js';
+import { crossInvoiceInputOf, type CrossInvoiceFacts, type WindowInvoice } from '../../domain/qualification/cross-invoice-risks.js';
 import type { QualificationLevel, RiskFinding } from '../../domain/qualification/fields.js';
-import type { CrossInvoiceRiskStore, FixGroup, LevelGroup, QualificationFilter, WindowInvoice } from '../../domain/qualification/ports.js';
+import type { CrossInvoiceRiskStore, FixGroup, LevelGroup, QualificationFilter } from '../../domain/qualification/ports.js';
 import type { Database } from '../kysely.js';
 
 /*

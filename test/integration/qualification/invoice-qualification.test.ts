@@ -57,6 +57,18 @@ async function stored(invoiceId: string) {
   return row;
 }
 
+/** Every item's mapping confirmed in EA, but item 4's in BX: one step from one unit on every line of the window. */
+async function everyItemEaButItem4(reader: Reader) {
+  for (const [item, code] of [
+    ['1', 'SKU-00001'],
+    ['3', 'SKU-00003'],
+    ['5', 'P-5'],
+    ['6', 'SKU-00006'],
+  ] as const)
+    await confirm(reader, item, code, 'EA', '43211503');
+  await confirm(reader, '4', 'SKU-00004', 'BX', '43211507');
+}
+
 describe('invoice detail (endpoint 9): qualification per provider, computed when the invoice is mapped', () => {
   it('when an invoice is Product-3-grade, partial for a value the source lacks, or sends no line data, then each shows its level and what to fix, as stored with its snapshot', async () => {
     const reader = await setUp();
@@ -130,14 +142,7 @@ describe('invoice detail (endpoint 9): qualification per provider, computed when
 
   it('when every line of the window’s invoices gets one unit, then each invoice shows the cross-invoice risk; when the set changes back, it is gone', async () => {
     const reader = await setUp();
-    for (const [item, code] of [
-      ['1', 'SKU-00001'],
-      ['3', 'SKU-00003'],
-      ['5', 'P-5'],
-      ['6', 'SKU-00006'],
-    ] as const)
-      await confirm(reader, item, code, 'EA', '43211503');
-    await confirm(reader, '4', 'SKU-00004', 'BX', '43211507');
+    await everyItemEaButItem4(reader);
     const before = await invoiceOf(reader, '1001');
     expect((before as any).qualification).toEqual(same({ level: 'product_3', missing: [], risks: [] }));
 
@@ -170,14 +175,7 @@ describe('invoice detail (endpoint 9): qualification per provider, computed when
 
   it('when a window invoice’s snapshot was stored before its cross-invoice facts were kept, then the rules read its mapped invoice', async () => {
     const reader = await setUp();
-    for (const [item, code] of [
-      ['1', 'SKU-00001'],
-      ['3', 'SKU-00003'],
-      ['5', 'P-5'],
-      ['6', 'SKU-00006'],
-    ] as const)
-      await confirm(reader, item, code, 'EA', '43211503');
-    await confirm(reader, '4', 'SKU-00004', 'BX', '43211507');
+    await everyItemEaButItem4(reader);
     // 1004 (items 6 and 1, which the next change does not touch) on a copy of its snapshot without facts, as stored before.
     const invoice = await invoiceOf(reader, '1004');
     const [older] = await sql(
