@@ -122,11 +122,22 @@ export function mapInvoice(input: MapperInput): MappedInvoice {
  * Item fields are named by the Item's id (`source.Item(7).Name`).
  */
 function cardDataIssues(source: SourceRecord, items: readonly SourceRecord[]): CategorizedIssue[] {
-  const paths = [
-    ...redactedPaths(source, 'source'),
-    ...items.flatMap((item) => redactedPaths(item, `source.Item(${text(item.Id) ?? '?'})`)),
-  ];
+  const paths = [...redactedPaths(source, 'source'), ...items.flatMap(itemRedactedPaths)];
   return paths.map((path) => invoiceIssue('card_data_in_source', path));
+}
+
+/**
+ * An Item's redacted paths, found once per Item record: an import maps every invoice of a page against the same Item
+ * records, each read by many invoices. Records are parsed JSON, never changed after (keyed by identity, held weakly).
+ */
+const itemRedactions = new WeakMap<SourceRecord, string[]>();
+function itemRedactedPaths(item: SourceRecord): string[] {
+  let paths = itemRedactions.get(item);
+  if (paths === undefined) {
+    paths = redactedPaths(item, `source.Item(${text(item.Id) ?? '?'})`);
+    itemRedactions.set(item, paths);
+  }
+  return paths;
 }
 
 /** The invoice's currency, else the company's home currency (single-currency companies omit CurrencyRef). */
