@@ -15,7 +15,7 @@ import type { InvoiceStore, InvoiceVisibility } from './ports.js';
 import type { InvoiceState } from './types.js';
 import { checkoutModeOf } from './checkout-mode.js';
 import { invoiceIssue } from './issue-categories.js';
-import { qualificationOfStored, withCrossInvoiceRisks } from '../qualification/index.js';
+import { ledgerInvoiceIdOf, qualificationOfStored, withCrossInvoiceRisks } from '../qualification/index.js';
 
 type Storage = UnitOfWork<{ invoices: InvoiceStore }>;
 
@@ -139,9 +139,13 @@ async function toDetail(store: InvoiceStore, row: InvoiceState, readiness: Readi
 
 /** What was computed when the invoice was mapped (never here): the snapshot's qualification and its cross-invoice findings. */
 function qualificationOf(row: InvoiceState): InvoiceDetail['qualification'] {
-  if (row.qualification === null) return null;
+  if (row.qualification === null || row.invoice === null) return null;
+  const context = { ledgerInvoiceId: ledgerInvoiceIdOf(row.ledgerInvoiceId), invoice: row.invoice, mappings: row.mappings };
   // The domain's readonly lists as the contract's plain arrays (the same JSON).
-  return withCrossInvoiceRisks(qualificationOfStored(row.qualification), row.crossInvoiceRisks ?? []) as InvoiceDetail['qualification'];
+  return withCrossInvoiceRisks(
+    qualificationOfStored(row.qualification, context),
+    row.crossInvoiceRisks ?? [],
+  ) as InvoiceDetail['qualification'];
 }
 
 /** Endpoint 9: one visible invoice; missing, malformed and out-of-scope ids answer with one and the same 404. */

@@ -1,12 +1,6 @@
 import { scopeOfConnection, type LedgerConnection } from '../ledger/types.js';
 import type { InvoicePageStore, MappedWrite } from './ports-import.js';
-import {
-  crossInvoiceFactsOf,
-  qualificationInputOf,
-  qualifyInvoice,
-  storedQualificationOf,
-  type Qualification,
-} from '../qualification/index.js';
+import { crossInvoiceFactsOf, qualificationInputOf, storedQualificationOf, type StoredQualification } from '../qualification/index.js';
 import { refreshCrossInvoiceRisks } from './cross-invoice-qualification.js';
 import { toItemMappingView } from './item-mapping-view.js';
 import { mapInvoice } from './map-invoice.js';
@@ -100,7 +94,7 @@ async function statesOf(store: InvoicePageStore, connectionId: string, invoices:
 /** A mapped invoice and its network qualification, computed here where the mapper's input is at hand (never per request). */
 interface Mapped {
   result: MappedInvoice;
-  qualification: Qualification;
+  qualification: StoredQualification;
 }
 
 function mapRecord(rec: InvoiceRecord, context: MappingContext, items: ReadonlyMap<string, Record<string, unknown>>): Mapped {
@@ -108,7 +102,7 @@ function mapRecord(rec: InvoiceRecord, context: MappingContext, items: ReadonlyM
   const { preferences, settings, mappings } = context;
   const input = { invoice: rec.payload, items: used, preferences, settings, mappings, deleted: rec.deleted };
   const result = mapInvoice(input);
-  return { result, qualification: qualifyInvoice(qualificationInputOf(input, result)) };
+  return { result, qualification: storedQualificationOf(qualificationInputOf(input, result)) };
 }
 
 /** Write what changed: a mapping whose revision and deletion equal the stored invoice's is not written again. */
@@ -237,7 +231,7 @@ function toWrite(sourceRecordId: string, { result, qualification }: Mapped, exis
     issues: result.issues,
     dependencies: result.dependencies,
     mappings: result.mappings,
-    qualification: storedQualificationOf(qualification),
+    qualification,
     crossInvoiceFacts: crossInvoiceFactsOf(result.invoice),
   };
 }

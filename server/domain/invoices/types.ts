@@ -2,7 +2,7 @@ import type { InvoiceStatus } from '../../../contract/canonical-invoice.js';
 import type { CategorizedIssue, ConnectionStatus } from '../../../contract/common/index.js';
 import type { ConfirmedMapping, SourceObjectType, StoredInvoice } from '../../../contract/invoices.js';
 import type { Qualification, RiskFinding } from '../qualification/fields.js';
-import type { StoredQualification } from '../qualification/stored-form.js';
+import type { EarlierStoredQualification, StoredQualification } from '../qualification/stored-form.js';
 import type { SourceRecord } from './source-record.js';
 
 /** A merchant-confirmed item mapping, every version of it; provenance shows the applied ones (ConfirmedMapping). */
@@ -93,10 +93,10 @@ export interface InvoiceState {
   readonly dependencies: readonly { objectType: SourceObjectType; externalId: string }[];
   readonly mappings: readonly ConfirmedMapping[];
   /**
-   * The snapshot's network qualification as stored (`qualificationOfStored` reads either form) and the invoice's
+   * The snapshot's network qualification as stored (`qualificationOfStored` reads each form) and the invoice's
    * cross-invoice findings; `null` when not read or not computed.
    */
-  readonly qualification: StoredQualification | Qualification | null;
+  readonly qualification: StoredQualification | EarlierStoredQualification | Qualification | null;
   readonly crossInvoiceRisks: readonly RiskFinding[] | null;
 }
 

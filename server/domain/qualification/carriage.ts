@@ -1,6 +1,6 @@
 import type { Provider } from '../enrichment/index.js';
 import type { StoredInvoice } from '../../../contract/invoices.js';
-import type { LineField, Product3Field, TransactionField } from './fields.js';
+import type { LineField, Product3Field, RiskFinding, TransactionField } from './fields.js';
 
 /**
  * Which Product 3 field each invoice-backed output sends, and under which output key
@@ -92,3 +92,9 @@ export const ESSENTIAL_TRANSACTION_FIELDS: { readonly [P in Provider]: readonly 
 export const VALUE_OVERRIDES: { readonly [P in Provider]?: Partial<Record<TransactionField, keyof StoredInvoice>> } = {
   gwc: { customer_code: 'invoiceNumber' },
 };
+
+/** Per provider, only findings on fields that output carries are shown. */
+export function carriedRisks(provider: Provider, risks: readonly RiskFinding[]): RiskFinding[] {
+  const carried = CARRIED[provider];
+  return risks.filter((r) => carried[r.field] !== null);
+}

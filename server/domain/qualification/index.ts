@@ -1,5 +1,5 @@
 /** Public surface of network qualification (docs/network-qualification.md): pure, no I/O. */
-export { qualifyInvoice, qualificationInputOf, withCrossInvoiceRisks } from './qualify.js';
+export { ledgerInvoiceIdOf, qualifyInvoice, qualificationInputOf, withCrossInvoiceRisks } from './qualify.js';
 export {
   crossInvoiceFactsOf,
   crossInvoiceInputOf,
@@ -8,7 +8,7 @@ export {
   type CrossInvoiceFacts,
 } from './cross-invoice-risks.js';
 export { CARRIED } from './carriage.js';
-export { qualificationOfStored, storedQualificationOf, type StoredQualification } from './stored-form.js';
+export { qualificationOfStored, storedQualificationOf, type EarlierStoredQualification, type StoredQualification } from './stored-form.js';
 export type { QualificationInput } from './source-fields.js';
 export {
   LINE_FIELDS,

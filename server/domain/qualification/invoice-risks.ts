@@ -70,7 +70,7 @@ export function invoiceRisks(input: QualificationInput, sources: SourceFields): 
     field,
     ledgerInvoiceId: input.ledgerInvoiceId,
     path: linePath(index, field),
-    source: sources.line(invoice.lineItems[index]!, field),
+    source: sources.line(index, field),
     message,
   });
   const findings: RiskFinding[] = [];
@@ -105,7 +105,7 @@ export function invoiceRisks(input: QualificationInput, sources: SourceFields): 
     }
   });
   invoice.lineItems.forEach((line, index) => {
-    if (sources.taxable(line) === true && taxOf(line, invoice) === 0) {
+    if (sources.taxable(index) === true && taxOf(line, invoice) === 0) {
       const message =
         'The source marks the line taxable (TaxCodeRef TAX) but its tax is 0: record the tax, or mark the line NON if it is exempt.';
       findings.push({
@@ -113,7 +113,7 @@ export function invoiceRisks(input: QualificationInput, sources: SourceFields): 
         field: 'tax',
         ledgerInvoiceId: input.ledgerInvoiceId,
         path: line.taxAmountMinor === null ? 'invoice.taxAmountMinor' : `invoice.lineItems[${index}].taxAmountMinor`,
-        source: sources.taxCode(line),
+        source: sources.taxCode(index),
         message,
       });
     }

@@ -82,32 +82,50 @@ function present(value: unknown): boolean {
   return typeof value === 'string' ? value.trim() !== '' : value !== null && value !== undefined;
 }
 
+/**
+ * An applicable field an output will not send, as decided when the invoice is mapped: a transaction field, or a field of
+ * the line at `line` (its index in the stored invoice). Why, its path and its source follow from the output and the
+ * stored invoice (`missingFieldOf`).
+ */
+export type MissingAt =
+  { readonly field: TransactionField; readonly line?: undefined } | { readonly field: LineField; readonly line: number };
+
 /** The level one provider's invoice-backed output reaches with this invoice, and every applicable field it will not send. */
-export function levelOf(
-  provider: Provider,
-  invoice: StoredInvoice,
-  sources: SourceFields,
-): { level: QualificationLevel; missing: MissingField[] } {
+export function missingAtOf(provider: Provider, invoice: StoredInvoice): { level: QualificationLevel; missing: MissingAt[] } {
   const carried = CARRIED[provider];
   if (invoice.lineItems.length === 0 || Object.values(carried).every((key) => key === null)) return { level: 'none', missing: [] };
-  const missing: MissingField[] = [];
+  const missing: MissingAt[] = [];
   for (const field of TRANSACTION_FIELDS) {
     if (!applies(field, invoice)) continue;
-    const value = VALUE_OVERRIDES[provider]?.[field] ?? INVOICE_VALUE[field];
-    const reason = carried[field] === null || value === null ? 'not_carried' : present(invoice[value]) ? null : 'not_in_source';
-    if (reason === null) continue;
-    const path = value === null ? INVOICE_PATH[field] : `invoice.${value}`;
-    const source = value === 'invoiceNumber' ? sources.transaction('order_reference') : sources.transaction(field);
-    missing.push({ field, reason, path, source });
+    const value = transactionValue(provider, field);
+    if (carried[field] === null || value === null || !present(invoice[value])) missing.push({ field });
   }
   invoice.lineItems.forEach((line, index) => {
     for (const field of LINE_FIELDS) {
       if (!lineApplies(field, line)) continue;
-      const reason = carried[field] === null ? 'not_carried' : present(line[LINE_VALUE[field]]) ? null : 'not_in_source';
-      if (reason !== null) missing.push({ field, reason, path: linePath(index, field), source: sources.line(line, field) });
+      if (carried[field] === null || !present(line[LINE_VALUE[field]])) missing.push({ field, line: index });
     }
   });
   const essential = new Set<string>([...ESSENTIAL_TRANSACTION_FIELDS[provider], ...ESSENTIAL_LINE_FIELDS]);
   const level: QualificationLevel = missing.some((m) => essential.has(m.field)) ? 'none' : missing.length > 0 ? 'partial' : 'product_3';
   return { level, missing };
+}
+
+/** A missing field as shown: why the output does not send it, the stored invoice's path and where to fix it at the source. */
+export function missingFieldOf(provider: Provider, invoice: StoredInvoice, sources: SourceFields, at: MissingAt): MissingField {
+  const carried = CARRIED[provider];
+  if (at.line !== undefined) {
+    const reason = carried[at.field] === null ? 'not_carried' : 'not_in_source';
+    return { field: at.field, reason, path: linePath(at.line, at.field), source: sources.line(at.line, at.field) };
+  }
+  const { field } = at;
+  const value = transactionValue(provider, field);
+  const reason = carried[field] === null || value === null ? 'not_carried' : 'not_in_source';
+  const path = value === null ? INVOICE_PATH[field] : `invoice.${value}`;
+  const source = value === 'invoiceNumber' ? sources.transaction('order_reference') : sources.transaction(field);
+  return { field, reason, path, source };
+}
+
+function transactionValue(provider: Provider, field: TransactionField): keyof StoredInvoice | null {
+  return VALUE_OVERRIDES[provider]?.[field] ?? INVOICE_VALUE[field];
 }

@@ -1,7 +1,8 @@
 import { evidenceState, factsOfKey } from '../evidence/evidence-state.js';
-import type { QualificationLevel } from './fields.js';
+import type { Qualification, QualificationLevel, SourceField } from './fields.js';
 import type { UnitOfWork } from '../unit-of-work.js';
-import type { FixGroup, LevelGroup, QualificationStore } from './ports.js';
+import type { FixGroup, FixPreparation, FixSnapshot, LevelGroup, QualificationStore } from './ports.js';
+import { qualificationOfStored } from './stored-form.js';
 
 type Storage = UnitOfWork<{ qualification: QualificationStore }>;
 
@@ -70,9 +71,62 @@ export async function qualificationSummary(storage: Storage, input: Qualificatio
   };
 }
 
+/**
+ * Source fixes of preparations: from each preparation's pinned snapshot, for its output, the missing fields the source
+ * does not hold and the risk findings, each with the source record and field to fix; per fix and currency, the
+ * preparations it holds back and the sum of their amounts (a preparation counts once per fix), the largest first (ties:
+ * more preparations, then by source, code and currency). Each snapshot's qualification is read once.
+ */
+export function fixGroupsOf(
+  preparations: readonly FixPreparation[],
+  snapshots: ReadonlyMap<string, FixSnapshot>,
+  limit: number,
+): FixGroup[] {
+  const read = new Map<string, Qualification | null>();
+  const qualificationOf = (snapshotId: string): Qualification | null => {
+    let q = read.get(snapshotId);
+    if (q === undefined) {
+      const stored = snapshots.get(snapshotId);
+      q = stored ? qualificationOfStored(stored.qualification, stored.context) : null;
+      read.set(snapshotId, q);
+    }
+    return q;
+  };
+  const groups = new Map<string, FixGroup>();
+  for (const p of preparations) {
+    const own = qualificationOf(p.snapshotId)?.[p.provider];
+    if (!own) continue;
+    const fixes = new Map<string, Pick<FixGroup, 'kind' | 'code' | 'source'>>();
+    const add = (kind: FixGroup['kind'], code: string, source: SourceField) =>
+      fixes.set(JSON.stringify([kind, code, source.objectType, source.externalId, source.field]), { kind, code, source });
+    for (const m of own.missing) if (m.reason === 'not_in_source' && m.source) add('missing', m.field, m.source);
+    for (const r of own.risks) if (r.source) add('risk', r.code, r.source);
+    for (const [key, fix] of fixes) {
+      const id = `${key}|${p.currency}`;
+      let group = groups.get(id);
+      if (!group) groups.set(id, (group = { ...fix, source: { ...fix.source }, currency: p.currency, preparations: 0, amountMinor: 0n }));
+      group.preparations += 1;
+      group.amountMinor += p.amountMinor;
+    }
+  }
+  return [...groups.values()]
+    .sort(
+      (a, b) =>
+        (a.amountMinor === b.amountMinor ? 0 : a.amountMinor > b.amountMinor ? -1 : 1) ||
+        b.preparations - a.preparations ||
+        cmp(a.source.objectType, b.source.objectType) ||
+        cmp(a.source.externalId, b.source.externalId) ||
+        cmp(a.source.field, b.source.field) ||
+        cmp(a.code, b.code) ||
+        cmp(a.currency, b.currency),
+    )
+    .slice(0, limit);
+}
+
 /** `qualification.fixes`: source fixes ranked by the volume of the preparations they hold back, per currency. */
 export async function qualificationFixes(storage: Storage, input: QualificationFiguresInput & { limit?: number | undefined }) {
-  const groups = await storage.store.qualification.fixGroups({ ...filterOf(input), limit: input.limit ?? FIXES_DEFAULT_LIMIT });
+  const { preparations, snapshots } = await storage.store.qualification.fixInputs(filterOf(input));
+  const groups = fixGroupsOf(preparations, snapshots, input.limit ?? FIXES_DEFAULT_LIMIT);
   return {
     from: new Date(input.from).toISOString(),
     to: new Date(input.to).toISOString(),

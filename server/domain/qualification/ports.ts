@@ -1,5 +1,7 @@
+import type { Provider } from '../enrichment/index.js';
 import type { WindowInvoice } from './cross-invoice-risks.js';
-import type { QualificationLevel, RiskFinding, SourceField } from './fields.js';
+import type { Qualification, QualificationLevel, RiskFinding, SourceField } from './fields.js';
+import type { EarlierStoredQualification, StoredInvoiceContext, StoredQualification } from './stored-form.js';
 
 /** The preparations an operator figure covers: saved in `[from, to)`, optionally of one organization or integration. */
 export interface QualificationFilter {
@@ -32,10 +34,25 @@ export interface FixGroup {
   amountMinor: bigint;
 }
 
+/** A preparation in the filter of `qualification.fixes`: its output, amount and pinned snapshot. */
+export interface FixPreparation {
+  provider: Provider;
+  currency: string;
+  amountMinor: bigint;
+  snapshotId: string;
+}
+
+/** A pinned snapshot's stored qualification and what it is read with (`context`: `null` for the forms that need none). */
+export interface FixSnapshot {
+  qualification: StoredQualification | EarlierStoredQualification | Qualification;
+  context: StoredInvoiceContext | null;
+}
+
 /** What the operator's qualification figures read; server/persistence/stores/qualification-store.ts implements it. */
 export interface QualificationStore {
   levelGroups(filter: QualificationFilter): Promise<LevelGroup[]>;
-  fixGroups(filter: QualificationFilter & { limit: number }): Promise<FixGroup[]>;
+  /** The preparations in the filter, and the stored qualification of each one's snapshot (by snapshot id). */
+  fixInputs(filter: QualificationFilter): Promise<{ preparations: FixPreparation[]; snapshots: ReadonlyMap<string, FixSnapshot> }>;
 }
 
 /** Where the cross-invoice findings of a connection's window are read from and written to (server/persistence/sql/qualification.sql.ts). */

@@ -1,4 +1,4 @@
-import type { ConfirmedMapping, StoredInvoice, StoredLine } from '../../../contract/invoices.js';
+import type { ConfirmedMapping, StoredInvoice } from '../../../contract/invoices.js';
 import { SHIPPING_ITEM_ID } from '../invoices/map-lines.js';
 import { record, records, refValue, text, type SourceRecord } from '../invoices/source-record.js';
 import type { LineField, SourceField, TransactionField } from './fields.js';
@@ -15,20 +15,71 @@ export interface QualificationInput {
 }
 
 /**
+ * What qualification needs of the source Invoice record beyond the stored invoice: where each stored line sits in the
+ * source's `Line` list and whether the source marks it taxable, and where its discount and shipping lines are. Read
+ * once when the invoice is mapped and stored with the snapshot's qualification, so its source paths are named again
+ * when it is read, without the source record (which moves on with later versions).
+ */
+export interface SourceFacts {
+  /** Each stored line's position in the source's `Line` list (index-aligned with `lineItems`); `null` when not known. */
+  readonly lines: readonly (number | null)[];
+  /** Whether the source marks each stored line taxable (tax code `TAX`); `null` when its code is not at hand. */
+  readonly taxable: readonly (boolean | null)[];
+  /** The position of the source's first discount line; `null` when it has none. */
+  readonly discountLine: number | null;
+  /** The position of the source's first shipping line; `null` when it has none. */
+  readonly shippingLine: number | null;
+}
+
+/** The source facts of a stored invoice, from the source Invoice record it was mapped from (`null`: not at hand). */
+export function sourceFactsOf(source: SourceRecord | null, invoice: StoredInvoice): SourceFacts {
+  const sourceLines = records(source?.Line);
+  const positions = new Map<string, number>();
+  sourceLines.forEach((line, position) => {
+    const id = text(line.Id);
+    if (id !== null && !positions.has(id)) positions.set(id, position);
+  });
+  const lines = invoice.lineItems.map((line) => {
+    const byId = positions.get(line.sourceLineId);
+    if (byId !== undefined) return byId;
+    // The mapper names a line without Id by its position (map-lines.ts).
+    const match = /^position-(\d+)$/.exec(line.sourceLineId);
+    return match ? Number(match[1]) : null;
+  });
+  const taxable = lines.map((position) => {
+    const code = refValue(record(sourceLines[position ?? -1]?.SalesItemLineDetail)?.TaxCodeRef);
+    return code === null ? null : code.toUpperCase() === 'TAX';
+  });
+  const positionOf = (predicate: (line: SourceRecord) => boolean) => {
+    const position = sourceLines.findIndex(predicate);
+    return position >= 0 ? position : null;
+  };
+  return {
+    lines,
+    taxable,
+    discountLine: positionOf((l) => l.DetailType === 'DiscountLineDetail'),
+    shippingLine: positionOf(isShippingLine),
+  };
+}
+
+/**
  * Where each stored value comes from at the source (docs/network-qualification.md, "Where the
  * values come from"; the mapper's rules: docs/decisions.md, "Stored invoices: mapping and readiness").
+ * Lines are named by their index in the stored invoice.
  */
 export class SourceFields {
-  private readonly lines: readonly SourceRecord[];
-  /** Source position of each line Id, read once: an invoice may have hundreds of lines. */
-  private readonly positions = new Map<string, number>();
+  constructor(
+    private readonly invoice: {
+      readonly ledgerInvoiceId: string | null;
+      readonly invoice: StoredInvoice;
+      readonly mappings: readonly ConfirmedMapping[];
+    },
+    private readonly facts: SourceFacts,
+  ) {}
 
-  constructor(private readonly input: QualificationInput) {
-    this.lines = records(input.source?.Line);
-    this.lines.forEach((line, position) => {
-      const id = text(line.Id);
-      if (id !== null && !this.positions.has(id)) this.positions.set(id, position);
-    });
+  /** The source fields of a mapped invoice, from the source record it was mapped from. */
+  static of(input: QualificationInput): SourceFields {
+    return new SourceFields(input, sourceFactsOf(input.source, input.invoice));
   }
 
   /** The source field of a transaction value; `null` when the source has no field for it. */
@@ -37,9 +88,9 @@ export class SourceFields {
       case 'tax':
         return this.invoiceField('TxnTaxDetail.TotalTax');
       case 'discount':
-        return this.invoiceField(this.linePathWhere((l) => l.DetailType === 'DiscountLineDetail', 'Amount', 'DiscountLineDetail'));
+        return this.invoiceField(linePathAt(this.facts.discountLine, 'Amount', 'DiscountLineDetail'));
       case 'freight':
-        return this.invoiceField(this.linePathWhere(isShippingLine, 'Amount', `SalesItemLineDetail.ItemRef ${SHIPPING_ITEM_ID}`));
+        return this.invoiceField(linePathAt(this.facts.shippingLine, 'Amount', `SalesItemLineDetail.ItemRef ${SHIPPING_ITEM_ID}`));
       case 'duty':
         return null;
       case 'ship_from_postal_code':
@@ -54,8 +105,8 @@ export class SourceFields {
   }
 
   /** The source field of a line value: the invoice's line, the Item it references, or the Item's confirmed mapping. */
-  line(line: StoredLine, field: LineField): SourceField | null {
-    const item = line.sourceItemId;
+  line(index: number, field: LineField): SourceField | null {
+    const item = this.invoice.invoice.lineItems[index]!.sourceItemId;
     switch (field) {
       case 'descriptor':
       case 'unit_of_measure':
@@ -69,59 +120,47 @@ export class SourceFields {
       case 'commodity_code':
         return item === null ? null : mappingField(item, 'commodityCode');
       case 'quantity':
-        return this.invoiceField(`${this.sourceLine(line)}.SalesItemLineDetail.Qty`);
+        return this.invoiceField(`${this.sourceLine(index)}.SalesItemLineDetail.Qty`);
       case 'unit_cost':
-        return this.invoiceField(`${this.sourceLine(line)}.SalesItemLineDetail.UnitPrice`);
+        return this.invoiceField(`${this.sourceLine(index)}.SalesItemLineDetail.UnitPrice`);
       case 'line_discount':
-        return this.invoiceField(`${this.sourceLine(line)}.SalesItemLineDetail.DiscountAmt`);
+        return this.invoiceField(`${this.sourceLine(index)}.SalesItemLineDetail.DiscountAmt`);
       case 'line_total':
-        return this.invoiceField(`${this.sourceLine(line)}.Amount`);
+        return this.invoiceField(`${this.sourceLine(index)}.Amount`);
     }
   }
 
   /** The invoice's line-level path of a stored line's tax code (`Line[2].SalesItemLineDetail.TaxCodeRef`). */
-  taxCode(line: StoredLine): SourceField | null {
-    return this.invoiceField(`${this.sourceLine(line)}.SalesItemLineDetail.TaxCodeRef`);
+  taxCode(index: number): SourceField | null {
+    return this.invoiceField(`${this.sourceLine(index)}.SalesItemLineDetail.TaxCodeRef`);
   }
 
   /**
    * Whether the source marks the line taxable: its tax code is `TAX` (US companies: `TAX` or `NON`,
    * docs/provider-facts.md §4.2); `null` when the source line or its code is not at hand.
    */
-  taxable(line: StoredLine): boolean | null {
-    const source = this.lines[this.position(line) ?? -1];
-    const code = refValue(record(source?.SalesItemLineDetail)?.TaxCodeRef);
-    if (code === null) return null;
-    return code.toUpperCase() === 'TAX';
+  taxable(index: number): boolean | null {
+    return this.facts.taxable[index] ?? null;
   }
 
   private invoiceField(field: string | null): SourceField | null {
-    const id = this.input.ledgerInvoiceId;
+    const id = this.invoice.ledgerInvoiceId;
     return id === null || field === null ? null : { objectType: 'Invoice', externalId: id, field };
   }
 
   private mappingOf(itemId: string): ConfirmedMapping | undefined {
-    return this.input.mappings.find((m) => m.sourceItemId === itemId);
+    return this.invoice.mappings.find((m) => m.sourceItemId === itemId);
   }
 
-  /** `Line[i]` of the stored line at the source (by the line's Id); `Line(Id=…)` when the position is not known. */
-  private sourceLine(line: StoredLine): string {
-    const position = this.position(line);
-    return position === null ? `Line(Id=${line.sourceLineId})` : `Line[${position}]`;
+  /** `Line[i]` of the stored line at the source; `Line(Id=…)` when the position is not known. */
+  private sourceLine(index: number): string {
+    const position = this.facts.lines[index] ?? null;
+    return position === null ? `Line(Id=${this.invoice.invoice.lineItems[index]!.sourceLineId})` : `Line[${position}]`;
   }
+}
 
-  private position(line: StoredLine): number | null {
-    const byId = this.positions.get(line.sourceLineId);
-    if (byId !== undefined) return byId;
-    // The mapper names a line without Id by its position (map-lines.ts).
-    const match = /^position-(\d+)$/.exec(line.sourceLineId);
-    return match ? Number(match[1]) : null;
-  }
-
-  private linePathWhere(predicate: (line: SourceRecord) => boolean, field: string, fallback: string): string {
-    const position = this.lines.findIndex(predicate);
-    return position >= 0 ? `Line[${position}].${field}` : `Line[] (${fallback}).${field}`;
-  }
+function linePathAt(position: number | null, field: string, fallback: string): string {
+  return position !== null ? `Line[${position}].${field}` : `Line[] (${fallback}).${field}`;
 }
 
 /**

@@ -1,39 +1,36 @@
+import type { ConfirmedMapping, StoredInvoice } from '../../../contract/invoices.js';
+import { carriedRisks } from './carriage.js';
 import {
+  LINE_FIELDS,
   perProvider,
+  type LineField,
   type MissingField,
   type Product3Field,
   type Qualification,
   type QualificationLevel,
   type RiskFinding,
   type SourceField,
+  type TransactionField,
 } from './fields.js';
+import { invoiceRisks } from './invoice-risks.js';
+import { missingAtOf, missingFieldOf, type MissingAt } from './levels.js';
+import { SourceFields, sourceFactsOf, type QualificationInput, type SourceFacts } from './source-fields.js';
 
 /**
- * A missing field as a tuple: field, reason, path, then the source's object type, id and field (`null` ×3 when the
- * source is not known).
- */
-export type StoredMissing = readonly [
-  Product3Field,
-  MissingField['reason'],
-  string,
-  SourceField['objectType'] | null,
-  string | null,
-  string | null,
-];
-
-/**
- * How a snapshot stores its qualification (docs/network-qualification.md, "How it is stored"). The providers' outputs
- * mostly share their missing fields (one per line and field): each distinct one is stored once, as a tuple, in
- * `missingFields`, each distinct risk finding once in `riskFindings`, and each provider lists the indexes of its own.
- * A third of the objects' JSON on a five-line invoice (1.6 KB for 4.5 KB): storing that JSON for every mapped invoice
- * doubled what mapping adds to an import. The level stays at `<provider>.level`, where a preparation's insert reads it.
+ * How a snapshot stores its qualification (docs/network-qualification.md, "How it is stored"): what was decided when the
+ * invoice was mapped, and nothing its own stored invoice can give again. Each provider keeps its level (where a
+ * preparation's insert reads it) and the indexes of its missing fields and risk findings; each distinct missing field is
+ * kept once as `field` or `field@line` (the line's index), and named again when read (why, path, source field) from
+ * the stored invoice, its confirmed mappings and `source`, the few facts of the source record that it does not hold.
+ * Storing each missing field's explanation with every mapped invoice made mapping cost as much again in an import.
  */
 export interface StoredQualification {
   readonly gwa: StoredProviderQualification;
   readonly gwb: StoredProviderQualification;
   readonly gwc: StoredProviderQualification;
-  readonly missingFields: readonly StoredMissing[];
+  readonly missingAt: readonly string[];
   readonly riskFindings: readonly RiskFinding[];
+  readonly source: SourceFacts;
 }
 
 interface StoredProviderQualification {
@@ -42,56 +39,106 @@ interface StoredProviderQualification {
   readonly risks: readonly number[];
 }
 
-/** The stored form of a qualification: each missing field and risk finding once, the providers by index. */
-export function storedQualificationOf(qualification: Qualification): StoredQualification {
-  const missingFields: StoredMissing[] = [];
+/** What a stored qualification is read with: the snapshot's stored invoice and confirmed mappings, and its source id. */
+export interface StoredInvoiceContext {
+  /** The invoice's id at the source; `null` when not known. */
+  readonly ledgerInvoiceId: string | null;
+  readonly invoice: StoredInvoice;
+  readonly mappings: readonly ConfirmedMapping[];
+}
+
+/** The qualification of a mapped invoice as its snapshot stores it: computed here, once, when the invoice is mapped. */
+export function storedQualificationOf(input: QualificationInput): StoredQualification {
+  const source = sourceFactsOf(input.source, input.invoice);
+  const risks = invoiceRisks(input, new SourceFields(input, source));
+  const missingAt: string[] = [];
+  const missingIndex = new Map<string, number>();
   const riskFindings: RiskFinding[] = [];
-  // Entries by path (a line and field, or a transaction field), so a new entry is compared with the few at its path.
-  const missingAt = new Map<string, number[]>();
-  const missingIndex = (m: MissingField): number => {
-    const tuple = missingTuple(m);
-    const candidates = missingAt.get(m.path) ?? [];
-    const known = candidates.find((at) => tuple.every((value, i) => value === missingFields[at]![i]));
-    if (known !== undefined) return known;
-    const at = missingFields.push(tuple) - 1;
-    missingAt.set(m.path, [...candidates, at]);
-    return at;
-  };
-  // The providers' findings are the same objects (`carriedRisks` filters one list), so identity finds the shared ones.
-  const riskAt = new Map<RiskFinding, number>();
-  const riskIndex = (r: RiskFinding): number => {
-    let at = riskAt.get(r);
+  const riskIndex = new Map<RiskFinding, number>();
+  const indexOf = <T>(value: T, list: T[], index: Map<T, number>): number => {
+    let at = index.get(value);
     if (at === undefined) {
-      at = riskFindings.push(r) - 1;
-      riskAt.set(r, at);
+      at = list.push(value) - 1;
+      index.set(value, at);
     }
     return at;
   };
   const byProvider = perProvider((provider): StoredProviderQualification => {
-    const own = qualification[provider];
-    return { level: own.level, missing: own.missing.map(missingIndex), risks: own.risks.map(riskIndex) };
+    const { level, missing } = missingAtOf(provider, input.invoice);
+    return {
+      level,
+      missing: missing.map((at) => indexOf(missingAtCode(at), missingAt, missingIndex)),
+      risks: carriedRisks(provider, risks).map((r) => indexOf(r, riskFindings, riskIndex)),
+    };
   });
-  return { ...byProvider, missingFields, riskFindings };
+  return { ...byProvider, missingAt, riskFindings, source };
 }
 
 /**
- * A snapshot's stored qualification as the domain's. Also reads the form stored before (each provider's lists of
- * objects, 2026-11-26): snapshots are immutable evidence, so those rows keep it.
+ * A snapshot's stored qualification as the domain's (`context`: its snapshot's stored invoice; the earlier forms need
+ * none). Also reads the forms stored before (2026-11-26: each provider's
+ * lists of objects; 2026-11-27: each missing field as a tuple of its explanation): snapshots are immutable evidence, so
+ * those rows keep them.
  */
-export function qualificationOfStored(stored: StoredQualification | Qualification): Qualification {
-  if (!('missingFields' in stored)) return stored;
-  const missing = stored.missingFields.map(missingOf);
-  return perProvider((provider) => {
-    const own = stored[provider];
-    return { level: own.level, missing: own.missing.map((i) => missing[i]!), risks: own.risks.map((i) => stored.riskFindings[i]!) };
-  });
+export function qualificationOfStored(
+  stored: StoredQualification | EarlierStoredQualification | Qualification,
+  context: StoredInvoiceContext | null,
+): Qualification {
+  if ('missingAt' in stored) {
+    if (context === null) throw new Error('a stored qualification of this form is read with its stored invoice');
+    const sources = new SourceFields(context, stored.source);
+    const missingAt = stored.missingAt.map(parseMissingAt);
+    return perProvider((provider) => {
+      const own = stored[provider];
+      return {
+        level: own.level,
+        missing: own.missing.map((i) => missingFieldOf(provider, context.invoice, sources, missingAt[i]!)),
+        risks: own.risks.map((i) => stored.riskFindings[i]!),
+      };
+    });
+  }
+  if ('missingFields' in stored) {
+    const missing = stored.missingFields.map(missingOfTuple);
+    return perProvider((provider) => {
+      const own = stored[provider];
+      return { level: own.level, missing: own.missing.map((i) => missing[i]!), risks: own.risks.map((i) => stored.riskFindings[i]!) };
+    });
+  }
+  return stored;
 }
 
-function missingTuple(m: MissingField): StoredMissing {
-  return [m.field, m.reason, m.path, m.source?.objectType ?? null, m.source?.externalId ?? null, m.source?.field ?? null];
+function missingAtCode(at: MissingAt): string {
+  return at.line === undefined ? at.field : `${at.field}@${at.line}`;
 }
 
-function missingOf([field, reason, path, objectType, externalId, sourceField]: StoredMissing): MissingField {
+function parseMissingAt(code: string): MissingAt {
+  const at = code.indexOf('@');
+  if (at < 0) return { field: code as TransactionField };
+  const field = code.slice(0, at);
+  if (!(LINE_FIELDS as readonly string[]).includes(field)) throw new Error(`not a line field: ${field}`);
+  return { field: field as LineField, line: Number(code.slice(at + 1)) };
+}
+
+/** The form stored on 2026-11-27: each distinct missing field's explanation as a tuple, the providers by index. */
+export interface EarlierStoredQualification {
+  readonly gwa: StoredProviderQualification;
+  readonly gwb: StoredProviderQualification;
+  readonly gwc: StoredProviderQualification;
+  readonly missingFields: readonly StoredMissing[];
+  readonly riskFindings: readonly RiskFinding[];
+}
+
+/** Field, reason, path, then the source's object type, id and field (`null` ×3 when the source is not known). */
+type StoredMissing = readonly [
+  Product3Field,
+  MissingField['reason'],
+  string,
+  SourceField['objectType'] | null,
+  string | null,
+  string | null,
+];
+
+function missingOfTuple([field, reason, path, objectType, externalId, sourceField]: StoredMissing): MissingField {
   const source = objectType === null ? null : { objectType, externalId: externalId!, field: sourceField! };
   return { field, reason, path, source };
 }

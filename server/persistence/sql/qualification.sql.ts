@@ -1,7 +1,15 @@
 import { sql } from 'kysely';
 import { crossInvoiceInputOf, type CrossInvoiceFacts, type WindowInvoice } from '../../domain/qualification/cross-invoice-risks.js';
 import type { QualificationLevel, RiskFinding } from '../../domain/qualification/fields.js';
-import type { CrossInvoiceRiskStore, FixGroup, LevelGroup, QualificationFilter } from '../../domain/qualification/ports.js';
+import type {
+  CrossInvoiceRiskStore,
+  FixPreparation,
+  FixSnapshot,
+  LevelGroup,
+  QualificationFilter,
+} from '../../domain/qualification/ports.js';
+import { ledgerInvoiceIdOf } from '../../domain/qualification/qualify.js';
+import type { StoredInvoiceContext } from '../../domain/qualification/stored-form.js';
 import type { Database } from '../kysely.js';
 
 /*
@@ -95,62 +103,53 @@ export async function qualificationLevelGroups(db: Database, filter: Qualificati
 }
 
 /**
- * Source fixes of the preparations in the filter: from each preparation's pinned snapshot, for its provider, the
- * missing fields the source does not hold and the risk findings, each with the source record and field to fix; per fix
- * and currency, the preparations it holds back and the sum of their amounts (a preparation counts once per fix), the
- * largest first. Reads either stored form (stored-form.ts): entries as indexes into the snapshot's `missingFields`
- * tuples and `riskFindings`, or, in snapshots stored before that form, the objects themselves.
+ * What `qualification.fixes` reads (the domain ranks the fixes: `fixGroupsOf`): the preparations in the filter, and
+ * the stored qualification of each one's pinned snapshot once, with its stored invoice, confirmed mappings and source
+ * id where its form names missing fields from them (stored-form.ts; the mapped invoice is read only for those).
  */
-export async function qualificationFixGroups(db: Database, filter: QualificationFilter & { limit: number }): Promise<FixGroup[]> {
+export async function qualificationFixInputs(
+  db: Database,
+  filter: QualificationFilter,
+): Promise<{ preparations: FixPreparation[]; snapshots: Map<string, FixSnapshot> }> {
   const { organizationId, integrationId } = filter;
   const ofOrganization = organizationId === undefined ? sql`` : sql` and p.organization_id = ${organizationId}`;
   const ofIntegration = integrationId === undefined ? sql`` : sql` and p.integration_id = ${integrationId}`;
-  const { rows } = await sql<{
-    kind: 'missing' | 'risk';
-    code: string;
-    object_type: FixGroup['source']['objectType'];
-    external_id: string;
-    field: string;
+  const inFilter = sql`p.created_at >= ${filter.from.toISOString()} and p.created_at < ${filter.to.toISOString()}${ofOrganization}${ofIntegration}`;
+  const { rows: preparations } = await sql<{
+    provider: FixPreparation['provider'];
     currency: string;
-    preparations: number;
-    /** A numeric sum: the driver reads it as a string. */
+    /** A bigint: the driver reads it as a string. */
     amount_minor: string;
-  }>`with fix as (
-       select distinct p.id, p.currency, p.amount_minor, f.kind, f.code, f.source ->> 'objectType' as object_type,
-              f.source ->> 'externalId' as external_id, f.source ->> 'field' as field
-         from preparations p
-         join invoice_snapshots s on s.id = p.snapshot_id
-         cross join lateral (
-           select 'missing' as kind, m ->> 'field' as code, m -> 'source' as source
-             from jsonb_array_elements(coalesce(s.qualification -> p.provider -> 'missing', '[]'::jsonb)) e
-             cross join lateral (
-               select case when jsonb_typeof(e) <> 'number' then e
-                      else (select jsonb_build_object('field', t ->> 0, 'reason', t ->> 1, 'source',
-                                     case when t ->> 3 is null then null
-                                          else jsonb_build_object('objectType', t ->> 3, 'externalId', t ->> 4, 'field', t ->> 5) end)
-                              from (select s.qualification -> 'missingFields' -> e::int as t) x) end as m) m
-            where m ->> 'reason' = 'not_in_source'
-           union all
-           select 'risk', r ->> 'code', r -> 'source'
-             from jsonb_array_elements(coalesce(s.qualification -> p.provider -> 'risks', '[]'::jsonb)) e
-             cross join lateral (select case when jsonb_typeof(e) = 'number' then s.qualification -> 'riskFindings' -> e::int else e end as r) r
-         ) f
-        where p.created_at >= ${filter.from.toISOString()} and p.created_at < ${filter.to.toISOString()}${ofOrganization}${ofIntegration} and jsonb_typeof(f.source) = 'object'
-     )
-     select kind, code, object_type, external_id, field, currency, count(*)::int as preparations, sum(amount_minor)::text as amount_minor
-       from fix
-      group by kind, code, object_type, external_id, field, currency
-      order by sum(amount_minor) desc, count(*) desc, object_type, external_id, field, code, currency
-      limit ${filter.limit}`.execute(db);
-  // The source reference is one nested object of the domain's; the amount an exact bigint.
-  return rows.map((r) => ({
-    kind: r.kind,
-    code: r.code,
-    source: { objectType: r.object_type, externalId: r.external_id, field: r.field },
-    currency: r.currency,
-    preparations: r.preparations,
-    amountMinor: BigInt(r.amount_minor),
-  }));
+    snapshot_id: string;
+  }>`select p.provider, p.currency, p.amount_minor::text as amount_minor, p.snapshot_id
+       from preparations p where ${inFilter} and p.snapshot_id is not null`.execute(db);
+  const { rows: snapshots } = await sql<{
+    id: string;
+    qualification: FixSnapshot['qualification'];
+    invoice: StoredInvoiceContext['invoice'] | null;
+    mappings: StoredInvoiceContext['mappings'];
+    ledger_invoice_id: string;
+  }>`select s.id, s.qualification, case when s.qualification ? 'missingAt' then s.content -> 'invoice' end as invoice, s.mappings,
+            si.ledger_invoice_id
+       from invoice_snapshots s join stored_invoices si on si.id = s.stored_invoice_id
+      where s.id in (select p.snapshot_id from preparations p where ${inFilter}) and s.qualification is not null`.execute(db);
+  return {
+    preparations: preparations.map((p) => ({
+      provider: p.provider,
+      currency: p.currency,
+      amountMinor: BigInt(p.amount_minor),
+      snapshotId: p.snapshot_id,
+    })),
+    snapshots: new Map(
+      snapshots.map((s) => [
+        s.id,
+        {
+          qualification: s.qualification,
+          context: s.invoice && { ledgerInvoiceId: ledgerInvoiceIdOf(s.ledger_invoice_id), invoice: s.invoice, mappings: s.mappings },
+        },
+      ]),
+    ),
+  };
 }
 
 /** The domain's `CrossInvoiceRiskStore` on `db` (the caller's transaction). */

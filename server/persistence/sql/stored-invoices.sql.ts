@@ -5,8 +5,7 @@ import type { CategorizedIssue, ConnectionStatus } from '../../../contract/commo
 import type { ConfirmedMapping, SourceObjectType, StoredInvoice } from '../../../contract/invoices.js';
 import type { InvoiceListFilters, InvoiceVisibility } from '../../domain/invoices/ports.js';
 import type { InvoiceState, StoredInvoiceState, StoredSourceRecord } from '../../domain/invoices/types.js';
-import type { Qualification, RiskFinding } from '../../domain/qualification/fields.js';
-import type { StoredQualification } from '../../domain/qualification/stored-form.js';
+import type { RiskFinding } from '../../domain/qualification/fields.js';
 import type { TenantScope } from '../../domain/tenant-scope.js';
 import type { Database, Db } from '../kysely.js';
 
@@ -315,7 +314,7 @@ const readColumns = (eb: ExpressionBuilder<ReadTables, 'si' | 'c' | 's'>) =>
     sql<readonly CategorizedIssue[]>`coalesce(s.issues, '[]'::jsonb)`.as('issues'),
     sql<readonly { objectType: SourceObjectType; externalId: string }[]>`coalesce(s.dependencies, '[]'::jsonb)`.as('dependencies'),
     sql<readonly ConfirmedMapping[]>`coalesce(s.mappings, '[]'::jsonb)`.as('mappings'),
-    eb.ref('s.qualification').$castTo<StoredQualification | Qualification | null>().as('qualification'),
+    eb.ref('s.qualification').$castTo<InvoiceState['qualification']>().as('qualification'),
     eb.ref('si.crossInvoiceRisks').$castTo<readonly RiskFinding[] | null>().as('crossInvoiceRisks'),
   ] as const;
 

@@ -93,13 +93,15 @@ describe('invoice detail (endpoint 9): qualification per provider, computed when
       same({ level: 'none', missing: [commodity(0, '5'), commodity(1, '6'), unit(1, '6')], risks: [] }),
     );
 
-    // Stored with the snapshot it was computed from, in the stored form (each missing field once, as a tuple, the
-    // providers by index); no cross-invoice finding was ever written.
+    // Stored with the snapshot it was computed from, in the stored form (each missing field once, as field@line, the
+    // providers by index, and where the source holds each line); no cross-invoice finding was ever written.
+    const sourceFacts = { lines: [0, 1], taxable: [true, true], discountLine: null, shippingLine: null };
     expect(await stored(partial.id)).toEqual({
       qualification: {
         ...same({ level: 'partial', missing: [0], risks: [] }),
-        missingFields: [['commodity_code', 'not_in_source', 'invoice.lineItems[1].commodityCode', 'ItemMapping', '5', 'commodityCode']],
+        missingAt: ['commodity_code@1'],
         riskFindings: [],
+        source: sourceFacts,
       },
       cross_invoice_risks: null,
     });
@@ -107,13 +109,9 @@ describe('invoice detail (endpoint 9): qualification per provider, computed when
     const [earlier] = await sql(`select qualification from invoice_snapshots where id = ?`, [unmapped.snapshotId]);
     expect(earlier.qualification).toEqual({
       ...same({ level: 'none', missing: [0, 1, 2, 3], risks: [] }),
-      missingFields: [
-        ['commodity_code', 'not_in_source', 'invoice.lineItems[0].commodityCode', 'ItemMapping', '3', 'commodityCode'],
-        ['unit_of_measure', 'not_in_source', 'invoice.lineItems[0].unitOfMeasure', 'ItemMapping', '3', 'unitOfMeasure'],
-        ['commodity_code', 'not_in_source', 'invoice.lineItems[1].commodityCode', 'ItemMapping', '4', 'commodityCode'],
-        ['unit_of_measure', 'not_in_source', 'invoice.lineItems[1].unitOfMeasure', 'ItemMapping', '4', 'unitOfMeasure'],
-      ],
+      missingAt: ['commodity_code@0', 'unit_of_measure@0', 'commodity_code@1', 'unit_of_measure@1'],
       riskFindings: [],
+      source: sourceFacts,
     });
   });
 
@@ -151,7 +149,12 @@ describe('invoice detail (endpoint 9): qualification per provider, computed when
     const findings = [singleUnit('1001', 0, '3'), singleUnit('1001', 1, '4')];
     expect((after as any).qualification).toEqual(same({ level: 'product_3', missing: [], risks: findings }));
     expect(await stored(after.id)).toEqual({
-      qualification: { ...same({ level: 'product_3', missing: [], risks: [] }), missingFields: [], riskFindings: [] },
+      qualification: {
+        ...same({ level: 'product_3', missing: [], risks: [] }),
+        missingAt: [],
+        riskFindings: [],
+        source: { lines: [0, 1], taxable: [true, true], discountLine: null, shippingLine: null },
+      },
       cross_invoice_risks: findings,
     });
     const others = await invoiceOf(reader, '1004');

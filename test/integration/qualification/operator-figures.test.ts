@@ -137,7 +137,7 @@ describe('qualification: a preparation records its level; operators see levels p
     expect(top.body.fixes.map((f: any) => f.source)).toEqual([mapping('5', 'commodityCode')]);
   });
 
-  it('when a snapshot holds the qualification in the form stored before, or a risk finding by index, then the invoice and the fixes read both alike', async () => {
+  it('when a snapshot holds the qualification in a form stored before, or a risk finding by index, then the invoice and the fixes read every form alike', async () => {
     const reader = await invoiceReader(app, 'gwc');
     // 1004 (items 6 and 1): item 1's product code is a placeholder (a risk), and it has no commodity code.
     await confirm(reader, '1', 'ITEM', 'EA');
@@ -152,27 +152,53 @@ describe('qualification: a preparation records its level; operators see levels p
     expect(current.qualification.gwc.risks).toEqual([0]);
     const first = await prepare(reader, '1004', 'enhanced');
 
-    // The same content under a new revision, its qualification in the form snapshots were stored in before (each
-    // provider's lists of objects: what endpoint 9 shows, no cross-invoice finding being stored for this invoice).
-    const [older] = await sql(
-      `insert into invoice_snapshots (id, organization_id, integration_id, environment, stored_invoice_id, revision, mapper_version, source_version, content, issues, dependencies, mappings, qualification, created_at)
-       select gen_random_uuid(), organization_id, integration_id, environment, stored_invoice_id, 'rev-earlier-form', mapper_version, source_version, content, issues, dependencies, mappings, ?::jsonb, now()
-         from invoice_snapshots where id = ? returning id`,
-      [JSON.stringify(qualification), invoice.snapshotId],
-    );
-    await sql(`update stored_invoices set current_snapshot_id = ?, revision = 'rev-earlier-form' where id = ?`, [older.id, invoice.id]);
-    const reread = await invoiceOf(reader, '1004');
-    expect(reread.snapshotId).toBe(older.id);
-    expect((reread as any).qualification).toEqual(qualification);
-    const second = await prepare(reader, '1004', 'enhanced');
-    expect(await levelOf(second.id)).toEqual(['partial', 'partial']);
-    const [pinned] = await sql(`select snapshot_id from preparations where id = ?`, [second.id]);
-    expect(pinned.snapshot_id).toBe(older.id);
+    // The same content under new revisions, its qualification in the forms snapshots were stored in before: each
+    // provider's lists of objects (what endpoint 9 shows, no cross-invoice finding being stored for this invoice), and
+    // each distinct missing field as a tuple of its explanation, the providers by index.
+    const earlierSnapshot = async (revision: string, stored: unknown) => {
+      const [row] = await sql(
+        `insert into invoice_snapshots (id, organization_id, integration_id, environment, stored_invoice_id, revision, mapper_version, source_version, content, issues, dependencies, mappings, qualification, created_at)
+         select gen_random_uuid(), organization_id, integration_id, environment, stored_invoice_id, ?, mapper_version, source_version, content, issues, dependencies, mappings, ?::jsonb, now()
+           from invoice_snapshots where id = ? returning id`,
+        [revision, JSON.stringify(stored), invoice.snapshotId],
+      );
+      await sql(`update stored_invoices set current_snapshot_id = ?, revision = ? where id = ?`, [row.id, revision, invoice.id]);
+      const reread = await invoiceOf(reader, '1004');
+      expect(reread.snapshotId).toBe(row.id);
+      expect((reread as any).qualification).toEqual(qualification);
+      const prepared = await prepare(reader, '1004', 'enhanced');
+      expect(await levelOf(prepared.id)).toEqual(['partial', 'partial']);
+      const [pinned] = await sql(`select snapshot_id from preparations where id = ?`, [prepared.id]);
+      expect(pinned.snapshot_id).toBe(row.id);
+      return prepared;
+    };
+    const second = await earlierSnapshot('rev-objects-form', qualification);
+    const tupleOf = (m: any) => [
+      m.field,
+      m.reason,
+      m.path,
+      m.source?.objectType ?? null,
+      m.source?.externalId ?? null,
+      m.source?.field ?? null,
+    ];
+    const tuples = [...new Set(['gwa', 'gwb', 'gwc'].flatMap((p) => qualification[p].missing.map((m: any) => JSON.stringify(tupleOf(m)))))];
+    const byIndex = (p: string) => ({
+      level: qualification[p].level,
+      missing: qualification[p].missing.map((m: any) => tuples.indexOf(JSON.stringify(tupleOf(m)))),
+      risks: qualification[p].risks.map(() => 0),
+    });
+    const third = await earlierSnapshot('rev-tuples-form', {
+      gwa: byIndex('gwa'),
+      gwb: byIndex('gwb'),
+      gwc: byIndex('gwc'),
+      missingFields: tuples.map((t) => JSON.parse(t)),
+      riskFindings: qualification.gwc.risks,
+    });
 
-    // Each fix counts both preparations: the one pinned to the stored form of now and the one to the earlier form.
+    // Each fix counts the three preparations: pinned to the stored form of now and to each earlier form.
     const fixes = await app.admin<any>('qualification.fixes', { integrationId: reader.integrationId, ...thisMonth });
     expect(fixes.status).toBe(200);
-    const volume = String(first.amount + second.amount);
+    const volume = String(first.amount + second.amount + third.amount);
     expect(fixes.body.fixes).toEqual([
       {
         rank: 1,
@@ -180,7 +206,7 @@ describe('qualification: a preparation records its level; operators see levels p
         code: 'commodity_code',
         source: { objectType: 'ItemMapping', externalId: '1', field: 'commodityCode' },
         currency: 'usd',
-        preparations: 2,
+        preparations: 3,
         volumeMinor: volume,
       },
       {
@@ -189,7 +215,7 @@ describe('qualification: a preparation records its level; operators see levels p
         code: 'generic_product_code',
         source: { objectType: 'ItemMapping', externalId: '1', field: 'productCode' },
         currency: 'usd',
-        preparations: 2,
+        preparations: 3,
         volumeMinor: volume,
       },
     ]);
