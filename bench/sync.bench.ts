@@ -14,6 +14,7 @@ import { startEmbeddedPostgres } from '../server/persistence/embedded-postgres.j
 import { migrate, openOrm } from '../server/persistence/orm.js';
 import { poolUnitOfWork } from '../server/persistence/unit-of-work.js';
 import { queuedImport } from './ledger-support.js';
+import { collectGarbage } from './support.js';
 
 const SIZES = [10_000, 20_000];
 const ITEMS = 1_000;
@@ -43,7 +44,7 @@ try {
       realmId,
       outboxDir: dir,
     });
-    global.gc?.();
+    collectGarbage();
     let peak = process.memoryUsage().rss;
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss);
