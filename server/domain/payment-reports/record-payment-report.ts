@@ -7,7 +7,7 @@ import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError, refusalOf } from '../errors.js';
 import { paymentReportMetrics } from '../../observability/business-metrics.js';
 import { inSpan } from '../../observability/spans.js';
-import { replayOrConflict, retryOnConcurrentInsert, type KeyConflict } from '../idempotency/idempotent-write.js';
+import { KeyTaken, replayOrConflict, retryOnConcurrentInsert, type KeyConflict } from '../idempotency/idempotent-write.js';
 import { correlationMismatches, resolveCorrelation, type CorrelationTarget } from './correlate.js';
 import { requestFingerprint } from '../idempotency/fingerprint.js';
 import { normalizeReport, reportAliases } from './normalize-report.js';
@@ -116,7 +116,8 @@ export async function recordPaymentReport(storage: UnitOfWork<ReportStores>, inp
     paymentReportMetrics.accepted(input.provider, ack.duplicate);
     return ack;
   } catch (err) {
-    paymentReportMetrics.refused(input.provider, refusalOf(err));
+    // A concurrent insert the caller retries is counted by its retry, not here.
+    if (!(input.retriedByCaller && err instanceof KeyTaken)) paymentReportMetrics.refused(input.provider, refusalOf(err));
     throw err;
   }
 }
@@ -128,6 +129,11 @@ type RecordInput = {
   requestId: string;
   now?: Date;
   firstWrite?: FirstWrite;
+  /**
+   * The caller's transaction isolates this report and runs again whole when it meets a concurrent insert: the first
+   * write is sent in it without a savepoint, and a unique violation (`KeyTaken`), which aborts it, goes to the caller.
+   */
+  retriedByCaller?: boolean;
   origin?: ReportOrigin;
 };
 
@@ -150,6 +156,10 @@ async function recordReport(storage: UnitOfWork<ReportStores>, input: RecordInpu
     evidence: input.origin?.evidence ?? 'merchant_report',
     attemptProvisional: input.origin?.provisionalAttempt ?? false,
   };
+  if (input.retriedByCaller) {
+    const quick = await replayOrStoreFirst(singleFirstWrite(storage.store.paymentReports), prepared);
+    return quick ?? storage.transaction((store) => storeReport(store.paymentReports, prepared));
+  }
   // A concurrent writer that stored the same eventId (or claimed the same alias) first makes the first attempt
   // fail on a unique constraint; the second attempt then sees its row and replays it.
   return retryOnConcurrentInsert(async (attempt) => {

@@ -6,6 +6,7 @@ import type { AuthContext } from '../auth/auth-context.js';
 import { DomainError } from '../errors.js';
 import { recordPaymentReport, type ReportStores } from '../payment-reports/record-payment-report.js';
 import { findSecrets } from '../guard/secrets-guard.js';
+import { retryOnConcurrentInsert } from '../idempotency/idempotent-write.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import type { WebhookStore } from './ports.js';
 import type { TenantScope } from '../tenant-scope.js';
@@ -75,9 +76,21 @@ export async function recordDelivery(
     now: Date;
   },
 ): Promise<WebhookAck> {
-  const { event, scope, now } = input;
+  const { event } = input;
   // Provider objects are free text the service does not control: the summary it keeps is held to the request bodies' rule.
   if (findSecrets(event.subject).length > 0) throw input.invalid('The event carries card data or a credential; it is not stored');
+  // The first attempt records its observation without a savepoint: a concurrent insert (the same eventId, or the
+  // PaymentIntent's payment created by another delivery) aborts the delivery's transaction, and the second attempt runs
+  // it whole again, seeing the winner's rows, its observation in a savepoint as before.
+  return retryOnConcurrentInsert((attempt) => deliverOnce(storage, input, attempt === 0));
+}
+
+async function deliverOnce(
+  storage: UnitOfWork<DeliveryStores>,
+  input: Parameters<typeof recordDelivery>[1],
+  retriedByCaller: boolean,
+): Promise<WebhookAck> {
+  const { event, scope, now } = input;
   return storage.transaction(async ({ webhooks: store }, tx) => {
     const rowId = crypto.randomUUID();
     const identity = { endpointId: input.endpointId, kind: event.kind, notificationAt: event.at, subjectId: event.subjectId };
@@ -124,6 +137,7 @@ export async function recordDelivery(
         requestId: input.requestId,
         now,
         origin: { evidence: 'provider_verified', provisionalAttempt: tracked === undefined },
+        retriedByCaller,
       });
       observationId = ack.id;
     } catch (err) {

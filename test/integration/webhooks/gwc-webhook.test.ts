@@ -282,6 +282,48 @@ describe('gwc provider events (spec: Events 2)', () => {
     ).toEqual([{ status: 'captured', observation_count: 1 }]);
   });
 
+  it('when different events of one new PaymentIntent arrive at once, then each is recorded once, all on one payment', async () => {
+    const { tenant, secret, path } = await setup();
+    const pi = newPaymentIntentId();
+    const events = Array.from({ length: 6 }, () =>
+      gwcEvent('payment_intent.succeeded', paymentIntent({ id: pi, status: 'succeeded', amount_received: 10000 })),
+    );
+    const answers = await Promise.all(events.map((event) => deliverGwc(app, path, signed(secret, event))));
+    expect(answers.map((a) => [a.status, a.body.duplicate])).toEqual(events.map(() => [200, false]));
+    const payments = await sql(app, 'select id, status, observation_count from tracked_payments where integration_id = ?', [
+      tenant.integrationId,
+    ]);
+    expect(payments).toEqual([{ id: expect.any(String), status: 'captured', observation_count: 6 }]);
+    const observations = await sql(
+      app,
+      'select event_id, tracked_payment_id from payment_observations where integration_id = ? order by event_id',
+      [tenant.integrationId],
+    );
+    expect(observations).toEqual(
+      events
+        .map((e) => `gwc_webhook_${e.id}`)
+        .sort()
+        .map((eventId) => ({ event_id: eventId, tracked_payment_id: payments[0].id })),
+    );
+  });
+
+  it('when a merchant report and a delivery of one new PaymentIntent race, then both are recorded on one payment, whichever commits first', async () => {
+    const { tenant, secret, path } = await setup();
+    for (let round = 0; round < 10; round++) {
+      const pi = newPaymentIntentId();
+      const report = gwcReport({ paymentIntentId: pi, status: 'captured', amountMinor: 10000, capturedAmountMinor: 10000 });
+      const event = gwcEvent('payment_intent.succeeded', paymentIntent({ id: pi, status: 'succeeded', amount_received: 10000 }));
+      const [merchant, delivery] = await Promise.all([
+        app.request('/api/v1/gwc/payment-reports', { method: 'POST', json: report, key: tenant.key }),
+        deliverGwc(app, path, signed(secret, event)),
+      ]);
+      expect([merchant.status, delivery.status]).toEqual([200, 200]);
+      expect(delivery.body).toEqual({ received: true, kind: 'payment_intent.succeeded', status: 'captured', duplicate: false });
+      const payments = await sql(app, 'select attempt_id, observation_count from tracked_payments where provider_payment_id = ?', [pi]);
+      expect(payments).toEqual([{ attempt_id: report.attemptId, observation_count: 2 }]);
+    }
+  });
+
   it('when the same event is delivered again, or 40 times at once, then exactly one delivery records it', async () => {
     const { tenant, secret, endpoint, path } = await setup();
     const event = gwcEvent('payment_intent.succeeded', paymentIntent({ status: 'succeeded', amount_received: 10000 }));
