@@ -104,7 +104,7 @@ export function fixGroupsOf(
     for (const [key, fix] of fixes) {
       const id = `${key}|${p.currency}`;
       let group = groups.get(id);
-      if (!group) groups.set(id, (group = { ...fix, source: { ...fix.source }, currency: p.currency, preparations: 0, amountMinor: 0n }));
+      if (!group) groups.set(id, (group = { ...fix, currency: p.currency, preparations: 0, amountMinor: 0n }));
       group.preparations += 1;
       group.amountMinor += p.amountMinor;
     }

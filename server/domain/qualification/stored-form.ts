@@ -1,3 +1,4 @@
+import type { Provider } from '../enrichment/index.js';
 import type { ConfirmedMapping, StoredInvoice } from '../../../contract/invoices.js';
 import { carriedRisks } from './carriage.js';
 import {
@@ -24,14 +25,13 @@ import { SourceFields, sourceFactsOf, type QualificationInput, type SourceFacts 
  * the stored invoice, its confirmed mappings and `source`, the few facts of the source record that it does not hold.
  * Storing each missing field's explanation with every mapped invoice made mapping cost as much again in an import.
  */
-export interface StoredQualification {
-  readonly gwa: StoredProviderQualification;
-  readonly gwb: StoredProviderQualification;
-  readonly gwc: StoredProviderQualification;
+export interface StoredQualification extends ProvidersByIndex {
   readonly missingAt: readonly string[];
-  readonly riskFindings: readonly RiskFinding[];
   readonly source: SourceFacts;
 }
+
+/** What both forms that name entries by index share: each provider's level and indexes, and the risk findings once. */
+type ProvidersByIndex = { readonly [P in Provider]: StoredProviderQualification } & { readonly riskFindings: readonly RiskFinding[] };
 
 interface StoredProviderQualification {
   readonly level: QualificationLevel;
@@ -76,9 +76,8 @@ export function storedQualificationOf(input: QualificationInput): StoredQualific
 
 /**
  * A snapshot's stored qualification as the domain's (`context`: its snapshot's stored invoice; the earlier forms need
- * none). Also reads the forms stored before (2026-11-26: each provider's
- * lists of objects; 2026-11-27: each missing field as a tuple of its explanation): snapshots are immutable evidence, so
- * those rows keep them.
+ * none). Also reads the forms stored before (2026-11-26: each provider's lists of objects; 2026-11-27: each missing
+ * field as a tuple of its explanation): snapshots are immutable evidence, so those rows keep them.
  */
 export function qualificationOfStored(
   stored: StoredQualification | EarlierStoredQualification | Qualification,
@@ -88,23 +87,25 @@ export function qualificationOfStored(
     if (context === null) throw new Error('a stored qualification of this form is read with its stored invoice');
     const sources = new SourceFields(context, stored.source);
     const missingAt = stored.missingAt.map(parseMissingAt);
-    return perProvider((provider) => {
-      const own = stored[provider];
-      return {
-        level: own.level,
-        missing: own.missing.map((i) => missingFieldOf(provider, context.invoice, sources, missingAt[i]!)),
-        risks: own.risks.map((i) => stored.riskFindings[i]!),
-      };
-    });
+    return readByIndex(stored, (provider, i) => missingFieldOf(provider, context.invoice, sources, missingAt[i]!));
   }
   if ('missingFields' in stored) {
     const missing = stored.missingFields.map(missingOfTuple);
-    return perProvider((provider) => {
-      const own = stored[provider];
-      return { level: own.level, missing: own.missing.map((i) => missing[i]!), risks: own.risks.map((i) => stored.riskFindings[i]!) };
-    });
+    return readByIndex(stored, (_, i) => missing[i]!);
   }
   return stored;
+}
+
+/** Each provider's level, and its missing fields and risk findings by index (`missingAt`: the missing field at an index). */
+function readByIndex(stored: ProvidersByIndex, missingAt: (provider: Provider, index: number) => MissingField): Qualification {
+  return perProvider((provider) => {
+    const own = stored[provider];
+    return {
+      level: own.level,
+      missing: own.missing.map((i) => missingAt(provider, i)),
+      risks: own.risks.map((i) => stored.riskFindings[i]!),
+    };
+  });
 }
 
 function missingAtCode(at: MissingAt): string {
@@ -120,12 +121,8 @@ function parseMissingAt(code: string): MissingAt {
 }
 
 /** The form stored on 2026-11-27: each distinct missing field's explanation as a tuple, the providers by index. */
-export interface EarlierStoredQualification {
-  readonly gwa: StoredProviderQualification;
-  readonly gwb: StoredProviderQualification;
-  readonly gwc: StoredProviderQualification;
+export interface EarlierStoredQualification extends ProvidersByIndex {
   readonly missingFields: readonly StoredMissing[];
-  readonly riskFindings: readonly RiskFinding[];
 }
 
 /** Field, reason, path, then the source's object type, id and field (`null` ×3 when the source is not known). */

@@ -62,20 +62,20 @@ export interface DeliveredEvent {
  */
 export type DeliveryStores = ReportStores & { webhooks: WebhookStore };
 
-export async function recordDelivery(
-  storage: UnitOfWork<DeliveryStores>,
-  input: {
-    scope: TenantScope;
-    endpointId: string;
-    provider: PaymentProvider;
-    event: DeliveredEvent;
-    providerPaymentId: string | null;
-    effectOf: (link: TrackedLink | undefined) => DeliveryEffect;
-    invalid: (reason: string) => DomainError;
-    requestId: string;
-    now: Date;
-  },
-): Promise<WebhookAck> {
+/** One verified delivery, with how its provider's event becomes an effect. */
+export interface DeliveryInput {
+  scope: TenantScope;
+  endpointId: string;
+  provider: PaymentProvider;
+  event: DeliveredEvent;
+  providerPaymentId: string | null;
+  effectOf: (link: TrackedLink | undefined) => DeliveryEffect;
+  invalid: (reason: string) => DomainError;
+  requestId: string;
+  now: Date;
+}
+
+export async function recordDelivery(storage: UnitOfWork<DeliveryStores>, input: DeliveryInput): Promise<WebhookAck> {
   const { event } = input;
   // Provider objects are free text the service does not control: the summary it keeps is held to the request bodies' rule.
   if (findSecrets(event.subject).length > 0) throw input.invalid('The event carries card data or a credential; it is not stored');
@@ -85,11 +85,7 @@ export async function recordDelivery(
   return retryOnConcurrentInsert((attempt) => deliverOnce(storage, input, attempt === 0));
 }
 
-async function deliverOnce(
-  storage: UnitOfWork<DeliveryStores>,
-  input: Parameters<typeof recordDelivery>[1],
-  retriedByCaller: boolean,
-): Promise<WebhookAck> {
+async function deliverOnce(storage: UnitOfWork<DeliveryStores>, input: DeliveryInput, retriedByCaller: boolean): Promise<WebhookAck> {
   const { event, scope, now } = input;
   return storage.transaction(async ({ webhooks: store }, tx) => {
     const rowId = crypto.randomUUID();
