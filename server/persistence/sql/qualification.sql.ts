@@ -114,7 +114,6 @@ export async function qualificationFixInputs(
   const { organizationId, integrationId } = filter;
   const ofOrganization = organizationId === undefined ? sql`` : sql` and p.organization_id = ${organizationId}`;
   const ofIntegration = integrationId === undefined ? sql`` : sql` and p.integration_id = ${integrationId}`;
-  const inFilter = sql`p.created_at >= ${filter.from.toISOString()} and p.created_at < ${filter.to.toISOString()}${ofOrganization}${ofIntegration}`;
   const { rows: preparations } = await sql<{
     provider: FixPreparation['provider'];
     currency: string;
@@ -122,7 +121,12 @@ export async function qualificationFixInputs(
     amount_minor: string;
     snapshot_id: string;
   }>`select p.provider, p.currency, p.amount_minor::text as amount_minor, p.snapshot_id
-       from preparations p where ${inFilter} and p.snapshot_id is not null`.execute(db);
+       from preparations p
+      where p.created_at >= ${filter.from.toISOString()} and p.created_at < ${filter.to.toISOString()}${ofOrganization}${ofIntegration}`.execute(
+    db,
+  );
+  // Each pinned snapshot once, by the ids just read (not the preparations read again).
+  const snapshotIds = [...new Set(preparations.map((p) => p.snapshot_id))];
   const { rows: snapshots } = await sql<{
     id: string;
     qualification: FixSnapshot['qualification'];
@@ -132,7 +136,7 @@ export async function qualificationFixInputs(
   }>`select s.id, s.qualification, case when s.qualification ? 'missingAt' then s.content -> 'invoice' end as invoice, s.mappings,
             si.ledger_invoice_id
        from invoice_snapshots s join stored_invoices si on si.id = s.stored_invoice_id
-      where s.id in (select p.snapshot_id from preparations p where ${inFilter}) and s.qualification is not null`.execute(db);
+      where s.id = any(${snapshotIds}::uuid[]) and s.qualification is not null`.execute(db);
   return {
     preparations: preparations.map((p) => ({
       provider: p.provider,
