@@ -3,7 +3,7 @@
  * throw-away embedded PostgreSQL (or BENCH_DATABASE_URL); BENCH_PART=sync or
  * BENCH_PART=list runs one of them (BENCH_SIZES=10000 imports one size only, BENCH_SYNC_REPS=n repeats the sync part).
  *
- * sync: the real importer over in-process sandbox companies of 10,000 and 20,000
+ * sync: the real importer over sandbox companies (each served by a process of its own) of 10,000 and 20,000
  * invoices (5 lines, 1,000 items), each size imported twice on fresh connections,
  * interleaved: once with the mapping into stored invoices (as the sync does it) and
  * once with `mapInvoices: false` (source records only). Targets: 20k with mapping at
@@ -102,7 +102,7 @@ async function syncPart(orm: MikroORM, databaseUrl: string) {
     }
   }
   const best = (k: string) => Math.min(...times[k]!);
-  console.log('\nsync (5 lines per invoice, 1,000 items, page size 500, sandbox in-process; best of runs)');
+  console.log('\nsync (5 lines per invoice, 1,000 items, page size 500, sandbox in its own process; best of runs)');
   console.log('| invoices | import without mapping s | import with mapping s | mapping adds |');
   console.log('|---|---|---|---|');
   for (const size of SIZES) {

@@ -1,6 +1,8 @@
 import { poolUnitOfWork } from '../server/persistence/unit-of-work.js';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createAdminCaller } from '../admin/router.js';
 import { ConfigSchema } from '../server/config.js';
@@ -11,13 +13,35 @@ import { queueSync } from '../server/domain/ledger/queue-sync.js';
 import { exchangeCode } from '../server/integrations/ledger/ledger-api.js';
 import { createLedgerRuntime, type LedgerRuntime } from '../server/integrations/ledger/runtime.js';
 import { createMailer } from '../server/integrations/mail/mailer.js';
-import { generateCompany } from '../server/ledger-sandbox/demo-company.js';
-import { startLedgerSandbox, type LedgerSandbox } from '../server/ledger-sandbox/sandbox.js';
+import type { LedgerSandbox } from '../server/ledger-sandbox/sandbox.js';
+import { awaitLine } from './support.js';
+
+const SANDBOX_PROCESS = fileURLToPath(new URL('./ledger-sandbox-process.ts', import.meta.url));
+
+type SandboxProcess = Pick<LedgerSandbox, 'urls' | 'clientId' | 'clientSecret' | 'close'>;
+
+/**
+ * A generated sandbox company in a process of its own (bench/ledger-sandbox-process.ts): in production the accounting
+ * provider's answers cost the importer nothing but waiting, so the bench must not compute them on the importer's thread.
+ */
+async function startSandboxProcess(o: { invoices: number; items: number; lines: number; realmId: string }): Promise<SandboxProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SANDBOX_PROCESS, JSON.stringify(o)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const [line] = await awaitLine(child, /^\{.*\}\n/m, 'the ledger sandbox');
+  const started = JSON.parse(line) as Pick<LedgerSandbox, 'urls' | 'clientId' | 'clientSecret'>;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    ...started,
+    close: async () => {
+      child.stdin!.end();
+      await exited;
+    },
+  };
+}
 
 export interface QueuedImport {
   runId: string;
   runtime: LedgerRuntime;
-  sandbox: LedgerSandbox;
+  sandbox: SandboxProcess;
   organizationId: string;
   /** The ledger integration. */
   integrationId: string;
@@ -25,7 +49,7 @@ export interface QueuedImport {
 }
 
 /**
- * A generated sandbox company (in this process) connected through the sandbox's own
+ * A generated sandbox company (in its own process) connected through the sandbox's own
  * OAuth endpoints to a new organization's ledger integration, and one sync run queued
  * for it (its job is not sent: the caller runs `importRun` itself). Close `sandbox` after.
  */
@@ -34,11 +58,7 @@ export async function queuedImport(
   databaseUrl: string,
   o: { invoices: number; items: number; lines: number; realmId: string; outboxDir: string },
 ): Promise<QueuedImport> {
-  const sandbox = await startLedgerSandbox({
-    companies: [generateCompany({ invoices: o.invoices, items: o.items, linesPerInvoice: o.lines, realmId: o.realmId })],
-    autoApprove: true,
-    rateLimitPerMinute: 100_000,
-  });
+  const sandbox = await startSandboxProcess({ invoices: o.invoices, items: o.items, lines: o.lines, realmId: o.realmId });
   const config = ConfigSchema.parse({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', LEDGER_HISTORY_DAYS: '3650' });
   const cipher = createTokenCipher(randomBytes(32));
   const runtime = createLedgerRuntime({

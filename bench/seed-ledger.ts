@@ -1,8 +1,8 @@
 /**
  * Set-up data for the benches that read stored invoices, in its own short-lived process (never the bench's, never
  * the service's): `tsx bench/seed-ledger.ts '<json>'` with `{ databaseUrl, invoices, items, lines, realmId }` connects
- * to the service's database directly, generates a sandbox company of that size (served by an in-process ledger
- * sandbox), connects it to a new organization's ledger integration and imports it with the real importer, then prints
+ * to the service's database directly, generates a sandbox company of that size (served by a ledger sandbox in a
+ * process of its own), connects it to a new organization's ledger integration and imports it with the real importer, then prints
  * `{ organizationId, integrationId, realmId }` as JSON and exits. The service must have migrated the database.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -82,7 +82,8 @@ export interface ServiceProcess {
 }
 
 /** Resolves with the first match of `pattern` on the child's stdout; rejects if the child exits first. */
-function awaitLine(child: ChildProcess, pattern: RegExp, what: string): Promise<RegExpExecArray> {
+/** The first match of `pattern` in the child's stdout; rejects when the child exits before printing it. */
+export function awaitLine(child: ChildProcess, pattern: RegExp, what: string): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let out = '';
     const onExit = (code: number | null) => reject(new Error(`${what} exited with ${code} before listening`));

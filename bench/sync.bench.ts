@@ -66,7 +66,7 @@ try {
     });
     await sandbox.close();
   }
-  console.log('ledger sync benchmark (5 lines per invoice, 1,000 items, page size 500, sandbox in-process)');
+  console.log('ledger sync benchmark (5 lines per invoice, 1,000 items, page size 500, sandbox in its own process)');
   console.log('invoices | seconds | invoices/s | peak RSS MB | provider pages');
   for (const r of results)
     console.log(
