@@ -49,17 +49,17 @@ export function staleReason() {
   return newer ? `${path.relative(ROOT, newer)} changed` : undefined;
 }
 
-/** Compile into a fresh folder and swap it in, so a failed build leaves the previous dist/ in place. */
-export function build() {
-  const startedAt = Date.now();
-  const files = sourceFiles().length;
+/**
+ * The service compiled into `out` (emptied first), with the files it reads at run time beside it. Also the test
+ * suite's one build of the service (test/support/global-setup.ts, `--out`).
+ */
+export function compile(out) {
   let tsc;
   try {
     tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   } catch {
     throw new Error('dist/ must be built but TypeScript is not installed (dev dependencies omitted): run `npm ci && npm run build` first');
   }
-  const out = path.join(ROOT, `dist.build-${process.pid}`);
   rmSync(out, { recursive: true, force: true });
   // Emit only: the types are checked by `npm run typecheck` (a step of `npm test` and of CI). With every file
   // compilable alone (`isolatedModules`), what tsc emits does not depend on them, and a fresh `npm start` builds in
@@ -76,13 +76,24 @@ export function build() {
     mkdirSync(path.dirname(path.join(out, file)), { recursive: true });
     cpSync(path.join(ROOT, file), path.join(out, file), { recursive: true });
   }
+}
+
+/** Compile into a fresh folder and swap it in, so a failed build leaves the previous dist/ in place. */
+export function build() {
+  const startedAt = Date.now();
+  const files = sourceFiles().length;
+  const out = path.join(ROOT, `dist.build-${process.pid}`);
+  compile(out);
   writeFileSync(path.join(out, '.build-stamp.json'), JSON.stringify({ startedAt, files }));
   rmSync(DIST, { recursive: true, force: true });
   renameSync(out, DIST);
 }
 
+// `node scripts/build.mjs` builds dist/; `node scripts/build.mjs --out <dir>` only compiles into <dir>.
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const started = Date.now();
-  build();
-  process.stdout.write(`built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  const at = process.argv.indexOf('--out');
+  if (at === -1) build();
+  else compile(path.resolve(process.argv[at + 1]));
+  process.stdout.write(`built ${at === -1 ? 'dist/' : process.argv[at + 1]} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }

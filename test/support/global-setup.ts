@@ -1,7 +1,9 @@
 import type { TestProject } from 'vitest/node';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../server/persistence/embedded-postgres.js';
 import { migrate, openOrm } from '../../server/persistence/orm.js';
@@ -16,10 +18,33 @@ declare module 'vitest' {
     templateDatabase: string;
     /** The console test's browser (test/support/chromium.ts). */
     browser: BrowserLaunch;
+    /** The service compiled once for the run (test/support/service-build.ts). */
+    serviceBuild: string;
   }
 }
 
 export const TEMPLATE_DATABASE = `svc_template_${process.pid}`;
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The service compiled for this run (`scripts/build.mjs --out`), for the tests that start it in a process of its own.
+ * Under node_modules/, where its imports resolve and no linter or checker looks; a package.json of its own marks its
+ * files as ES modules, since Node does not look past a node_modules folder for one.
+ */
+async function buildService(): Promise<string> {
+  const out = path.join(ROOT, 'node_modules', '.cache', `svc-test-build-${process.pid}`);
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/build.mjs'), '--out', out], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`the suite's build of the service failed (exit ${code}):\n${stderr}`);
+  writeFileSync(path.join(out, 'package.json'), '{ "type": "module" }\n');
+  return out;
+}
 
 async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
@@ -32,9 +57,12 @@ async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>
 }
 
 export default async function setup(project: TestProject) {
-  // Unpacking the browser (first run of a version only: a few seconds) overlaps the database start.
+  // Unpacking the browser (first run of a version only: a few seconds) and the service's build overlap the database start.
   const browser = prepareBrowser();
   browser.catch(() => undefined);
+  // The exit-code check's nested run (test/integration/platform/test-runner-exit.test.ts) starts no service.
+  const serviceBuild = process.env.EXIT_CHECK_RUN === '1' ? Promise.resolve('') : buildService();
+  serviceBuild.catch(() => undefined);
   const external = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
   let stopEmbedded: (() => Promise<void>) | undefined;
   let adminUrl: string;
@@ -66,6 +94,7 @@ export default async function setup(project: TestProject) {
   project.provide('templateDatabase', TEMPLATE_DATABASE);
   try {
     project.provide('browser', await browser);
+    project.provide('serviceBuild', await serviceBuild);
   } catch (err) {
     await stopEmbedded?.();
     throw err;
@@ -74,5 +103,6 @@ export default async function setup(project: TestProject) {
   return async () => {
     await withClient(adminUrl, (c) => c.query(`drop database if exists "${TEMPLATE_DATABASE}" with (force)`)).catch(() => undefined);
     await stopEmbedded?.();
+    await serviceBuild.then((dir) => dir && rmSync(dir, { recursive: true, force: true })).catch(() => undefined);
   };
 }

@@ -6,15 +6,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.js';
 import { httpClient, TEST_ADMIN_TOKEN, type TestApp } from './harness.js';
+import { compiledEntry } from './service-build.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * The real service (`server/main.ts`) in a child process of its own, on a port
+ * The real service (`server/main`) in a child process of its own, on a port
  * and data dir of its own, so a test can kill it with SIGKILL and start it again
- * on the same port and database. Started as `node --import tsx` rather than
- * through the `tsx` wrapper: the wrapper runs the service in a grandchild that a
- * SIGKILL of the wrapper would leave running.
+ * on the same port and database. Started compiled, as `npm start` runs it (the
+ * suite's build, `compiledEntry`), and by `node` itself, so the pid is the service's.
  */
 export interface ServiceProcess extends Pick<TestApp, 'request' | 'admin'> {
   readonly url: string;
@@ -35,7 +35,7 @@ export async function spawnService(
   env: Record<string, string>,
   options: {
     startTimeoutMs?: number;
-    /** Node arguments that start the service; default the TypeScript sources through tsx (`scripts/start.mjs`: the compiled build). */
+    /** Node arguments that start the service; default the suite's build of `server/main` (`scripts/start.mjs`: dist/). */
     command?: string[];
   } = {},
 ): Promise<ServiceProcess> {
@@ -49,7 +49,7 @@ export async function spawnService(
 
   const start = () =>
     new Promise<void>((resolve, reject) => {
-      const proc = spawn(process.execPath, options.command ?? ['--import', 'tsx', 'server/main.ts'], {
+      const proc = spawn(process.execPath, options.command ?? compiledEntry('server/main'), {
         cwd: ROOT,
         env: {
           PATH: process.env.PATH,

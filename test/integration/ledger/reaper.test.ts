@@ -6,6 +6,7 @@ import { connect, ledgerTenant, waitForRun } from '../../support/ledger-flow.js'
 import { createGate } from '../../../server/ledger-sandbox/faults.js';
 import { startSyncQueue, type SyncQueue } from '../../../server/jobs/sync-queue.js';
 import { createLogger } from '../../../server/logger.js';
+import { compiledEntry } from '../../support/service-build.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 // No worker in this process: the run is taken by a separate worker process that the test kills.
@@ -17,9 +18,9 @@ const app = useLedgerApp({
 const sql = (q: string, p: unknown[] = []): Promise<any[]> => app.orm.em.getConnection().execute(q, p);
 const runRow = async (id: string) => (await sql(`select state, error, completed_at from ledger_sync_runs where id = ?`, [id]))[0];
 
-/** `npm run worker` as its own process, against this test's database and sandbox. */
+/** `npm run worker` as its own process (compiled, as that script runs it), against this test's database and sandbox. */
 function spawnWorker(): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'server/jobs/worker.ts'], {
+  return spawn(process.execPath, compiledEntry('server/jobs/worker'), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

@@ -9,6 +9,7 @@ import { listen } from '../../../server/http/lifecycle.js';
 import { QUEUE_SETUP_LOCK } from '../../../server/jobs/queue-setup-lock.js';
 import { createTestDatabase } from '../../support/database.js';
 import { freePort } from '../../support/free-port.js';
+import { compiledEntry } from '../../support/service-build.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -21,8 +22,8 @@ interface Started {
 
 function startService(env: Record<string, string>): Started {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'TEST_DATABASE_URL'].includes(k)));
-  // `node --import tsx` (what the tsx wrapper runs, without the wrapper's extra process start-up).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // Compiled, as `npm start` runs it, by `node` itself (test/support/service-build.ts).
+  const child = spawn(process.execPath, compiledEntry('server/main'), {
     cwd: ROOT,
     env: { ...clean, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
