@@ -76,7 +76,8 @@ type Outcome = { dataDir: string; reused: boolean; starts: number } | { error: s
 async function startDb(checkout: string): Promise<Outcome> {
   const env = { ...process.env, TMPDIR: tmp, PG_PORT: String(await freePort()) };
   const stdout = await new Promise<string>((resolve, reject) =>
-    execFile(path.join(checkout, 'node_modules/.bin/tsx'), ['start-db.ts'], { cwd: checkout, env, timeout: 80_000 }, (err, out, errOut) =>
+    // `node --import tsx` (resolved from the checkout): what the tsx wrapper runs, without its second process.
+    execFile(process.execPath, ['--import', 'tsx', 'start-db.ts'], { cwd: checkout, env, timeout: 80_000 }, (err, out, errOut) =>
       err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out),
     ),
   );
