@@ -93,7 +93,12 @@ export function build() {
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const started = Date.now();
   const at = process.argv.indexOf('--out');
-  if (at === -1) build();
-  else compile(path.resolve(process.argv[at + 1]));
-  process.stdout.write(`built ${at === -1 ? 'dist/' : process.argv[at + 1]} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  const out = at === -1 ? undefined : process.argv[at + 1];
+  if (at !== -1 && !out) {
+    process.stderr.write('--out needs the folder to compile into\n');
+    process.exit(2);
+  }
+  if (out === undefined) build();
+  else compile(path.resolve(out));
+  process.stdout.write(`built ${out ?? 'dist/'} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }

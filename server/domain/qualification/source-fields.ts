@@ -77,11 +77,6 @@ export class SourceFields {
     private readonly facts: SourceFacts,
   ) {}
 
-  /** The source fields of a mapped invoice, from the source record it was mapped from. */
-  static of(input: QualificationInput): SourceFields {
-    return new SourceFields(input, sourceFactsOf(input.source, input.invoice));
-  }
-
   /** The source field of a transaction value; `null` when the source has no field for it. */
   transaction(field: TransactionField): SourceField | null {
     switch (field) {
