@@ -122,7 +122,7 @@ export async function recordPaymentReport(storage: UnitOfWork<ReportStores>, inp
   }
 }
 
-type RecordInput = {
+export type RecordInput = {
   ctx: AuthContext;
   provider: PaymentProvider;
   report: PaymentReport;
@@ -138,24 +138,7 @@ type RecordInput = {
 };
 
 async function recordReport(storage: UnitOfWork<ReportStores>, input: RecordInput): Promise<Acknowledgment> {
-  const now = input.now ?? new Date();
-  const ruleIssues = reportRuleIssues(input.report, now);
-  if (ruleIssues.length > 0) throw new DomainError('validation_error', 'The report is not consistent', ruleIssues);
-
-  const normalized = normalizeReport(input.report);
-  const hash = requestFingerprint(normalized);
-  const correlation = input.report.enrichmentRequestId
-    ? await resolveCorrelation(storage.store, input.ctx, input.report.enrichmentRequestId)
-    : undefined;
-  const prepared: Prepared = {
-    ...input,
-    now,
-    normalized,
-    hash,
-    correlation,
-    evidence: input.origin?.evidence ?? 'merchant_report',
-    attemptProvisional: input.origin?.provisionalAttempt ?? false,
-  };
+  const prepared = await prepare(storage, input);
   if (input.retriedByCaller) {
     const quick = await replayOrStoreFirst(singleFirstWrite(storage.store.paymentReports), prepared);
     return quick ?? storage.transaction((store) => storeReport(store.paymentReports, prepared));
@@ -171,6 +154,50 @@ async function recordReport(storage: UnitOfWork<ReportStores>, input: RecordInpu
     return storage.transaction((store) => storeReport(store.paymentReports, prepared));
   }, IDENTITY_RACE);
 }
+
+/** A report checked against its rules, normalized and fingerprinted, with the enrichment it names resolved. */
+async function prepare(storage: UnitOfWork<ReportStores>, input: RecordInput): Promise<Prepared> {
+  const now = input.now ?? new Date();
+  const ruleIssues = reportRuleIssues(input.report, now);
+  if (ruleIssues.length > 0) throw new DomainError('validation_error', 'The report is not consistent', ruleIssues);
+
+  const normalized = normalizeReport(input.report);
+  const correlation = input.report.enrichmentRequestId
+    ? await resolveCorrelation(storage.store, input.ctx, input.report.enrichmentRequestId)
+    : undefined;
+  return {
+    ...input,
+    now,
+    normalized,
+    hash: requestFingerprint(normalized),
+    correlation,
+    evidence: input.origin?.evidence ?? 'merchant_report',
+    attemptProvisional: input.origin?.provisionalAttempt ?? false,
+  };
+}
+
+/**
+ * A report as a new attempt's first payment and observation, for a caller that stores them in a statement of its own
+ * (a provider delivery about a payment the service does not track yet, `recordDelivery`); built exactly as the
+ * general path builds them. Undefined when the report needs the general path: it is refused by its rules or names an
+ * enrichment that does not exist, or a mismatch with its enrichment is to be recorded. A caller whose statement stored
+ * them counts the report with `countStoredFirst`; one that finds the attempt or the eventId taken records the report
+ * with `recordPaymentReport` instead.
+ */
+export async function newAttemptFirstReport(storage: UnitOfWork<ReportStores>, input: RecordInput): Promise<FirstReport | undefined> {
+  let prepared: Prepared;
+  try {
+    prepared = await prepare(storage, input);
+  } catch (err) {
+    if (err instanceof DomainError) return undefined;
+    throw err;
+  }
+  const first = firstReportOf(prepared);
+  return first.insert ? first : undefined;
+}
+
+/** A report `newAttemptFirstReport` built, stored by its caller: counted as `recordPaymentReport` counts it. */
+export const countStoredFirst = (provider: PaymentProvider) => paymentReportMetrics.accepted(provider, false);
 
 /**
  * The one-statement path without group commit (the callers that pass no `firstWrite`: a webhook delivery, inside its
@@ -243,9 +270,17 @@ export function projectionOf(facts: Fact[], enrichmentRequestId: string | null, 
  * Undefined when the attempt's history must be read under its lock.
  */
 async function replayOrStoreFirst(write: FirstWrite, input: Prepared): Promise<Acknowledgment | undefined> {
+  const first = firstReportOf(input);
+  const outcome = await write(first);
+  if (outcome.previous) return replay(outcome.previous, input.hash);
+  return outcome.inserted ? { id: first.observation.id, duplicate: false } : undefined;
+}
+
+/** The report as a new attempt's payment with its projection and its first observation; `insert` false when a mismatch with its enrichment is to be recorded. */
+function firstReportOf(input: Prepared): FirstReport {
   const incoming = incomingFact(input);
   const paymentId = crypto.randomUUID();
-  const outcome = await write({
+  return {
     scope: scopeOf(input.ctx),
     insert: !input.correlation || correlationMismatches(input.correlation, input.report).length === 0,
     paymentId,
@@ -255,9 +290,7 @@ async function replayOrStoreFirst(write: FirstWrite, input: Prepared): Promise<A
     createdAt: input.now,
     projection: projectionOf([incoming], input.report.enrichmentRequestId ?? null, input.now),
     observation: observationRow(input, incoming, paymentId),
-  });
-  if (outcome.previous) return replay(outcome.previous, input.hash);
-  return outcome.inserted ? { id: incoming.id, duplicate: false } : undefined;
+  };
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { Position } from '../pagination.js';
+import type { FirstReport } from '../payment-reports/types.js';
 import type { TenantScope } from '../tenant-scope.js';
 import type {
+  AtOnceOutcome,
   DeliveryEndpoint,
   DeliveryStatus,
   EndpointIntegration,
@@ -26,6 +28,20 @@ export interface WebhookStore {
     event: EventInsert,
     providerPaymentId: string | null,
   ): Promise<{ claimed: boolean; linked: LinkedPayment | undefined }>;
+  /**
+   * A delivery recorded in one statement that commits on its own, when the provider payment id is linked to no tracked
+   * payment and the first report's eventId names no observation: its row claimed with its outcome (`status`, and the
+   * first report's observation and payment), and the first report's payment and observation stored with it.
+   * `duplicate` when one of the endpoint's unique keys of the delivery is taken; `general`, with nothing written, when
+   * a payment or an observation is already there. A unique violation of the payment or the observation (a concurrent
+   * report) stores nothing and is `KeyTaken`.
+   */
+  recordDeliveryAtOnce(
+    scope: TenantScope,
+    event: EventInsert & { status: string },
+    providerPaymentId: string | null,
+    first: FirstReport | null,
+  ): Promise<AtOnceOutcome>;
   /** The recorded status of the delivery that holds either unique key of this identity. */
   findEventStatus(identity: {
     endpointId: string;

@@ -46,6 +46,9 @@ export interface EndpointIntegration {
 }
 
 /** A delivery's row to claim (table `webhook_events`). */
+/** What recording a delivery at once did: recorded its outcome, found its identity taken, or wrote nothing (the general path). */
+export type AtOnceOutcome = 'recorded' | 'duplicate' | 'general';
+
 export interface EventInsert {
   id: string;
   endpointId: string;

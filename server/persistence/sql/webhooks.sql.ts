@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type {
   DeliveryEndpoint,
+  AtOnceOutcome,
   DeliveryStatus,
   EndpointIntegration,
   EndpointStatus,
@@ -11,6 +12,7 @@ import type {
   WebhookEvent,
 } from '../../domain/webhooks/types.js';
 import type { Position } from '../../domain/pagination.js';
+import type { FirstReport } from '../../domain/payment-reports/types.js';
 import type { TenantScope } from '../../domain/tenant-scope.js';
 import { hotStatement, runNamed, type Database } from '../kysely.js';
 import { amountOrNull } from './payment-reports.sql.js';
@@ -126,6 +128,173 @@ export async function claimEvent(
       enrichmentRequestId: claimed.enrichment_request_id,
     },
   };
+}
+
+const DELIVERY_AT_ONCE = hotStatement(
+  'webhook_delivery_at_once',
+  (
+    // the delivery
+    id: string,
+    organizationId: string,
+    integrationId: string,
+    environment: string,
+    endpointId: string,
+    kind: string,
+    notificationAt: Date,
+    subjectType: string,
+    subjectId: string,
+    providerEventId: string | null,
+    status: string,
+    subject: string,
+    requestId: string,
+    createdAt: Date,
+    providerPaymentId: string | null,
+    // the first report's payment and its projection (all null without a report)
+    paymentId: string | null,
+    provider: string | null,
+    attemptId: string | null,
+    attemptProvisional: boolean | null,
+    paymentCreatedAt: Date | null,
+    projectedProviderPaymentId: string | null,
+    accountId: string | null,
+    chargeId: string | null,
+    orderId: string | null,
+    projectedStatus: string | null,
+    projectedCurrency: string | null,
+    projectedAmountMinor: number | null,
+    projectedCapturedAmountMinor: number | null,
+    projectedRefundedAmountMinor: number | null,
+    projectedOccurredAt: Date | null,
+    currentObservationId: string | null,
+    enrichmentRequestId: string | null,
+    observationCount: number | null,
+    updatedAt: Date | null,
+    // its observation
+    observationId: string | null,
+    eventId: string | null,
+    payloadHash: string | null,
+    payload: string | null,
+    observedStatus: string | null,
+    observedCurrency: string | null,
+    amountMinor: number | null,
+    capturedAmountMinor: number | null,
+    refundedAmountMinor: number | null,
+    occurredAt: Date | null,
+    receivedAt: Date | null,
+    evidence: string | null,
+  ) =>
+    sql<{ blocked: boolean; claimed: boolean }>`with blocked as (
+       select 1 from tracked_payments
+        where integration_id = ${integrationId} and environment = ${environment} and provider_payment_id = ${providerPaymentId}
+       union all
+       select 1 from payment_observations
+        where organization_id = ${organizationId} and integration_id = ${integrationId} and environment = ${environment}
+          and event_id = ${eventId}
+       limit 1),
+     claimed as (
+       insert into webhook_events (id, organization_id, integration_id, environment, endpoint_id, kind, notification_at, subject_type,
+         subject_id, provider_event_id, status, subject, request_id, created_at, observation_id, tracked_payment_id)
+       select ${id}::uuid, ${organizationId}::uuid, ${integrationId}::uuid, ${environment}::text, ${endpointId}::uuid, ${kind}::text,
+              ${notificationAt}::timestamptz, ${subjectType}::text, ${subjectId}::text, ${providerEventId}::text, ${status}::text,
+              ${subject}::jsonb, ${requestId}::text, ${createdAt}::timestamptz, ${observationId}::uuid, ${paymentId}::uuid
+        where not exists (select 1 from blocked)
+       on conflict do nothing
+       returning id),
+     payment as (
+       insert into tracked_payments (id, organization_id, integration_id, environment, provider, attempt_id, attempt_provisional, created_at,
+         provider_payment_id, account_id, charge_id, order_id, status, currency, amount_minor, captured_amount_minor, refunded_amount_minor,
+         occurred_at, current_observation_id, enrichment_request_id, observation_count, updated_at)
+       select ${paymentId}::uuid, ${organizationId}::uuid, ${integrationId}::uuid, ${environment}::text, ${provider}::text, ${attemptId}::text,
+              ${attemptProvisional}::boolean, ${paymentCreatedAt}::timestamptz, ${projectedProviderPaymentId}::text, ${accountId}::text,
+              ${chargeId}::text, ${orderId}::text, ${projectedStatus}::text, ${projectedCurrency}::text, ${projectedAmountMinor}::bigint,
+              ${projectedCapturedAmountMinor}::bigint, ${projectedRefundedAmountMinor}::bigint, ${projectedOccurredAt}::timestamptz,
+              ${currentObservationId}::uuid, ${enrichmentRequestId}::text, ${observationCount}::int, ${updatedAt}::timestamptz
+         from claimed
+        where ${paymentId}::uuid is not null
+       returning id),
+     observation as (
+       insert into payment_observations (id, organization_id, integration_id, environment, provider, event_id, payload_hash, payload,
+         attempt_id, status, currency, amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, request_id, received_at,
+         evidence, tracked_payment_id)
+       select ${observationId}::uuid, ${organizationId}::uuid, ${integrationId}::uuid, ${environment}::text, ${provider}::text,
+              ${eventId}::text, ${payloadHash}::text, ${payload}::jsonb, ${attemptId}::text, ${observedStatus}::text,
+              ${observedCurrency}::text, ${amountMinor}::bigint, ${capturedAmountMinor}::bigint, ${refundedAmountMinor}::bigint,
+              ${occurredAt}::timestamptz, ${requestId}::text, ${receivedAt}::timestamptz, ${evidence}::text, payment.id
+         from payment
+       returning id)
+     select exists (select 1 from blocked) as blocked, exists (select 1 from claimed) as claimed`,
+);
+
+/**
+ * A delivery recorded in one statement, committed on its own (docs/performance.md, "Webhook deliveries"), when neither
+ * the delivery's provider payment id is linked to a tracked payment nor its first report's eventId names an
+ * observation: its row is claimed with its outcome, and the first report's payment and observation are stored with it.
+ * `duplicate` when one of the endpoint's unique keys of the delivery is taken (a concurrent claimer waits on the unique
+ * index until the first commits); `general`, with nothing written, when a payment or an observation is already there.
+ * A unique violation of the payment or the observation (a concurrent report took the attempt, the provider payment id
+ * or the eventId) aborts the statement, and nothing of it is stored.
+ */
+export async function recordDeliveryAtOnce(
+  db: Database,
+  scope: TenantScope,
+  row: EventInsert & { status: string },
+  providerPaymentId: string | null,
+  first: FirstReport | null,
+): Promise<AtOnceOutcome> {
+  const p = first?.projection;
+  const o = first?.observation;
+  const [result] = await runNamed(
+    db,
+    DELIVERY_AT_ONCE,
+    row.id,
+    scope.organizationId,
+    scope.integrationId,
+    scope.environment,
+    row.endpointId,
+    row.kind,
+    row.notificationAt,
+    row.subjectType,
+    row.subjectId,
+    row.providerEventId,
+    row.status,
+    JSON.stringify(row.subject),
+    row.requestId,
+    row.createdAt,
+    providerPaymentId,
+    first?.paymentId ?? null,
+    first?.provider ?? null,
+    first?.attemptId ?? null,
+    first?.attemptProvisional ?? null,
+    first?.createdAt ?? null,
+    p?.providerPaymentId ?? null,
+    p?.accountId ?? null,
+    p?.chargeId ?? null,
+    p?.orderId ?? null,
+    p?.status ?? null,
+    p?.currency ?? null,
+    p?.amountMinor ?? null,
+    p?.capturedAmountMinor ?? null,
+    p?.refundedAmountMinor ?? null,
+    p?.occurredAt ?? null,
+    p?.currentObservationId ?? null,
+    p?.enrichmentRequestId ?? null,
+    p?.observationCount ?? null,
+    p?.updatedAt ?? null,
+    o?.id ?? null,
+    o?.eventId ?? null,
+    o?.payloadHash ?? null,
+    o ? JSON.stringify(o.payload) : null,
+    o?.status ?? null,
+    o?.currency ?? null,
+    o?.amountMinor ?? null,
+    o?.capturedAmountMinor ?? null,
+    o?.refundedAmountMinor ?? null,
+    o?.occurredAt ?? null,
+    o?.receivedAt ?? null,
+    o?.evidence ?? null,
+  );
+  if (result!.blocked) return 'general';
+  return result!.claimed ? 'recorded' : 'duplicate';
 }
 
 /** The recorded status of the delivery that holds either unique key of this identity. */

@@ -1,11 +1,14 @@
 import type { WebhookStore } from '../../domain/webhooks/ports.js';
 import type { Database } from '../kysely.js';
 import * as sql from '../sql/webhooks.sql.js';
+import { claimingKeys } from './key-taken.js';
 
 export function webhooksStore(db: Database): WebhookStore {
   return {
     findEndpointForDelivery: (id) => sql.findEndpointForDelivery(db, id),
     claimEvent: (scope, event, providerPaymentId) => sql.claimEvent(db, scope, event, providerPaymentId),
+    recordDeliveryAtOnce: (scope, event, providerPaymentId, first) =>
+      claimingKeys(sql.recordDeliveryAtOnce(db, scope, event, providerPaymentId, first)),
     findEventStatus: (identity) => sql.findEventStatus(db, identity),
     setEventOutcome: (id, outcome) => sql.setEventOutcome(db, id, outcome),
     noteRefusal: (endpointId, refusal) => sql.noteRefusal(db, endpointId, refusal),

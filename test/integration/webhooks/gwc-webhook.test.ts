@@ -8,6 +8,7 @@ import { charge, deliverGwc, gwcEvent, newPaymentIntentId, newSecret, paymentInt
 import { newKeys } from '../../support/gwa-webhooks.js';
 import { poolDatabase } from '../../../server/persistence/kysely.js';
 import { webhooksStore } from '../../../server/persistence/stores/webhooks-store.js';
+import { KeyTaken } from '../../../server/domain/idempotency/idempotent-write.js';
 
 const sql = <T = any>(app: TestApp, query: string, params: unknown[] = []) =>
   app.orm.em.getConnection().execute(query, params) as Promise<T[]>;
@@ -589,6 +590,168 @@ describe('gwc provider events (spec: Events 2)', () => {
       claimed: true,
       linked: undefined,
     });
+  });
+
+  it('when one event is delivered to two endpoints of its integration, then both deliveries are recorded and they share its one observation', async () => {
+    const { tenant, secret, endpoint, path } = await setup();
+    const second = await adminCall<Endpoint>(app, 'webhookEndpoints.create', {
+      integrationId: tenant.integrationId,
+      signingSecret: secret,
+    });
+    const event = gwcEvent('payment_intent.succeeded', paymentIntent({ id: newPaymentIntentId(), amount_received: 10000 }));
+    const first = await deliverGwc(app, path, signed(secret, event));
+    const again = await deliverGwc(app, new URL(second.url).pathname, signed(secret, event));
+    expect([first.status, first.body]).toEqual([
+      200,
+      { received: true, kind: 'payment_intent.succeeded', status: 'captured', duplicate: false },
+    ]);
+    expect([again.status, again.body]).toEqual([
+      200,
+      { received: true, kind: 'payment_intent.succeeded', status: 'captured', duplicate: false },
+    ]);
+    const rows = await sql(
+      app,
+      'select e.endpoint_id, e.status, e.observation_id, e.tracked_payment_id from webhook_events e where e.integration_id = ? order by e.created_at',
+      [tenant.integrationId],
+    );
+    const [observation] = await sql(app, 'select id, tracked_payment_id from payment_observations where integration_id = ?', [
+      tenant.integrationId,
+    ]);
+    expect(rows).toEqual([
+      { endpoint_id: endpoint.id, status: 'captured', observation_id: observation.id, tracked_payment_id: observation.tracked_payment_id },
+      { endpoint_id: second.id, status: 'captured', observation_id: observation.id, tracked_payment_id: observation.tracked_payment_id },
+    ]);
+  });
+
+  it('when a delivery is recorded at once, then one statement stores its row with its outcome, the payment and the observation; a tracked PaymentIntent or a stored eventId writes nothing, a taken identity is a duplicate and a taken attempt stores nothing', async () => {
+    const { tenant, endpoint } = await setup();
+    const store = webhooksStore(poolDatabase(app.orm));
+    const scope = { organizationId: tenant.organizationId, integrationId: tenant.integrationId, environment: tenant.environment };
+    const now = new Date('2026-11-27T08:00:00.000Z');
+    const delivery = (eventId: string, status = 'captured') => ({
+      id: crypto.randomUUID(),
+      endpointId: endpoint.id,
+      kind: 'payment_intent.succeeded',
+      notificationAt: now,
+      subjectType: 'payment_intent',
+      subjectId: eventId,
+      providerEventId: eventId,
+      subject: { object: 'payment_intent' },
+      requestId: 'at-once-test',
+      createdAt: now,
+      status,
+    });
+    const firstReport = (pi: string, eventId: string, attemptId = `gwc_payment_intent_${pi}`) => {
+      const observationId = crypto.randomUUID();
+      const paymentId = crypto.randomUUID();
+      const amounts = {
+        status: 'captured',
+        currency: 'usd',
+        amountMinor: 10000,
+        capturedAmountMinor: 10000,
+        refundedAmountMinor: 0,
+        occurredAt: now,
+      };
+      return {
+        scope,
+        insert: true,
+        paymentId,
+        provider: 'gwc',
+        attemptId,
+        attemptProvisional: true,
+        createdAt: now,
+        projection: {
+          ...amounts,
+          providerPaymentId: pi,
+          accountId: null,
+          chargeId: 'ch_1',
+          orderId: null,
+          currentObservationId: observationId,
+          enrichmentRequestId: null,
+          observationCount: 1,
+          updatedAt: now,
+        },
+        observation: {
+          ...amounts,
+          id: observationId,
+          provider: 'gwc',
+          eventId: `gwc_webhook_${eventId}`,
+          payloadHash: 'hash',
+          payload: { eventId: `gwc_webhook_${eventId}` },
+          paymentId,
+          attemptId,
+          requestId: 'at-once-test',
+          receivedAt: now,
+          evidence: 'provider_verified' as const,
+        },
+      };
+    };
+    const countOf = async (table: string) =>
+      (await sql(app, `select count(*)::int as n from ${table} where integration_id = ?`, [tenant.integrationId]))[0].n as number;
+    const counts = async () => [await countOf('webhook_events'), await countOf('tracked_payments'), await countOf('payment_observations')];
+
+    const pi = newPaymentIntentId();
+    const recorded = delivery('evt_at_once_1');
+    const report = firstReport(pi, 'evt_at_once_1');
+    expect(await store.recordDeliveryAtOnce(scope, recorded, pi, report)).toBe('recorded');
+    expect(await sql(app, 'select status, observation_id, tracked_payment_id from webhook_events where id = ?', [recorded.id])).toEqual([
+      { status: 'captured', observation_id: report.observation.id, tracked_payment_id: report.paymentId },
+    ]);
+    expect(
+      await sql(
+        app,
+        'select id, attempt_id, attempt_provisional, provider_payment_id, status, captured_amount_minor, current_observation_id, observation_count from tracked_payments where id = ?',
+        [report.paymentId],
+      ),
+    ).toEqual([
+      {
+        id: report.paymentId,
+        attempt_id: `gwc_payment_intent_${pi}`,
+        attempt_provisional: true,
+        provider_payment_id: pi,
+        status: 'captured',
+        captured_amount_minor: '10000',
+        current_observation_id: report.observation.id,
+        observation_count: 1,
+      },
+    ]);
+    expect(
+      await sql(app, 'select event_id, tracked_payment_id, evidence from payment_observations where id = ?', [report.observation.id]),
+    ).toEqual([{ event_id: 'gwc_webhook_evt_at_once_1', tracked_payment_id: report.paymentId, evidence: 'provider_verified' }]);
+    expect(await counts()).toEqual([1, 1, 1]);
+
+    // The PaymentIntent is tracked now: nothing is written, and the general path takes the delivery.
+    expect(await store.recordDeliveryAtOnce(scope, delivery('evt_at_once_2'), pi, firstReport(pi, 'evt_at_once_2', 'other'))).toBe(
+      'general',
+    );
+    // The observation's eventId is stored (the same event through another endpoint): nothing is written.
+    const otherPi = newPaymentIntentId();
+    expect(await store.recordDeliveryAtOnce(scope, delivery('evt_at_once_3'), otherPi, firstReport(otherPi, 'evt_at_once_1'))).toBe(
+      'general',
+    );
+    expect(await counts()).toEqual([1, 1, 1]);
+    // The delivery's identity is taken: a duplicate, nothing more written.
+    expect(await store.recordDeliveryAtOnce(scope, delivery('evt_at_once_1'), otherPi, firstReport(otherPi, 'evt_at_once_4'))).toBe(
+      'duplicate',
+    );
+    expect(await counts()).toEqual([1, 1, 1]);
+    // The attempt is taken (by a report of another provider payment id): the statement stores nothing, not even the row.
+    await expect(
+      store.recordDeliveryAtOnce(
+        scope,
+        delivery('evt_at_once_5'),
+        otherPi,
+        firstReport(otherPi, 'evt_at_once_5', `gwc_payment_intent_${pi}`),
+      ),
+    ).rejects.toBeInstanceOf(KeyTaken);
+    expect(await counts()).toEqual([1, 1, 1]);
+    // Without a report (no payment effect): the row alone, with its status.
+    const none = delivery('evt_at_once_6', 'no_payment_effect');
+    expect(await store.recordDeliveryAtOnce(scope, none, null, null)).toBe('recorded');
+    expect(await sql(app, 'select status, observation_id, tracked_payment_id from webhook_events where id = ?', [none.id])).toEqual([
+      { status: 'no_payment_effect', observation_id: null, tracked_payment_id: null },
+    ]);
+    expect(await counts()).toEqual([2, 1, 1]);
   });
 });
 
