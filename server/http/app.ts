@@ -17,6 +17,7 @@ import { canonicalPath } from './middleware/canonical-path.js';
 import { webhookRateLimit, type RateLimitConfig } from './middleware/rate-limit.js';
 import { poolDatabase } from '../persistence/kysely.js';
 import { poolUnitOfWork } from '../persistence/unit-of-work.js';
+import { cachedEndpointDirectory } from '../domain/webhooks/endpoint-directory.js';
 import { poolOf } from '../persistence/orm.js';
 import { coalescedRefusalNotes } from '../persistence/refusal-notes.js';
 import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
@@ -104,9 +105,11 @@ export function createApp(deps: AppDeps): Express {
   // with 429); deliveries refused as not the provider's count against their client like failed keys.
   const storage = poolUnitOfWork(deps.orm);
   const webhookLimit = webhookRateLimit(storage, deps.config);
+  // Endpoints cached per auth epoch, read with the epoch the API's key cache reads (shared by concurrent requests).
+  const endpoints = cachedEndpointDirectory(storage, access.reads.authEpoch);
   const refusals = coalescedRefusalNotes(poolDatabase(deps.orm), (err) => deps.logger.warn({ err }, 'webhook refusal note not written'));
-  app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures));
-  app.use(gwcWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures, refusals));
+  app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures, endpoints));
+  app.use(gwcWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures, refusals, endpoints));
   app.use(requireJsonContentType);
   // The operator token before anything of the request is read (admin-gate.ts), then the body within its limit.
   app.use(ADMIN_TRPC_PATH, adminGate(deps.adminToken, failures), parseJsonBody(deps.config.SVC_BODY_LIMIT_BYTES), refuseUnsafeBody);

@@ -1,7 +1,7 @@
 import { DomainError } from '../errors.js';
 import { currentKeySlot, previousKeySlot, type WebhookProvider, type WebhookRuntime } from './runtime.js';
-import type { UnitOfWork } from '../unit-of-work.js';
-import type { WebhookStore } from './ports.js';
+import type { EndpointDirectory } from './endpoint-directory.js';
+import type { DeliveryEndpoint } from './types.js';
 import type { TenantScope } from '../tenant-scope.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,12 +33,12 @@ export interface DeliverableSecrets {
  * 409 `connection_unavailable`. Nothing of the body is read before.
  */
 export async function deliverableSecrets(
-  storage: UnitOfWork<{ webhooks: WebhookStore }>,
+  endpoints: EndpointDirectory,
   runtime: WebhookRuntime,
   input: { provider: WebhookProvider; endpointId: string; now: Date },
 ): Promise<DeliverableSecrets> {
   const { endpointId, provider } = input;
-  const row = UUID.test(endpointId) ? await storage.store.webhooks.findEndpointForDelivery(endpointId.toLowerCase()) : undefined;
+  const row = UUID.test(endpointId) ? await endpoints.find(endpointId.toLowerCase()) : undefined;
   // A malformed id, or one of another provider's endpoints, answers exactly like an unknown one.
   if (!row || row.integrationProvider !== provider) {
     throw deliveryFailure('not_found', 'endpoint_not_found', 'endpointId', 'No such webhook endpoint');
@@ -55,18 +55,33 @@ export async function deliverableSecrets(
   if (row.organizationStatus !== 'active' || row.integrationEnvironment !== runtime.environment) {
     throw deliveryFailure('conflict', 'connection_unavailable', 'endpointId', "This webhook endpoint's integration cannot take events");
   }
-  const secrets: EndpointSecret[] = [
-    { publicKey: row.publicKey, secret: runtime.cipher.decrypt(row.privateKeyEnc, currentKeySlot(row.id)) },
-  ];
-  if (row.previousPrivateKeyEnc && row.previousValidUntil && row.previousValidUntil > input.now) {
-    secrets.push({
-      publicKey: row.previousPublicKey,
-      secret: runtime.cipher.decrypt(row.previousPrivateKeyEnc, previousKeySlot(row.id)),
-    });
+  const plain = decryptedSecrets(row, runtime);
+  const secrets: EndpointSecret[] = [{ publicKey: row.publicKey, secret: plain.current }];
+  if (plain.previous !== undefined && row.previousValidUntil && row.previousValidUntil > input.now) {
+    secrets.push({ publicKey: row.previousPublicKey, secret: plain.previous });
   }
   return {
     scope: { organizationId: row.organizationId, integrationId: row.integrationId, environment: row.environment },
     endpointId: row.id,
     secrets,
   };
+}
+
+/**
+ * An endpoint's secrets decrypted once per row read, not once per delivery: a cached endpoint (`EndpointDirectory`)
+ * is the same object until the epoch moves, and a row read again is a new object. In memory only, as the delivery
+ * that decrypts them holds them; never stored.
+ */
+const decrypted = new WeakMap<DeliveryEndpoint, { cipher: WebhookRuntime['cipher']; current: string; previous: string | undefined }>();
+
+function decryptedSecrets(row: DeliveryEndpoint, runtime: WebhookRuntime) {
+  const known = decrypted.get(row);
+  if (known && known.cipher === runtime.cipher) return known;
+  const secrets = {
+    cipher: runtime.cipher,
+    current: runtime.cipher.decrypt(row.privateKeyEnc!, currentKeySlot(row.id)),
+    previous: row.previousPrivateKeyEnc ? runtime.cipher.decrypt(row.previousPrivateKeyEnc, previousKeySlot(row.id)) : undefined,
+  };
+  decrypted.set(row, secrets);
+  return secrets;
 }

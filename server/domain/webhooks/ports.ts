@@ -16,8 +16,11 @@ import type {
 
 /** What the webhook use cases need from storage; server/persistence/stores/webhooks-store.ts implements it. */
 export interface WebhookStore {
-  /** The endpoint a delivery names, with its organization's status and its integration's provider and environment. */
-  findEndpointForDelivery(id: string): Promise<DeliveryEndpoint | undefined>;
+  /**
+   * The endpoint a delivery names, with its organization's status and its integration's provider and environment,
+   * and the auth epoch read in the same statement: the endpoint is current while the epoch has not moved.
+   */
+  findEndpointForDelivery(id: string): Promise<{ epoch: string; endpoint: DeliveryEndpoint | undefined }>;
   /**
    * Claim a delivery's identity: its row is inserted unless one of the endpoint's unique keys is taken (a concurrent
    * claimer waits on the unique index until the first commits). Whether this call inserted and, when it did, the

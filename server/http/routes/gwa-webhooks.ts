@@ -8,6 +8,7 @@ import {
   receiveNotification,
 } from '../../domain/webhooks/gwa/intake.js';
 import type { WebhookRuntime } from '../../domain/webhooks/runtime.js';
+import type { EndpointDirectory } from '../../domain/webhooks/endpoint-directory.js';
 import type { WebhookRateLimit } from '../middleware/rate-limit.js';
 import { WEBHOOK_BODY_LIMIT_BYTES, WebhookAckSchema } from '../../../contract/webhooks.js';
 import { countUnauthenticatedDelivery, readWebhookBody, webhooksNotConfigured } from './webhook-body.js';
@@ -52,13 +53,14 @@ export function gwaWebhookRoutes(
   validateResponses: boolean,
   rateLimit: WebhookRateLimit,
   failures: Pick<FailedAuthentications, 'failed'>,
+  endpoints: EndpointDirectory,
 ): Router {
   const router = Router({ caseSensitive: true });
   router.post('/api/integrations/gwa/webhooks/:endpointId', async (req, res, next) => {
     try {
       const runtime = getRuntime();
       if (!runtime) throw notConfigured();
-      const endpoint = await deliverableEndpoint(req.storage, runtime, String(req.params.endpointId), new Date());
+      const endpoint = await deliverableEndpoint(endpoints, runtime, String(req.params.endpointId), new Date());
       // Before the body is read or any HMAC computed: a burst costs one token check per request.
       await rateLimit.check(endpoint.endpointId, clientOf(req));
       const form = await readForm(req, res);
@@ -84,7 +86,7 @@ export function gwaWebhookRoutes(
     try {
       const runtime = getRuntime();
       if (!runtime) throw notConfigured();
-      const answer = await answerChallenge(req.storage, runtime, String(req.params.endpointId), req.query.gwa_challenge);
+      const answer = await answerChallenge(endpoints, runtime, String(req.params.endpointId), req.query.gwa_challenge);
       res.status(200).type('text/plain').send(answer);
     } catch (err) {
       countUnauthenticatedDelivery(err, clientOf(req), failures);

@@ -5,6 +5,7 @@ import { webhookMetrics } from '../../observability/business-metrics.js';
 import { inSpan } from '../../observability/spans.js';
 import { deliverableGwcEndpoint, receiveGwcEvent } from '../../domain/webhooks/gwc/intake.js';
 import type { WebhookRuntime } from '../../domain/webhooks/runtime.js';
+import type { EndpointDirectory } from '../../domain/webhooks/endpoint-directory.js';
 import { GwcWebhookAckSchema, WEBHOOK_BODY_LIMIT_BYTES } from '../../../contract/webhooks.js';
 import { countUnauthenticatedDelivery, readWebhookBody, webhooksNotConfigured } from './webhook-body.js';
 import { clientOf } from '../client-identity.js';
@@ -25,13 +26,14 @@ export function gwcWebhookRoutes(
   rateLimit: WebhookRateLimit,
   failures: Pick<FailedAuthentications, 'failed'>,
   refusals: RefusalNotes,
+  endpoints: EndpointDirectory,
 ): Router {
   const router = Router({ caseSensitive: true });
   router.post('/api/integrations/gwc/webhooks/:endpointId', async (req, res, next) => {
     try {
       const runtime = getRuntime();
       if (!runtime) throw webhooksNotConfigured();
-      const endpoint = await deliverableGwcEndpoint(req.storage, runtime, String(req.params.endpointId), new Date());
+      const endpoint = await deliverableGwcEndpoint(endpoints, runtime, String(req.params.endpointId), new Date());
       // Before the body is read: an unauthenticated burst costs no HMAC (as for gwa).
       await rateLimit.check(endpoint.endpointId, clientOf(req));
       await readWebhookBody(rawParser, req, res);

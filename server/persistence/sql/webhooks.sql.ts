@@ -23,23 +23,39 @@ import type { PaymentChainViews } from './payment-chains.js';
  * A delivery's statements are hot statements (docs/performance.md, "Webhook deliveries"): compiled once, sent by name,
  * never walked by the entity plugin; their texts name the columns and convert what the driver reads.
  */
+/** The endpoint's columns are null when no endpoint has the id; the epoch is always there. */
+type DeliveryEndpointRow = { epoch: string } & {
+  [K in keyof DeliveryEndpoint]: (K extends 'previousValidUntil' ? string : DeliveryEndpoint[K]) | null;
+};
+
 const DELIVERY_ENDPOINT = hotStatement(
   'webhook_delivery_endpoint',
   (id: string) =>
-    sql<
-      Omit<DeliveryEndpoint, 'previousValidUntil'> & { previousValidUntil: string | null }
-    >`select e.id, e.organization_id as "organizationId", e.integration_id as "integrationId", e.environment, e.status,
-       e.public_key as "publicKey", e.private_key_enc as "privateKeyEnc", e.previous_public_key as "previousPublicKey",
-       e.previous_private_key_enc as "previousPrivateKeyEnc", e.previous_valid_until as "previousValidUntil",
-       o.status as "organizationStatus", i.provider as "integrationProvider", i.environment as "integrationEnvironment"
-     from webhook_endpoints e join integrations i on i.id = e.integration_id join organizations o on o.id = e.organization_id
-     where e.id = ${id}`,
+    sql<DeliveryEndpointRow>`select a.value as epoch, e.id, e.organization_id as "organizationId", e.integration_id as "integrationId",
+       e.environment, e.status, e.public_key as "publicKey", e.private_key_enc as "privateKeyEnc",
+       e.previous_public_key as "previousPublicKey", e.previous_private_key_enc as "previousPrivateKeyEnc",
+       e.previous_valid_until as "previousValidUntil", o.status as "organizationStatus", i.provider as "integrationProvider",
+       i.environment as "integrationEnvironment"
+     from auth_epoch a
+     left join (webhook_endpoints e join integrations i on i.id = e.integration_id join organizations o on o.id = e.organization_id)
+       on e.id = ${id}
+     where a.id`,
 );
 
-export async function findEndpointForDelivery(db: Database, id: string): Promise<DeliveryEndpoint | undefined> {
+/**
+ * The endpoint a delivery names, with what its verdict needs, and the auth epoch read in the same statement (so in the
+ * same snapshot): the endpoint is current for as long as the epoch has not moved (migration webhook_endpoint_epoch).
+ */
+export async function findEndpointForDelivery(
+  db: Database,
+  id: string,
+): Promise<{ epoch: string; endpoint: DeliveryEndpoint | undefined }> {
   const [row] = await runNamed(db, DELIVERY_ENDPOINT, id);
+  const { epoch, ...endpoint } = row!;
+  if (endpoint.id === null) return { epoch, endpoint: undefined };
   // The pool's driver reads timestamps as text.
-  return row && { ...row, previousValidUntil: row.previousValidUntil === null ? null : new Date(row.previousValidUntil) };
+  const previousValidUntil = endpoint.previousValidUntil === null ? null : new Date(endpoint.previousValidUntil);
+  return { epoch, endpoint: { ...(endpoint as unknown as DeliveryEndpoint), previousValidUntil } };
 }
 
 /** The claim's row, then the linked payment's columns (all null when none is linked); no row when nothing was claimed. */

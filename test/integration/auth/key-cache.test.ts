@@ -8,6 +8,7 @@ import { listen, type RunningServer } from '../../../server/http/lifecycle.js';
 import { createLogger } from '../../../server/logger.js';
 import { openOrm } from '../../../server/persistence/orm.js';
 import { findKeyRecord } from '../../../server/persistence/sql/api-keys.sql.js';
+import { findEndpointForDelivery } from '../../../server/persistence/sql/webhooks.sql.js';
 import { poolDatabase } from '../../../server/persistence/kysely.js';
 import { recordingDatabase } from '../../support/recording-database.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -151,12 +152,14 @@ describe('key cache invalidation', () => {
     }
     expect((await report(app, tenant.key)).status).toBe(200);
   });
-  it('when the key record reads a table, then every change to that table moves the auth epoch (a trigger on it)', async () => {
-    // The obligation of any table a verdict comes to depend on: without the trigger, cached keys would miss its changes.
+  it('when the key record or a delivery endpoint reads a table, then every change to that table moves the auth epoch (a trigger on it)', async () => {
+    // The obligation of any table a verdict comes to depend on: without the trigger, cached keys and endpoints
+    // (server/domain/webhooks/endpoint-directory.ts) would miss its changes.
     const { db, sent } = recordingDatabase(poolDatabase(app.orm));
     await findKeyRecord(db, 'unknown');
+    await findEndpointForDelivery(db, crypto.randomUUID());
     const read = [...new Set([...sent.join(' ').matchAll(/\b(?:from|join)\s+\(?([a-z_]+)/g)].map((m) => m[1]!))].sort();
-    expect(read).toEqual(['api_keys', 'auth_epoch', 'integration_links', 'integrations', 'organizations']);
+    expect(read).toEqual(['api_keys', 'auth_epoch', 'integration_links', 'integrations', 'organizations', 'webhook_endpoints']);
     const triggered = await app.orm.em.getConnection().execute<{ table: string }[]>(
       `select distinct c.relname as table from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_proc p on p.oid = t.tgfoid
           where p.proname = 'auth_epoch_bump' and not t.tgisinternal`,

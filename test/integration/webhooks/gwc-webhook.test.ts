@@ -753,6 +753,46 @@ describe('gwc provider events (spec: Events 2)', () => {
     ]);
     expect(await counts()).toEqual([2, 1, 1]);
   });
+
+  it('when an endpoint, its secret or its organization changes with plain SQL after deliveries were answered from the cache, then the very next delivery sees it; a refusal note moves no epoch', async () => {
+    const { tenant, secret, endpoint, path } = await setup();
+    const deliver = () =>
+      deliverGwc(
+        app,
+        path,
+        signed(secret, gwcEvent('payment_intent.succeeded', paymentIntent({ id: newPaymentIntentId(), amount_received: 10000 }))),
+      );
+    const codeOf = async () => {
+      const res = await deliver();
+      return [res.status, res.status === 200 ? res.body.status : issueOf(res).code];
+    };
+    const epoch = async () => (await sql(app, 'select value from auth_epoch'))[0].value as string;
+    expect(await codeOf()).toEqual([200, 'captured']);
+    expect(await codeOf()).toEqual([200, 'captured']);
+
+    await sql(app, "update webhook_endpoints set status = 'disabled' where id = ?", [endpoint.id]);
+    expect(await codeOf()).toEqual([410, 'endpoint_disabled']);
+    await sql(app, "update webhook_endpoints set status = 'active' where id = ?", [endpoint.id]);
+    expect(await codeOf()).toEqual([200, 'captured']);
+
+    const [{ private_key_enc: stored }] = await sql(app, 'select private_key_enc from webhook_endpoints where id = ?', [endpoint.id]);
+    await sql(app, 'update webhook_endpoints set private_key_enc = null where id = ?', [endpoint.id]);
+    expect(await codeOf()).toEqual([409, 'credentials_required']);
+    await sql(app, 'update webhook_endpoints set private_key_enc = ? where id = ?', [stored, endpoint.id]);
+    expect(await codeOf()).toEqual([200, 'captured']);
+
+    await sql(app, "update organizations set status = 'inactive' where id = ?", [tenant.organizationId]);
+    expect(await codeOf()).toEqual([409, 'connection_unavailable']);
+    await sql(app, "update organizations set status = 'active' where id = ?", [tenant.organizationId]);
+    expect(await codeOf()).toEqual([200, 'captured']);
+
+    // What the operator is shown of refusals changes no verdict: the cached keys and endpoints stay.
+    const before = await epoch();
+    await sql(app, "update webhook_endpoints set last_refusal_code = 'invalid_signature', last_refusal_at = now() where id = ?", [
+      endpoint.id,
+    ]);
+    expect(await epoch()).toBe(before);
+  });
 });
 
 describe('gwc provider events on a production deployment (endpoint mode)', () => {

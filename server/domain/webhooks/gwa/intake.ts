@@ -5,8 +5,8 @@ import { challengeResponse, isValidChallenge, MAX_SIGNATURE_PAIRS, verifySignatu
 import { deliverableSecrets, deliveryFailure } from '../deliverable-endpoint.js';
 import type { TenantScope } from '../../tenant-scope.js';
 import type { UnitOfWork } from '../../unit-of-work.js';
-import type { WebhookStore } from '../ports.js';
 import type { WebhookRuntime } from '../runtime.js';
+import type { EndpointDirectory } from '../endpoint-directory.js';
 
 export type { WebhookAck };
 
@@ -23,24 +23,24 @@ export interface Deliverable {
 
 /** The gwa endpoint a delivery is addressed to, with its key pairs (checks: `deliverableSecrets`). */
 export async function deliverableEndpoint(
-  storage: UnitOfWork<{ webhooks: WebhookStore }>,
+  endpoints: EndpointDirectory,
   runtime: WebhookRuntime,
   endpointId: string,
   now: Date,
 ): Promise<Deliverable> {
-  const endpoint = await deliverableSecrets(storage, runtime, { provider: 'gwa', endpointId, now });
+  const endpoint = await deliverableSecrets(endpoints, runtime, { provider: 'gwa', endpointId, now });
   const keys = endpoint.secrets.flatMap((s) => (s.publicKey ? [{ publicKey: s.publicKey, privateKey: s.secret }] : []));
   return { scope: endpoint.scope, endpointId: endpoint.endpointId, keys };
 }
 
 /** The GET handshake (docs/provider-facts.md §1.4): answered with the current key pair only. */
 export async function answerChallenge(
-  storage: UnitOfWork<{ webhooks: WebhookStore }>,
+  endpoints: EndpointDirectory,
   runtime: WebhookRuntime,
   endpointId: string,
   challenge: unknown,
 ): Promise<string> {
-  const endpoint = await deliverableEndpoint(storage, runtime, endpointId, new Date());
+  const endpoint = await deliverableEndpoint(endpoints, runtime, endpointId, new Date());
   if (typeof challenge !== 'string' || !isValidChallenge(challenge)) {
     throw fail('validation_error', 'invalid_challenge', 'gwa_challenge', 'gwa_challenge must be 20 to 32 lowercase hex digits');
   }

@@ -6,7 +6,7 @@ import { InvalidNotification } from '../gwa/notification.js';
 import { recordDelivery, type DeliveryStores, type WebhookAck } from '../record-delivery.js';
 import type { WebhookRuntime } from '../runtime.js';
 import type { UnitOfWork } from '../../unit-of-work.js';
-import type { WebhookStore } from '../ports.js';
+import type { EndpointDirectory } from '../endpoint-directory.js';
 
 export const invalidSignature = (message: string) => deliveryFailure('validation_error', 'invalid_signature', 'gwc-signature', message);
 export const invalidEvent = (message: string) => deliveryFailure('validation_error', 'invalid_event', 'body', message);
@@ -23,12 +23,8 @@ export interface RefusalNotes {
 }
 
 /** The gwc endpoint a delivery is addressed to (404, 410, 409 in that order; nothing of the body read before). */
-export const deliverableGwcEndpoint = (
-  storage: UnitOfWork<{ webhooks: WebhookStore }>,
-  runtime: WebhookRuntime,
-  endpointId: string,
-  now: Date,
-) => deliverableSecrets(storage, runtime, { provider: 'gwc', endpointId, now });
+export const deliverableGwcEndpoint = (endpoints: EndpointDirectory, runtime: WebhookRuntime, endpointId: string, now: Date) =>
+  deliverableSecrets(endpoints, runtime, { provider: 'gwc', endpointId, now });
 
 /**
  * The spec's "endpoint mode": an event of the provider's live mode is evidence for a production integration only,
