@@ -18,6 +18,7 @@ import { webhookRateLimit, type RateLimitConfig } from './middleware/rate-limit.
 import { poolDatabase } from '../persistence/kysely.js';
 import { poolUnitOfWork } from '../persistence/unit-of-work.js';
 import { cachedEndpointDirectory } from '../domain/webhooks/endpoint-directory.js';
+import { groupCommittedDeliveries } from '../persistence/delivery-group-commit.js';
 import { poolOf } from '../persistence/orm.js';
 import { coalescedRefusalNotes } from '../persistence/refusal-notes.js';
 import type { LedgerRuntime } from '../integrations/ledger/runtime.js';
@@ -106,10 +107,14 @@ export function createApp(deps: AppDeps): Express {
   const storage = poolUnitOfWork(deps.orm);
   const webhookLimit = webhookRateLimit(storage, deps.config);
   // Endpoints cached per auth epoch, read with the epoch the API's key cache reads (shared by concurrent requests).
-  const endpoints = cachedEndpointDirectory(storage, access.reads.authEpoch);
+  // Deliveries recorded at once are group-committed, as payment reports are.
+  const deliveries = {
+    endpoints: cachedEndpointDirectory(storage, access.reads.authEpoch),
+    atOnce: groupCommittedDeliveries(poolDatabase(deps.orm)),
+  };
   const refusals = coalescedRefusalNotes(poolDatabase(deps.orm), (err) => deps.logger.warn({ err }, 'webhook refusal note not written'));
-  app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures, endpoints));
-  app.use(gwcWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures, refusals, endpoints));
+  app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures, deliveries));
+  app.use(gwcWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures, refusals, deliveries));
   app.use(requireJsonContentType);
   // The operator token before anything of the request is read (admin-gate.ts), then the body within its limit.
   app.use(ADMIN_TRPC_PATH, adminGate(deps.adminToken, failures), parseJsonBody(deps.config.SVC_BODY_LIMIT_BYTES), refuseUnsafeBody);

@@ -1,8 +1,7 @@
 import type { Position } from '../pagination.js';
-import type { FirstReport } from '../payment-reports/types.js';
 import type { TenantScope } from '../tenant-scope.js';
 import type {
-  AtOnceOutcome,
+  AtOnceWrite,
   DeliveryEndpoint,
   DeliveryStatus,
   EndpointIntegration,
@@ -39,12 +38,7 @@ export interface WebhookStore {
    * a payment or an observation is already there. A unique violation of the payment or the observation (a concurrent
    * report) stores nothing and is `KeyTaken`.
    */
-  recordDeliveryAtOnce(
-    scope: TenantScope,
-    event: EventInsert & { status: string },
-    providerPaymentId: string | null,
-    first: FirstReport | null,
-  ): Promise<AtOnceOutcome>;
+  recordDeliveryAtOnce: AtOnceWrite;
   /** The recorded status of the delivery that holds either unique key of this identity. */
   findEventStatus(identity: {
     endpointId: string;

@@ -14,6 +14,7 @@ import { findSecrets } from '../guard/secrets-guard.js';
 import { retryOnConcurrentInsert } from '../idempotency/idempotent-write.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import type { WebhookStore } from './ports.js';
+import type { AtOnceWrite } from './types.js';
 import type { TenantScope } from '../tenant-scope.js';
 
 /**
@@ -71,6 +72,8 @@ export interface DeliveryInput {
   invalid: (reason: string) => DomainError;
   requestId: string;
   now: Date;
+  /** How the delivery is recorded at once (`deliverAtOnce`): group-committed with concurrent ones, or alone by default. */
+  atOnce?: AtOnceWrite | undefined;
 }
 
 /**
@@ -155,12 +158,13 @@ async function deliverAtOnce(storage: UnitOfWork<DeliveryStores>, input: Deliver
   if (first === undefined) return undefined;
   const status: WebhookEventStatus = effect.kind === 'observation' ? effect.report.status : 'no_payment_effect';
   const { webhooks } = storage.store;
-  const outcome = await webhooks.recordDeliveryAtOnce(
-    input.scope,
-    { ...eventRow(input, crypto.randomUUID()), status },
-    input.providerPaymentId,
+  const write = input.atOnce ?? webhooks.recordDeliveryAtOnce;
+  const outcome = await write({
+    scope: input.scope,
+    event: { ...eventRow(input, crypto.randomUUID()), status },
+    providerPaymentId: input.providerPaymentId,
     first,
-  );
+  });
   if (outcome === 'general') return undefined;
   if (outcome === 'duplicate') return duplicateAck(webhooks, input);
   if (first) countStoredFirst(input.provider);

@@ -1,4 +1,6 @@
 import type { Environment, Provider } from '../../../contract/common/index.js';
+import type { FirstReport } from '../payment-reports/types.js';
+import type { TenantScope } from '../tenant-scope.js';
 
 export type EndpointStatus = 'active' | 'disabled';
 
@@ -48,6 +50,17 @@ export interface EndpointIntegration {
 /** A delivery's row to claim (table `webhook_events`). */
 /** What recording a delivery at once did: recorded its outcome, found its identity taken, or wrote nothing (the general path). */
 export type AtOnceOutcome = 'recorded' | 'duplicate' | 'general';
+
+/** A delivery as recorded at once: its row with its outcome `status`, and its first report (null without one). */
+export interface AtOnceDelivery {
+  scope: TenantScope;
+  event: EventInsert & { status: string };
+  providerPaymentId: string | null;
+  first: FirstReport | null;
+}
+
+/** How deliveries are recorded at once: alone, or group-committed with concurrent ones. */
+export type AtOnceWrite = (delivery: AtOnceDelivery) => Promise<AtOnceOutcome>;
 
 export interface EventInsert {
   id: string;

@@ -8,10 +8,9 @@ import {
   receiveNotification,
 } from '../../domain/webhooks/gwa/intake.js';
 import type { WebhookRuntime } from '../../domain/webhooks/runtime.js';
-import type { EndpointDirectory } from '../../domain/webhooks/endpoint-directory.js';
 import type { WebhookRateLimit } from '../middleware/rate-limit.js';
 import { WEBHOOK_BODY_LIMIT_BYTES, WebhookAckSchema } from '../../../contract/webhooks.js';
-import { countUnauthenticatedDelivery, readWebhookBody, webhooksNotConfigured } from './webhook-body.js';
+import { countUnauthenticatedDelivery, readWebhookBody, webhooksNotConfigured, type WebhookDeliveryAccess } from './webhook-body.js';
 import { clientOf } from '../client-identity.js';
 import type { FailedAuthentications } from '../middleware/failed-auth-gate.js';
 import { deliveryOutcome } from '../../domain/webhooks/delivery-outcome.js';
@@ -53,7 +52,7 @@ export function gwaWebhookRoutes(
   validateResponses: boolean,
   rateLimit: WebhookRateLimit,
   failures: Pick<FailedAuthentications, 'failed'>,
-  endpoints: EndpointDirectory,
+  { endpoints, atOnce }: WebhookDeliveryAccess,
 ): Router {
   const router = Router({ caseSensitive: true });
   router.post('/api/integrations/gwa/webhooks/:endpointId', async (req, res, next) => {
@@ -73,6 +72,7 @@ export function gwaWebhookRoutes(
         signature,
         payload,
         requestId: String(req.id),
+        atOnce,
       });
       webhookMetrics.delivered('gwa', deliveryOutcome({ ack }));
       res.status(200).json(validateResponses ? WebhookAckSchema.parse(ack) : ack);

@@ -5,9 +5,8 @@ import { webhookMetrics } from '../../observability/business-metrics.js';
 import { inSpan } from '../../observability/spans.js';
 import { deliverableGwcEndpoint, receiveGwcEvent } from '../../domain/webhooks/gwc/intake.js';
 import type { WebhookRuntime } from '../../domain/webhooks/runtime.js';
-import type { EndpointDirectory } from '../../domain/webhooks/endpoint-directory.js';
 import { GwcWebhookAckSchema, WEBHOOK_BODY_LIMIT_BYTES } from '../../../contract/webhooks.js';
-import { countUnauthenticatedDelivery, readWebhookBody, webhooksNotConfigured } from './webhook-body.js';
+import { countUnauthenticatedDelivery, readWebhookBody, webhooksNotConfigured, type WebhookDeliveryAccess } from './webhook-body.js';
 import { clientOf } from '../client-identity.js';
 import type { FailedAuthentications } from '../middleware/failed-auth-gate.js';
 import type { RefusalNotes } from '../../domain/webhooks/gwc/intake.js';
@@ -26,7 +25,7 @@ export function gwcWebhookRoutes(
   rateLimit: WebhookRateLimit,
   failures: Pick<FailedAuthentications, 'failed'>,
   refusals: RefusalNotes,
-  endpoints: EndpointDirectory,
+  { endpoints, atOnce }: WebhookDeliveryAccess,
 ): Router {
   const router = Router({ caseSensitive: true });
   router.post('/api/integrations/gwc/webhooks/:endpointId', async (req, res, next) => {
@@ -43,6 +42,7 @@ export function gwcWebhookRoutes(
         header: req.get('gwc-signature'),
         rawBody,
         requestId: String(req.id),
+        atOnce,
         refusals,
       });
       webhookMetrics.delivered('gwc', deliveryOutcome({ ack }));

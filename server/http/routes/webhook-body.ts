@@ -1,3 +1,5 @@
+import type { EndpointDirectory } from '../../domain/webhooks/endpoint-directory.js';
+import type { AtOnceWrite } from '../../domain/webhooks/types.js';
 import type { Request, RequestHandler, Response } from 'express';
 import { DomainError } from '../../domain/errors.js';
 import { WEBHOOK_BODY_LIMIT_BYTES } from '../../../contract/webhooks.js';
@@ -37,4 +39,10 @@ const UNAUTHENTICATED_DELIVERY = new Set(['endpoint_not_found', 'invalid_signatu
  */
 export function countUnauthenticatedDelivery(err: unknown, client: string, failures: { failed(client: string): void }): void {
   if (err instanceof DomainError && UNAUTHENTICATED_DELIVERY.has(err.issues[0]?.code ?? '')) failures.failed(client);
+}
+
+/** What both providers' delivery routes share: the endpoint directory and how a delivery is recorded at once. */
+export interface WebhookDeliveryAccess {
+  endpoints: EndpointDirectory;
+  atOnce: AtOnceWrite;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type {
   DeliveryEndpoint,
+  AtOnceDelivery,
   AtOnceOutcome,
   DeliveryStatus,
   EndpointIntegration,
@@ -12,7 +13,6 @@ import type {
   WebhookEvent,
 } from '../../domain/webhooks/types.js';
 import type { Position } from '../../domain/pagination.js';
-import type { FirstReport } from '../../domain/payment-reports/types.js';
 import type { TenantScope } from '../../domain/tenant-scope.js';
 import { hotStatement, runNamed, type Database } from '../kysely.js';
 import { amountOrNull } from './payment-reports.sql.js';
@@ -146,171 +146,137 @@ export async function claimEvent(
   };
 }
 
-const DELIVERY_AT_ONCE = hotStatement(
-  'webhook_delivery_at_once',
-  (
-    // the delivery
-    id: string,
-    organizationId: string,
-    integrationId: string,
-    environment: string,
-    endpointId: string,
-    kind: string,
-    notificationAt: Date,
-    subjectType: string,
-    subjectId: string,
-    providerEventId: string | null,
-    status: string,
-    subject: string,
-    requestId: string,
-    createdAt: Date,
-    providerPaymentId: string | null,
-    // the first report's payment and its projection (all null without a report)
-    paymentId: string | null,
-    provider: string | null,
-    attemptId: string | null,
-    attemptProvisional: boolean | null,
-    paymentCreatedAt: Date | null,
-    projectedProviderPaymentId: string | null,
-    accountId: string | null,
-    chargeId: string | null,
-    orderId: string | null,
-    projectedStatus: string | null,
-    projectedCurrency: string | null,
-    projectedAmountMinor: number | null,
-    projectedCapturedAmountMinor: number | null,
-    projectedRefundedAmountMinor: number | null,
-    projectedOccurredAt: Date | null,
-    currentObservationId: string | null,
-    enrichmentRequestId: string | null,
-    observationCount: number | null,
-    updatedAt: Date | null,
-    // its observation
-    observationId: string | null,
-    eventId: string | null,
-    payloadHash: string | null,
-    payload: string | null,
-    observedStatus: string | null,
-    observedCurrency: string | null,
-    amountMinor: number | null,
-    capturedAmountMinor: number | null,
-    refundedAmountMinor: number | null,
-    occurredAt: Date | null,
-    receivedAt: Date | null,
-    evidence: string | null,
-  ) =>
-    sql<{ blocked: boolean; claimed: boolean }>`with blocked as (
-       select 1 from tracked_payments
-        where integration_id = ${integrationId} and environment = ${environment} and provider_payment_id = ${providerPaymentId}
-       union all
-       select 1 from payment_observations
-        where organization_id = ${organizationId} and integration_id = ${integrationId} and environment = ${environment}
-          and event_id = ${eventId}
-       limit 1),
+/** One delivery of `webhook_deliveries_at_once`: its row, its first report's payment and observation (null without one). */
+function atOnceRecord(d: AtOnceDelivery, ord: number): Record<string, unknown> {
+  const { scope, event, first } = d;
+  const p = first?.projection;
+  const o = first?.observation;
+  return {
+    ord,
+    id: event.id,
+    organization_id: scope.organizationId,
+    integration_id: scope.integrationId,
+    environment: scope.environment,
+    endpoint_id: event.endpointId,
+    kind: event.kind,
+    notification_at: event.notificationAt,
+    subject_type: event.subjectType,
+    subject_id: event.subjectId,
+    provider_event_id: event.providerEventId,
+    status: event.status,
+    subject: event.subject,
+    request_id: event.requestId,
+    created_at: event.createdAt,
+    provider_payment_id: d.providerPaymentId,
+    payment_id: first?.paymentId ?? null,
+    provider: first?.provider ?? null,
+    attempt_id: first?.attemptId ?? null,
+    attempt_provisional: first?.attemptProvisional ?? null,
+    payment_created_at: first?.createdAt ?? null,
+    p_provider_payment_id: p?.providerPaymentId ?? null,
+    account_id: p?.accountId ?? null,
+    charge_id: p?.chargeId ?? null,
+    order_id: p?.orderId ?? null,
+    p_status: p?.status ?? null,
+    p_currency: p?.currency ?? null,
+    p_amount_minor: p?.amountMinor ?? null,
+    p_captured_amount_minor: p?.capturedAmountMinor ?? null,
+    p_refunded_amount_minor: p?.refundedAmountMinor ?? null,
+    p_occurred_at: p?.occurredAt ?? null,
+    current_observation_id: p?.currentObservationId ?? null,
+    enrichment_request_id: p?.enrichmentRequestId ?? null,
+    observation_count: p?.observationCount ?? null,
+    updated_at: p?.updatedAt ?? null,
+    observation_id: o?.id ?? null,
+    event_id: o?.eventId ?? null,
+    payload_hash: o?.payloadHash ?? null,
+    payload: o?.payload ?? null,
+    o_status: o?.status ?? null,
+    o_currency: o?.currency ?? null,
+    amount_minor: o?.amountMinor ?? null,
+    captured_amount_minor: o?.capturedAmountMinor ?? null,
+    refunded_amount_minor: o?.refundedAmountMinor ?? null,
+    occurred_at: o?.occurredAt ?? null,
+    received_at: o?.receivedAt ?? null,
+    evidence: o?.evidence ?? null,
+  };
+}
+
+const DELIVERIES_AT_ONCE = hotStatement(
+  'webhook_deliveries_at_once',
+  (deliveries: string) =>
+    sql<{
+      ord: number;
+      blocked: boolean;
+      claimed: boolean;
+    }>`with input as (select * from jsonb_to_recordset(${deliveries}::jsonb) as x(ord int,
+       id uuid, organization_id uuid, integration_id uuid, environment text, endpoint_id uuid, kind text, notification_at timestamptz,
+       subject_type text, subject_id text, provider_event_id text, status text, subject jsonb, request_id text, created_at timestamptz,
+       provider_payment_id text, payment_id uuid, provider text, attempt_id text, attempt_provisional boolean, payment_created_at timestamptz,
+       p_provider_payment_id text, account_id text, charge_id text, order_id text, p_status text, p_currency text, p_amount_minor bigint,
+       p_captured_amount_minor bigint, p_refunded_amount_minor bigint, p_occurred_at timestamptz, current_observation_id uuid,
+       enrichment_request_id text, observation_count int, updated_at timestamptz, observation_id uuid, event_id text, payload_hash text,
+       payload jsonb, o_status text, o_currency text, amount_minor bigint, captured_amount_minor bigint, refunded_amount_minor bigint,
+       occurred_at timestamptz, received_at timestamptz, evidence text)),
+     blocked as (
+       select i.ord from input i
+        where exists (select 1 from tracked_payments t
+                       where t.integration_id = i.integration_id and t.environment = i.environment
+                         and t.provider_payment_id = i.provider_payment_id)
+           or exists (select 1 from payment_observations o
+                       where o.organization_id = i.organization_id and o.integration_id = i.integration_id
+                         and o.environment = i.environment and o.event_id = i.event_id)),
      claimed as (
        insert into webhook_events (id, organization_id, integration_id, environment, endpoint_id, kind, notification_at, subject_type,
          subject_id, provider_event_id, status, subject, request_id, created_at, observation_id, tracked_payment_id)
-       select ${id}::uuid, ${organizationId}::uuid, ${integrationId}::uuid, ${environment}::text, ${endpointId}::uuid, ${kind}::text,
-              ${notificationAt}::timestamptz, ${subjectType}::text, ${subjectId}::text, ${providerEventId}::text, ${status}::text,
-              ${subject}::jsonb, ${requestId}::text, ${createdAt}::timestamptz, ${observationId}::uuid, ${paymentId}::uuid
-        where not exists (select 1 from blocked)
+       select i.id, i.organization_id, i.integration_id, i.environment, i.endpoint_id, i.kind, i.notification_at, i.subject_type,
+              i.subject_id, i.provider_event_id, i.status, i.subject, i.request_id, i.created_at, i.observation_id, i.payment_id
+         from input i
+        where not exists (select 1 from blocked b where b.ord = i.ord)
        on conflict do nothing
        returning id),
      payment as (
        insert into tracked_payments (id, organization_id, integration_id, environment, provider, attempt_id, attempt_provisional, created_at,
          provider_payment_id, account_id, charge_id, order_id, status, currency, amount_minor, captured_amount_minor, refunded_amount_minor,
          occurred_at, current_observation_id, enrichment_request_id, observation_count, updated_at)
-       select ${paymentId}::uuid, ${organizationId}::uuid, ${integrationId}::uuid, ${environment}::text, ${provider}::text, ${attemptId}::text,
-              ${attemptProvisional}::boolean, ${paymentCreatedAt}::timestamptz, ${projectedProviderPaymentId}::text, ${accountId}::text,
-              ${chargeId}::text, ${orderId}::text, ${projectedStatus}::text, ${projectedCurrency}::text, ${projectedAmountMinor}::bigint,
-              ${projectedCapturedAmountMinor}::bigint, ${projectedRefundedAmountMinor}::bigint, ${projectedOccurredAt}::timestamptz,
-              ${currentObservationId}::uuid, ${enrichmentRequestId}::text, ${observationCount}::int, ${updatedAt}::timestamptz
-         from claimed
-        where ${paymentId}::uuid is not null
+       select i.payment_id, i.organization_id, i.integration_id, i.environment, i.provider, i.attempt_id, i.attempt_provisional,
+              i.payment_created_at, i.p_provider_payment_id, i.account_id, i.charge_id, i.order_id, i.p_status, i.p_currency,
+              i.p_amount_minor, i.p_captured_amount_minor, i.p_refunded_amount_minor, i.p_occurred_at, i.current_observation_id,
+              i.enrichment_request_id, i.observation_count, i.updated_at
+         from input i join claimed c on c.id = i.id
+        where i.payment_id is not null
        returning id),
      observation as (
        insert into payment_observations (id, organization_id, integration_id, environment, provider, event_id, payload_hash, payload,
          attempt_id, status, currency, amount_minor, captured_amount_minor, refunded_amount_minor, occurred_at, request_id, received_at,
          evidence, tracked_payment_id)
-       select ${observationId}::uuid, ${organizationId}::uuid, ${integrationId}::uuid, ${environment}::text, ${provider}::text,
-              ${eventId}::text, ${payloadHash}::text, ${payload}::jsonb, ${attemptId}::text, ${observedStatus}::text,
-              ${observedCurrency}::text, ${amountMinor}::bigint, ${capturedAmountMinor}::bigint, ${refundedAmountMinor}::bigint,
-              ${occurredAt}::timestamptz, ${requestId}::text, ${receivedAt}::timestamptz, ${evidence}::text, payment.id
-         from payment
+       select i.observation_id, i.organization_id, i.integration_id, i.environment, i.provider, i.event_id, i.payload_hash, i.payload,
+              i.attempt_id, i.o_status, i.o_currency, i.amount_minor, i.captured_amount_minor, i.refunded_amount_minor, i.occurred_at,
+              i.request_id, i.received_at, i.evidence, p.id
+         from input i join payment p on p.id = i.payment_id
        returning id)
-     select exists (select 1 from blocked) as blocked, exists (select 1 from claimed) as claimed`,
+     select i.ord, exists (select 1 from blocked b where b.ord = i.ord) as blocked, exists (select 1 from claimed c where c.id = i.id) as claimed
+       from input i`,
 );
 
 /**
- * A delivery recorded in one statement, committed on its own (docs/performance.md, "Webhook deliveries"), when neither
- * the delivery's provider payment id is linked to a tracked payment nor its first report's eventId names an
- * observation: its row is claimed with its outcome, and the first report's payment and observation are stored with it.
- * `duplicate` when one of the endpoint's unique keys of the delivery is taken (a concurrent claimer waits on the unique
- * index until the first commits); `general`, with nothing written, when a payment or an observation is already there.
- * A unique violation of the payment or the observation (a concurrent report took the attempt, the provider payment id
- * or the eventId) aborts the statement, and nothing of it is stored.
+ * Deliveries recorded in one statement, committed on its own (docs/performance.md, "Webhook deliveries"), each only
+ * when neither its provider payment id is linked to a tracked payment nor its first report's eventId names an
+ * observation: its row is claimed with its outcome, and its first report's payment and observation are stored with
+ * it. Per delivery: `duplicate` when one of the endpoint's unique keys of the delivery is taken (a concurrent claimer
+ * waits on the unique index until the first commits); `general`, with nothing of it written, when a payment or an
+ * observation is already there. A unique violation of a payment or an observation (a concurrent report took the
+ * attempt, the provider payment id or the eventId) aborts the statement, and nothing of it is stored. Deliveries sent
+ * together must not share any of those keys (`groupCommittedDeliveries` plans its batches so).
  */
-export async function recordDeliveryAtOnce(
-  db: Database,
-  scope: TenantScope,
-  row: EventInsert & { status: string },
-  providerPaymentId: string | null,
-  first: FirstReport | null,
-): Promise<AtOnceOutcome> {
-  const p = first?.projection;
-  const o = first?.observation;
-  const [result] = await runNamed(
-    db,
-    DELIVERY_AT_ONCE,
-    row.id,
-    scope.organizationId,
-    scope.integrationId,
-    scope.environment,
-    row.endpointId,
-    row.kind,
-    row.notificationAt,
-    row.subjectType,
-    row.subjectId,
-    row.providerEventId,
-    row.status,
-    JSON.stringify(row.subject),
-    row.requestId,
-    row.createdAt,
-    providerPaymentId,
-    first?.paymentId ?? null,
-    first?.provider ?? null,
-    first?.attemptId ?? null,
-    first?.attemptProvisional ?? null,
-    first?.createdAt ?? null,
-    p?.providerPaymentId ?? null,
-    p?.accountId ?? null,
-    p?.chargeId ?? null,
-    p?.orderId ?? null,
-    p?.status ?? null,
-    p?.currency ?? null,
-    p?.amountMinor ?? null,
-    p?.capturedAmountMinor ?? null,
-    p?.refundedAmountMinor ?? null,
-    p?.occurredAt ?? null,
-    p?.currentObservationId ?? null,
-    p?.enrichmentRequestId ?? null,
-    p?.observationCount ?? null,
-    p?.updatedAt ?? null,
-    o?.id ?? null,
-    o?.eventId ?? null,
-    o?.payloadHash ?? null,
-    o ? JSON.stringify(o.payload) : null,
-    o?.status ?? null,
-    o?.currency ?? null,
-    o?.amountMinor ?? null,
-    o?.capturedAmountMinor ?? null,
-    o?.refundedAmountMinor ?? null,
-    o?.occurredAt ?? null,
-    o?.receivedAt ?? null,
-    o?.evidence ?? null,
-  );
-  if (result!.blocked) return 'general';
-  return result!.claimed ? 'recorded' : 'duplicate';
+export async function recordDeliveriesAtOnce(db: Database, deliveries: AtOnceDelivery[]): Promise<AtOnceOutcome[]> {
+  const rows = await runNamed(db, DELIVERIES_AT_ONCE, JSON.stringify(deliveries.map(atOnceRecord)));
+  const byOrd = new Map(rows.map((row) => [row.ord, row]));
+  return deliveries.map((_, ord) => {
+    const row = byOrd.get(ord)!;
+    if (row.blocked) return 'general';
+    return row.claimed ? 'recorded' : 'duplicate';
+  });
 }
 
 /** The recorded status of the delivery that holds either unique key of this identity. */

@@ -7,8 +7,7 @@ export function webhooksStore(db: Database): WebhookStore {
   return {
     findEndpointForDelivery: (id) => sql.findEndpointForDelivery(db, id),
     claimEvent: (scope, event, providerPaymentId) => sql.claimEvent(db, scope, event, providerPaymentId),
-    recordDeliveryAtOnce: (scope, event, providerPaymentId, first) =>
-      claimingKeys(sql.recordDeliveryAtOnce(db, scope, event, providerPaymentId, first)),
+    recordDeliveryAtOnce: async (delivery) => (await claimingKeys(sql.recordDeliveriesAtOnce(db, [delivery])))[0]!,
     findEventStatus: (identity) => sql.findEventStatus(db, identity),
     setEventOutcome: (id, outcome) => sql.setEventOutcome(db, id, outcome),
     noteRefusal: (endpointId, refusal) => sql.noteRefusal(db, endpointId, refusal),

@@ -9,6 +9,8 @@ import { newKeys } from '../../support/gwa-webhooks.js';
 import { poolDatabase } from '../../../server/persistence/kysely.js';
 import { webhooksStore } from '../../../server/persistence/stores/webhooks-store.js';
 import { KeyTaken } from '../../../server/domain/idempotency/idempotent-write.js';
+import { groupCommittedDeliveries } from '../../../server/persistence/delivery-group-commit.js';
+import { recordingDatabase } from '../../support/recording-database.js';
 
 const sql = <T = any>(app: TestApp, query: string, params: unknown[] = []) =>
   app.orm.em.getConnection().execute(query, params) as Promise<T[]>;
@@ -546,6 +548,71 @@ describe('gwc provider events (spec: Events 2)', () => {
     ]);
   });
 
+  /** Deliveries recorded at once, with their first reports, built as the domain builds them (a new PaymentIntent each). */
+  function atOnceFixtures(tenant: Tenant, endpoint: Endpoint) {
+    const scope = { organizationId: tenant.organizationId, integrationId: tenant.integrationId, environment: tenant.environment };
+    const now = new Date('2026-11-27T08:00:00.000Z');
+    const delivery = (eventId: string, status = 'captured') => ({
+      id: crypto.randomUUID(),
+      endpointId: endpoint.id,
+      kind: 'payment_intent.succeeded',
+      notificationAt: now,
+      subjectType: 'payment_intent',
+      subjectId: eventId,
+      providerEventId: eventId,
+      subject: { object: 'payment_intent' },
+      requestId: 'at-once-test',
+      createdAt: now,
+      status,
+    });
+    const firstReport = (pi: string, eventId: string, attemptId = `gwc_payment_intent_${pi}`) => {
+      const observationId = crypto.randomUUID();
+      const paymentId = crypto.randomUUID();
+      const amounts = {
+        status: 'captured',
+        currency: 'usd',
+        amountMinor: 10000,
+        capturedAmountMinor: 10000,
+        refundedAmountMinor: 0,
+        occurredAt: now,
+      };
+      return {
+        scope,
+        insert: true,
+        paymentId,
+        provider: 'gwc',
+        attemptId,
+        attemptProvisional: true,
+        createdAt: now,
+        projection: {
+          ...amounts,
+          providerPaymentId: pi,
+          accountId: null,
+          chargeId: 'ch_1',
+          orderId: null,
+          currentObservationId: observationId,
+          enrichmentRequestId: null,
+          observationCount: 1,
+          updatedAt: now,
+        },
+        observation: {
+          ...amounts,
+          id: observationId,
+          provider: 'gwc',
+          eventId: `gwc_webhook_${eventId}`,
+          payloadHash: 'hash',
+          payload: { eventId: `gwc_webhook_${eventId}` },
+          paymentId,
+          attemptId,
+          requestId: 'at-once-test',
+          receivedAt: now,
+          evidence: 'provider_verified' as const,
+        },
+      };
+    };
+    return { scope, delivery, firstReport };
+  }
+
   it('when a delivery is claimed, then the same statement returns the payment its PaymentIntent is linked to, typed as stored; a repeat claims nothing', async () => {
     const { tenant, secret, endpoint, path } = await setup();
     const pi = newPaymentIntentId();
@@ -626,66 +693,7 @@ describe('gwc provider events (spec: Events 2)', () => {
   it('when a delivery is recorded at once, then one statement stores its row with its outcome, the payment and the observation; a tracked PaymentIntent or a stored eventId writes nothing, a taken identity is a duplicate and a taken attempt stores nothing', async () => {
     const { tenant, endpoint } = await setup();
     const store = webhooksStore(poolDatabase(app.orm));
-    const scope = { organizationId: tenant.organizationId, integrationId: tenant.integrationId, environment: tenant.environment };
-    const now = new Date('2026-11-27T08:00:00.000Z');
-    const delivery = (eventId: string, status = 'captured') => ({
-      id: crypto.randomUUID(),
-      endpointId: endpoint.id,
-      kind: 'payment_intent.succeeded',
-      notificationAt: now,
-      subjectType: 'payment_intent',
-      subjectId: eventId,
-      providerEventId: eventId,
-      subject: { object: 'payment_intent' },
-      requestId: 'at-once-test',
-      createdAt: now,
-      status,
-    });
-    const firstReport = (pi: string, eventId: string, attemptId = `gwc_payment_intent_${pi}`) => {
-      const observationId = crypto.randomUUID();
-      const paymentId = crypto.randomUUID();
-      const amounts = {
-        status: 'captured',
-        currency: 'usd',
-        amountMinor: 10000,
-        capturedAmountMinor: 10000,
-        refundedAmountMinor: 0,
-        occurredAt: now,
-      };
-      return {
-        scope,
-        insert: true,
-        paymentId,
-        provider: 'gwc',
-        attemptId,
-        attemptProvisional: true,
-        createdAt: now,
-        projection: {
-          ...amounts,
-          providerPaymentId: pi,
-          accountId: null,
-          chargeId: 'ch_1',
-          orderId: null,
-          currentObservationId: observationId,
-          enrichmentRequestId: null,
-          observationCount: 1,
-          updatedAt: now,
-        },
-        observation: {
-          ...amounts,
-          id: observationId,
-          provider: 'gwc',
-          eventId: `gwc_webhook_${eventId}`,
-          payloadHash: 'hash',
-          payload: { eventId: `gwc_webhook_${eventId}` },
-          paymentId,
-          attemptId,
-          requestId: 'at-once-test',
-          receivedAt: now,
-          evidence: 'provider_verified' as const,
-        },
-      };
-    };
+    const { scope, delivery, firstReport } = atOnceFixtures(tenant, endpoint);
     const countOf = async (table: string) =>
       (await sql(app, `select count(*)::int as n from ${table} where integration_id = ?`, [tenant.integrationId]))[0].n as number;
     const counts = async () => [await countOf('webhook_events'), await countOf('tracked_payments'), await countOf('payment_observations')];
@@ -693,7 +701,7 @@ describe('gwc provider events (spec: Events 2)', () => {
     const pi = newPaymentIntentId();
     const recorded = delivery('evt_at_once_1');
     const report = firstReport(pi, 'evt_at_once_1');
-    expect(await store.recordDeliveryAtOnce(scope, recorded, pi, report)).toBe('recorded');
+    expect(await store.recordDeliveryAtOnce({ scope: scope, event: recorded, providerPaymentId: pi, first: report })).toBe('recorded');
     expect(await sql(app, 'select status, observation_id, tracked_payment_id from webhook_events where id = ?', [recorded.id])).toEqual([
       { status: 'captured', observation_id: report.observation.id, tracked_payment_id: report.paymentId },
     ]);
@@ -721,33 +729,48 @@ describe('gwc provider events (spec: Events 2)', () => {
     expect(await counts()).toEqual([1, 1, 1]);
 
     // The PaymentIntent is tracked now: nothing is written, and the general path takes the delivery.
-    expect(await store.recordDeliveryAtOnce(scope, delivery('evt_at_once_2'), pi, firstReport(pi, 'evt_at_once_2', 'other'))).toBe(
-      'general',
-    );
+    expect(
+      await store.recordDeliveryAtOnce({
+        scope: scope,
+        event: delivery('evt_at_once_2'),
+        providerPaymentId: pi,
+        first: firstReport(pi, 'evt_at_once_2', 'other'),
+      }),
+    ).toBe('general');
     // The observation's eventId is stored (the same event through another endpoint): nothing is written.
     const otherPi = newPaymentIntentId();
-    expect(await store.recordDeliveryAtOnce(scope, delivery('evt_at_once_3'), otherPi, firstReport(otherPi, 'evt_at_once_1'))).toBe(
-      'general',
-    );
+    expect(
+      await store.recordDeliveryAtOnce({
+        scope: scope,
+        event: delivery('evt_at_once_3'),
+        providerPaymentId: otherPi,
+        first: firstReport(otherPi, 'evt_at_once_1'),
+      }),
+    ).toBe('general');
     expect(await counts()).toEqual([1, 1, 1]);
     // The delivery's identity is taken: a duplicate, nothing more written.
-    expect(await store.recordDeliveryAtOnce(scope, delivery('evt_at_once_1'), otherPi, firstReport(otherPi, 'evt_at_once_4'))).toBe(
-      'duplicate',
-    );
+    expect(
+      await store.recordDeliveryAtOnce({
+        scope: scope,
+        event: delivery('evt_at_once_1'),
+        providerPaymentId: otherPi,
+        first: firstReport(otherPi, 'evt_at_once_4'),
+      }),
+    ).toBe('duplicate');
     expect(await counts()).toEqual([1, 1, 1]);
     // The attempt is taken (by a report of another provider payment id): the statement stores nothing, not even the row.
     await expect(
-      store.recordDeliveryAtOnce(
-        scope,
-        delivery('evt_at_once_5'),
-        otherPi,
-        firstReport(otherPi, 'evt_at_once_5', `gwc_payment_intent_${pi}`),
-      ),
+      store.recordDeliveryAtOnce({
+        scope: scope,
+        event: delivery('evt_at_once_5'),
+        providerPaymentId: otherPi,
+        first: firstReport(otherPi, 'evt_at_once_5', `gwc_payment_intent_${pi}`),
+      }),
     ).rejects.toBeInstanceOf(KeyTaken);
     expect(await counts()).toEqual([1, 1, 1]);
     // Without a report (no payment effect): the row alone, with its status.
     const none = delivery('evt_at_once_6', 'no_payment_effect');
-    expect(await store.recordDeliveryAtOnce(scope, none, null, null)).toBe('recorded');
+    expect(await store.recordDeliveryAtOnce({ scope: scope, event: none, providerPaymentId: null, first: null })).toBe('recorded');
     expect(await sql(app, 'select status, observation_id, tracked_payment_id from webhook_events where id = ?', [none.id])).toEqual([
       { status: 'no_payment_effect', observation_id: null, tracked_payment_id: null },
     ]);
@@ -792,6 +815,72 @@ describe('gwc provider events (spec: Events 2)', () => {
       endpoint.id,
     ]);
     expect(await epoch()).toBe(before);
+  });
+
+  it('when deliveries recorded at once arrive together, then they share statements, those sharing a key go to a later one, and each gets its own outcome', async () => {
+    const { tenant, endpoint } = await setup();
+    const { scope, delivery, firstReport } = atOnceFixtures(tenant, endpoint);
+    const { db, sent } = recordingDatabase(poolDatabase(app.orm));
+    const write = groupCommittedDeliveries(db);
+    const of = (eventId: string, pi: string, attemptId?: string) => ({
+      scope,
+      event: delivery(eventId),
+      providerPaymentId: pi,
+      first: firstReport(pi, eventId, attemptId),
+    });
+    const pis = Array.from({ length: 12 }, () => newPaymentIntentId());
+    const shared = newPaymentIntentId();
+    const taken = newPaymentIntentId();
+    await write(of('evt_gc_taken', taken));
+    sent.length = 0;
+    const outcomes = await Promise.all([
+      // A lone first delivery starts at once; the others queue behind it and go together.
+      write(of('evt_gc_lead', newPaymentIntentId())),
+      ...pis.map((pi, i) => write(of(`evt_gc_${i}`, pi))),
+      // Two events of one new PaymentIntent: the second is in a later statement, which sees the first's payment.
+      write(of('evt_gc_shared_1', shared)),
+      write(of('evt_gc_shared_2', shared)),
+      // The same delivery twice: the second, in a later statement, finds the first's observation and writes nothing (the
+      // general path then answers it as a duplicate).
+      write(of('evt_gc_twice', newPaymentIntentId())),
+      write(of('evt_gc_twice', newPaymentIntentId())),
+    ]);
+    expect(outcomes.slice(0, 13)).toEqual(Array(13).fill('recorded'));
+    expect(outcomes.slice(13)).toEqual(['recorded', 'general', 'recorded', 'general']);
+    // The lone first one, then one statement per round: the queued ones, then those sharing a key with one of them.
+    expect(sent.length).toBe(3);
+
+    // One whose attempt is another payment's is refused alone (KeyTaken); the statement it was in is sent again one by
+    // one without costing the others theirs.
+    const others = Array.from({ length: 3 }, () => newPaymentIntentId());
+    const [, ...mixed] = await Promise.all([
+      write(of('evt_gc_lead_2', newPaymentIntentId())),
+      write(of('evt_gc_rival', newPaymentIntentId(), `gwc_payment_intent_${taken}`)).catch((err: unknown) => err),
+      ...others.map((pi, i) => write(of(`evt_gc_other_${i}`, pi))),
+    ]);
+    expect(mixed[0]).toBeInstanceOf(KeyTaken);
+    expect(mixed.slice(1)).toEqual(['recorded', 'recorded', 'recorded']);
+    const stored = await sql(
+      app,
+      `select e.subject_id, o.event_id, p.provider_payment_id from webhook_events e
+         left join payment_observations o on o.id = e.observation_id left join tracked_payments p on p.id = e.tracked_payment_id
+        where e.endpoint_id = ?`,
+      [endpoint.id],
+    );
+    expect(stored.sort((a, b) => (a.subject_id < b.subject_id ? -1 : 1))).toEqual(
+      [
+        ['evt_gc_lead', undefined],
+        ['evt_gc_lead_2', undefined],
+        ...pis.map((pi, i) => [`evt_gc_${i}`, pi]),
+        ...others.map((pi, i) => [`evt_gc_other_${i}`, pi]),
+        ['evt_gc_shared_1', shared],
+        ['evt_gc_taken', taken],
+        ['evt_gc_twice', undefined],
+      ]
+        .map(([id, pi]) => ({ subject_id: id, event_id: `gwc_webhook_${id}`, provider_payment_id: pi }))
+        .sort((a, b) => (a.subject_id! < b.subject_id! ? -1 : 1))
+        .map((row) => (row.provider_payment_id === undefined ? { ...row, provider_payment_id: expect.stringMatching(/^pi_/) } : row)),
+    );
   });
 });
 

@@ -7,6 +7,7 @@ import type { TenantScope } from '../../tenant-scope.js';
 import type { UnitOfWork } from '../../unit-of-work.js';
 import type { WebhookRuntime } from '../runtime.js';
 import type { EndpointDirectory } from '../endpoint-directory.js';
+import type { AtOnceWrite } from '../types.js';
 
 export type { WebhookAck };
 
@@ -62,7 +63,7 @@ function subjectSummary(n: Notification): Record<string, unknown> {
  */
 export async function receiveNotification(
   storage: UnitOfWork<DeliveryStores>,
-  input: { endpoint: Deliverable; signature: string; payload: string; requestId: string; now?: Date },
+  input: { endpoint: Deliverable; signature: string; payload: string; requestId: string; atOnce?: AtOnceWrite; now?: Date },
 ): Promise<WebhookAck> {
   const now = input.now ?? new Date();
   const { endpoint } = input;
@@ -101,5 +102,6 @@ export async function receiveNotification(
     invalid: invalidEvent,
     requestId: input.requestId,
     now,
+    atOnce: input.atOnce,
   });
 }

@@ -7,6 +7,7 @@ import { recordDelivery, type DeliveryStores, type WebhookAck } from '../record-
 import type { WebhookRuntime } from '../runtime.js';
 import type { UnitOfWork } from '../../unit-of-work.js';
 import type { EndpointDirectory } from '../endpoint-directory.js';
+import type { AtOnceWrite } from '../types.js';
 
 export const invalidSignature = (message: string) => deliveryFailure('validation_error', 'invalid_signature', 'gwc-signature', message);
 export const invalidEvent = (message: string) => deliveryFailure('validation_error', 'invalid_event', 'body', message);
@@ -45,6 +46,7 @@ export async function receiveGwcEvent(
     rawBody: Buffer;
     requestId: string;
     refusals: RefusalNotes;
+    atOnce?: AtOnceWrite;
     now?: Date;
   },
 ): Promise<WebhookAck> {
@@ -88,6 +90,7 @@ export async function receiveGwcEvent(
       invalid: invalidEvent,
       requestId: input.requestId,
       now,
+      atOnce: input.atOnce,
     });
   } catch (err) {
     if (err instanceof DomainError && err.type === 'validation_error') {
