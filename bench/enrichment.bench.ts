@@ -36,6 +36,7 @@ try {
         },
       ],
       [service, echo],
+      db,
     );
     await Promise.all([service.stop(), echo.stop()]);
     if (process.env.BENCH_SCALE_OUT !== 'off') {

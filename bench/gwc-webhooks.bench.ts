@@ -29,6 +29,7 @@ try {
         },
       ],
       [service, verify],
+      db,
     );
   } finally {
     await Promise.all([service.stop(), verify.stop()]);

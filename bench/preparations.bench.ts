@@ -97,6 +97,7 @@ try {
           { name: 'identical preparation replays', options: runs.replay, minShare: 1 },
         ],
         [service],
+        db,
       );
     } finally {
       await service.stop();

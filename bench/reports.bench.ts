@@ -32,6 +32,7 @@ try {
         { name: 'identical report retries', options: { ...report, generator: 'report:retry' }, minShare: 0.9, maxP99Ratio: 1.5 },
       ],
       [service, insert],
+      db,
     );
     await Promise.all([service.stop(), insert.stop()]);
     if (process.env.BENCH_SCALE_OUT !== 'off') {

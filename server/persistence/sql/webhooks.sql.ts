@@ -220,12 +220,16 @@ const DELIVERIES_AT_ONCE = hotStatement(
        occurred_at timestamptz, received_at timestamptz, evidence text)),
      blocked as (
        select i.ord from input i
-        where exists (select 1 from tracked_payments t
-                       where t.integration_id = i.integration_id and t.environment = i.environment
-                         and t.provider_payment_id = i.provider_payment_id)
-           or exists (select 1 from payment_observations o
-                       where o.organization_id = i.organization_id and o.integration_id = i.integration_id
-                         and o.environment = i.environment and o.event_id = i.event_id)),
+         left join lateral (
+           select 1 as hit from tracked_payments t
+            where t.integration_id = i.integration_id and t.environment = i.environment and t.provider_payment_id = i.provider_payment_id
+            limit 1) payment on true
+         left join lateral (
+           select 1 as hit from payment_observations o
+            where o.organization_id = i.organization_id and o.integration_id = i.integration_id and o.environment = i.environment
+              and o.event_id = i.event_id
+            limit 1) observation on true
+        where payment.hit is not null or observation.hit is not null),
      claimed as (
        insert into webhook_events (id, organization_id, integration_id, environment, endpoint_id, kind, notification_at, subject_type,
          subject_id, provider_event_id, status, subject, request_id, created_at, observation_id, tracked_payment_id)
@@ -258,6 +262,12 @@ const DELIVERIES_AT_ONCE = hotStatement(
      select i.ord, exists (select 1 from blocked b where b.ord = i.ord) as blocked, exists (select 1 from claimed c where c.id = i.id) as claimed
        from input i`,
 );
+
+/*
+ * Each lookup of `blocked` is a lateral subquery with a limit: the cached generic plan, made for a batch of any size,
+ * then reads each table through its key for each delivery. As `exists` under `or`, it was planned as a hashed subplan
+ * over a sequential scan of `tracked_payments`: 16 ms per statement at 13,000 payments, growing with the table.
+ */
 
 /**
  * Deliveries recorded in one statement, committed on its own (docs/performance.md, "Webhook deliveries"), each only
