@@ -1,3 +1,4 @@
+import { epochCache, newerEpoch } from '../epoch-cache.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import type { AuthStore } from './ports.js';
 import type { KeyRecord } from './types.js';
@@ -57,14 +58,13 @@ export function cachedKeyDirectory(
 ): KeyDirectory {
   // Single statements outside any transaction: the store is taken once, not per lookup.
   const store = storage.store.auth;
-  let records = new Map<string, { epoch: string; key: KeyRecord }>();
   let unknown = new Map<string, { epoch: string; at: number }>();
-  let lastEpoch: string | undefined;
+  // Unknown prefixes seen at an older epoch are dropped with the records.
+  const records = epochCache<KeyRecord>(MAX_CACHED_KEYS, () => (unknown = new Map()));
   let listed: { epoch: string; prefixes: Set<string> } | undefined;
   let listing = false;
   /** A listing failed and is owed: the next lookup at least `LIST_RETRY_MS` after the failure lists again. */
   let listFailedAt: number | undefined;
-  const newer = (a: string, b: string | undefined) => b === undefined || BigInt(a) > BigInt(b);
   const listPrefixes = (): void => {
     if (listing) return;
     listing = true;
@@ -72,10 +72,10 @@ export function cachedKeyDirectory(
     store.activeKeyPrefixes().then(
       ({ epoch, prefixes }) => {
         listing = false;
-        if (newer(epoch, listed?.epoch)) listed = { epoch, prefixes: new Set(prefixes) };
+        if (newerEpoch(epoch, listed?.epoch)) listed = { epoch, prefixes: new Set(prefixes) };
         // A lookup saw a newer epoch while this listing was in flight: list again at it. Only after a success (a
         // statement that ran), so this never turns into a loop.
-        if (lastEpoch !== undefined && newer(lastEpoch, listed!.epoch)) listPrefixes();
+        if (records.epoch !== undefined && newerEpoch(records.epoch, listed!.epoch)) listPrefixes();
       },
       () => {
         // Never retried from here: when the database is down or the pool closed (shutdown), a retry on failure
@@ -91,24 +91,17 @@ export function cachedKeyDirectory(
   return {
     async find(prefix) {
       const miss = unknown.get(prefix);
-      if (miss && miss.epoch === lastEpoch && now() - miss.at < UNKNOWN_TTL_MS) return undefined;
+      if (miss && miss.epoch === records.epoch && now() - miss.at < UNKNOWN_TTL_MS) return undefined;
       const epoch = await currentEpoch();
-      if (epoch !== lastEpoch) {
-        // Everything read at an older epoch is stale; drop it rather than keep it to compare against.
-        if (lastEpoch === undefined || BigInt(epoch) > BigInt(lastEpoch)) {
-          records = new Map();
-          unknown = new Map();
-        }
-        lastEpoch = epoch;
-        if (listed === undefined || newer(epoch, listed.epoch)) listPrefixes();
+      if (records.see(epoch)) {
+        if (listed === undefined || newerEpoch(epoch, listed.epoch)) listPrefixes();
       } else if (listFailedAt !== undefined && !listing && now() - listFailedAt >= LIST_RETRY_MS) listPrefixes();
-      const cached = records.get(prefix);
-      if (cached && cached.epoch === epoch) return cached.key;
+      const cached = records.at(prefix, epoch);
+      if (cached) return cached;
       const loaded = await store.findKeyRecord(prefix);
       if (loaded.key) {
-        if (records.size >= MAX_CACHED_KEYS) records = new Map();
-        records.set(prefix, { epoch: loaded.epoch, key: loaded.key });
-      } else if (loaded.epoch === lastEpoch) {
+        records.set(prefix, loaded.epoch, loaded.key);
+      } else if (loaded.epoch === records.epoch) {
         // Bounded: a flood of made-up keys only turns this list over (the per-client failure limit stops the flood).
         if (unknown.size >= MAX_UNKNOWN) unknown = new Map();
         unknown.set(prefix, { epoch: loaded.epoch, at: now() });
@@ -121,7 +114,7 @@ export function cachedKeyDirectory(
       key.lastUsedAt = at;
     },
     holds(prefix) {
-      return (records.get(prefix)?.epoch === lastEpoch && lastEpoch !== undefined) || listed?.prefixes.has(prefix) === true;
+      return (records.epoch !== undefined && records.at(prefix, records.epoch) !== undefined) || listed?.prefixes.has(prefix) === true;
     },
   };
 }

@@ -1,3 +1,4 @@
+import { epochCache } from '../epoch-cache.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import type { WebhookStore } from './ports.js';
 import type { DeliveryEndpoint } from './types.js';
@@ -24,23 +25,15 @@ export function cachedEndpointDirectory(
   currentEpoch: () => Promise<string>,
 ): EndpointDirectory {
   const store = storage.store.webhooks;
-  let endpoints = new Map<string, { epoch: string; endpoint: DeliveryEndpoint }>();
-  let lastEpoch: string | undefined;
+  const endpoints = epochCache<DeliveryEndpoint>(MAX_CACHED_ENDPOINTS);
   return {
     async find(id) {
       const epoch = await currentEpoch();
-      if (epoch !== lastEpoch) {
-        // Everything read at an older epoch is stale; drop it rather than keep it to compare against.
-        if (lastEpoch === undefined || BigInt(epoch) > BigInt(lastEpoch)) endpoints = new Map();
-        lastEpoch = epoch;
-      }
-      const cached = endpoints.get(id);
-      if (cached && cached.epoch === epoch) return cached.endpoint;
+      endpoints.see(epoch);
+      const cached = endpoints.at(id, epoch);
+      if (cached) return cached;
       const loaded = await store.findEndpointForDelivery(id);
-      if (loaded.endpoint) {
-        if (endpoints.size >= MAX_CACHED_ENDPOINTS) endpoints = new Map();
-        endpoints.set(id, { epoch: loaded.epoch, endpoint: loaded.endpoint });
-      }
+      if (loaded.endpoint) endpoints.set(id, loaded.epoch, loaded.endpoint);
       return loaded.endpoint;
     },
   };
