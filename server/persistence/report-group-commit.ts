@@ -1,32 +1,31 @@
 import type { Database } from './kysely.js';
-import { batched, settleTogetherOrAlone, type Settled } from './sql/batch.js';
+import { batched, roundsWithoutSharedKeys, settleInRounds, type Settled } from './sql/batch.js';
 import { recordFirstOrFindPrevious } from './sql/payment-reports.sql.js';
 import { asKeyTaken } from './stores/key-taken.js';
 import type { FirstWrite } from '../domain/payment-reports/record-payment-report.js';
 import type { FirstOutcome, FirstReport } from '../domain/payment-reports/types.js';
 
 /**
- * Reports that may share one statement: no two with the same attemptId in one
- * integration and environment. Reports repeating an eventId already in the
- * batch are not sent at all: they are answered from the first one's outcome.
+ * Reports that may share one statement: no two with the same attemptId in one integration and environment
+ * (`roundsWithoutSharedKeys`). Reports repeating an eventId already in the batch are not sent at all: they are
+ * answered from the first one's outcome.
  */
-function plan(reports: FirstReport[]): { rounds: number[][]; sameEventAs: Map<number, number> } {
-  const rounds: { indexes: number[]; attempts: Set<string> }[] = [];
+function plan(reports: FirstReport[]): { sent: number[]; rounds: number[][]; sameEventAs: Map<number, number> } {
   const firstOfEvent = new Map<string, number>();
   const sameEventAs = new Map<number, number>();
+  const sent: number[] = [];
   reports.forEach((r, index) => {
-    const scope = `${r.scope.integrationId}|${r.scope.environment}`;
-    const event = `${scope}|${r.observation.eventId}`;
+    const event = `${r.scope.integrationId}|${r.scope.environment}|${r.observation.eventId}`;
     const earlier = firstOfEvent.get(event);
     if (earlier !== undefined) return void sameEventAs.set(index, earlier);
     firstOfEvent.set(event, index);
-    const attempt = `${scope}|${r.attemptId}`;
-    let round = rounds.find((candidate) => !candidate.attempts.has(attempt));
-    if (!round) rounds.push((round = { indexes: [], attempts: new Set() }));
-    round.indexes.push(index);
-    round.attempts.add(attempt);
+    sent.push(index);
   });
-  return { rounds: rounds.map((r) => r.indexes), sameEventAs };
+  const attemptOf = (i: number) => {
+    const r = reports[i]!;
+    return [`${r.scope.integrationId}|${r.scope.environment}|${r.attemptId}`];
+  };
+  return { sent, rounds: roundsWithoutSharedKeys(sent, attemptOf), sameEventAs };
 }
 
 /** A report with the eventId of one sent before it sees what that one left: its stored row, or the same outcome. */
@@ -44,15 +43,15 @@ function afterSameEvent(first: FirstReport, outcome: Settled<FirstOutcome>): Set
  */
 export function groupCommittedFirstReports(db: Database): FirstWrite {
   const write = batched(async (reports: FirstReport[]): Promise<Settled<FirstOutcome>[]> => {
+    const { sent, rounds, sameEventAs } = plan(reports);
+    // `rounds` index `sent`: each round's positions are mapped back to the batch's.
+    const outcomes = await settleInRounds(
+      sent.map((i) => reports[i]!),
+      rounds,
+      (some) => recordFirstOrFindPrevious(db, some),
+    );
     const settled: Settled<FirstOutcome>[] = new Array(reports.length);
-    const { rounds, sameEventAs } = plan(reports);
-    for (const indexes of rounds) {
-      const outcomes = await settleTogetherOrAlone(
-        indexes.map((i) => reports[i]!),
-        (some) => recordFirstOrFindPrevious(db, some),
-      );
-      indexes.forEach((i, n) => (settled[i] = outcomes[n]!));
-    }
+    sent.forEach((i, n) => (settled[i] = outcomes[n]!));
     for (const [index, first] of sameEventAs) settled[index] = afterSameEvent(reports[first]!, settled[first]!);
     return settled;
   });

@@ -78,3 +78,37 @@ export function unwrap<Out>(settled: Settled<Out>): Out {
   if (!settled.ok) throw settled.error;
   return settled.value;
 }
+
+/**
+ * Items in rounds where no two of a round share a key, each in the first round it fits, in order. A multi-row
+ * statement checks what was there before it, not what it writes itself: items sharing a key (an attempt, an identity)
+ * go to a later statement, which sees the earlier one's rows.
+ */
+export function roundsWithoutSharedKeys<In>(items: readonly In[], keysOf: (item: In) => readonly string[]): number[][] {
+  const rounds: { indexes: number[]; keys: Set<string> }[] = [];
+  items.forEach((item, index) => {
+    const keys = keysOf(item);
+    let round = rounds.find((candidate) => !keys.some((key) => candidate.keys.has(key)));
+    if (!round) rounds.push((round = { indexes: [], keys: new Set() }));
+    round.indexes.push(index);
+    for (const key of keys) round.keys.add(key);
+  });
+  return rounds.map((r) => r.indexes);
+}
+
+/** Each round as one statement (`settleTogetherOrAlone`), one after the other: each item's share, in the items' order. */
+export async function settleInRounds<In, Out>(
+  items: readonly In[],
+  rounds: number[][],
+  many: (items: In[]) => Promise<Out[]>,
+): Promise<Settled<Out>[]> {
+  const settled: Settled<Out>[] = new Array(items.length);
+  for (const indexes of rounds) {
+    const outcomes = await settleTogetherOrAlone(
+      indexes.map((i) => items[i]!),
+      many,
+    );
+    indexes.forEach((i, n) => (settled[i] = outcomes[n]!));
+  }
+  return settled;
+}

@@ -610,7 +610,14 @@ describe('gwc provider events (spec: Events 2)', () => {
         },
       };
     };
-    return { scope, delivery, firstReport };
+    /** A delivery of a new PaymentIntent with its first report (of another eventId or attempt where given). */
+    const deliveryOf = (eventId: string, pi: string, report: { eventId?: string; attemptId?: string } = {}) => ({
+      scope,
+      event: delivery(eventId),
+      providerPaymentId: pi,
+      first: firstReport(pi, report.eventId ?? eventId, report.attemptId),
+    });
+    return { scope, delivery, firstReport, deliveryOf };
   }
 
   it('when a delivery is claimed, then the same statement returns the payment its PaymentIntent is linked to, typed as stored; a repeat claims nothing', async () => {
@@ -693,7 +700,7 @@ describe('gwc provider events (spec: Events 2)', () => {
   it('when a delivery is recorded at once, then one statement stores its row with its outcome, the payment and the observation; a tracked PaymentIntent or a stored eventId writes nothing, a taken identity is a duplicate and a taken attempt stores nothing', async () => {
     const { tenant, endpoint } = await setup();
     const store = webhooksStore(poolDatabase(app.orm));
-    const { scope, delivery, firstReport } = atOnceFixtures(tenant, endpoint);
+    const { scope, delivery, firstReport, deliveryOf } = atOnceFixtures(tenant, endpoint);
     const countOf = async (table: string) =>
       (await sql(app, `select count(*)::int as n from ${table} where integration_id = ?`, [tenant.integrationId]))[0].n as number;
     const counts = async () => [await countOf('webhook_events'), await countOf('tracked_payments'), await countOf('payment_observations')];
@@ -701,7 +708,7 @@ describe('gwc provider events (spec: Events 2)', () => {
     const pi = newPaymentIntentId();
     const recorded = delivery('evt_at_once_1');
     const report = firstReport(pi, 'evt_at_once_1');
-    expect(await store.recordDeliveryAtOnce({ scope: scope, event: recorded, providerPaymentId: pi, first: report })).toBe('recorded');
+    expect(await store.recordDeliveryAtOnce({ scope, event: recorded, providerPaymentId: pi, first: report })).toBe('recorded');
     expect(await sql(app, 'select status, observation_id, tracked_payment_id from webhook_events where id = ?', [recorded.id])).toEqual([
       { status: 'captured', observation_id: report.observation.id, tracked_payment_id: report.paymentId },
     ]);
@@ -729,48 +736,22 @@ describe('gwc provider events (spec: Events 2)', () => {
     expect(await counts()).toEqual([1, 1, 1]);
 
     // The PaymentIntent is tracked now: nothing is written, and the general path takes the delivery.
-    expect(
-      await store.recordDeliveryAtOnce({
-        scope: scope,
-        event: delivery('evt_at_once_2'),
-        providerPaymentId: pi,
-        first: firstReport(pi, 'evt_at_once_2', 'other'),
-      }),
-    ).toBe('general');
+    expect(await store.recordDeliveryAtOnce(deliveryOf('evt_at_once_2', pi, { attemptId: 'other' }))).toBe('general');
     // The observation's eventId is stored (the same event through another endpoint): nothing is written.
     const otherPi = newPaymentIntentId();
-    expect(
-      await store.recordDeliveryAtOnce({
-        scope: scope,
-        event: delivery('evt_at_once_3'),
-        providerPaymentId: otherPi,
-        first: firstReport(otherPi, 'evt_at_once_1'),
-      }),
-    ).toBe('general');
+    expect(await store.recordDeliveryAtOnce(deliveryOf('evt_at_once_3', otherPi, { eventId: 'evt_at_once_1' }))).toBe('general');
     expect(await counts()).toEqual([1, 1, 1]);
     // The delivery's identity is taken: a duplicate, nothing more written.
-    expect(
-      await store.recordDeliveryAtOnce({
-        scope: scope,
-        event: delivery('evt_at_once_1'),
-        providerPaymentId: otherPi,
-        first: firstReport(otherPi, 'evt_at_once_4'),
-      }),
-    ).toBe('duplicate');
+    expect(await store.recordDeliveryAtOnce(deliveryOf('evt_at_once_1', otherPi, { eventId: 'evt_at_once_4' }))).toBe('duplicate');
     expect(await counts()).toEqual([1, 1, 1]);
     // The attempt is taken (by a report of another provider payment id): the statement stores nothing, not even the row.
     await expect(
-      store.recordDeliveryAtOnce({
-        scope: scope,
-        event: delivery('evt_at_once_5'),
-        providerPaymentId: otherPi,
-        first: firstReport(otherPi, 'evt_at_once_5', `gwc_payment_intent_${pi}`),
-      }),
+      store.recordDeliveryAtOnce(deliveryOf('evt_at_once_5', otherPi, { attemptId: `gwc_payment_intent_${pi}` })),
     ).rejects.toBeInstanceOf(KeyTaken);
     expect(await counts()).toEqual([1, 1, 1]);
     // Without a report (no payment effect): the row alone, with its status.
     const none = delivery('evt_at_once_6', 'no_payment_effect');
-    expect(await store.recordDeliveryAtOnce({ scope: scope, event: none, providerPaymentId: null, first: null })).toBe('recorded');
+    expect(await store.recordDeliveryAtOnce({ scope, event: none, providerPaymentId: null, first: null })).toBe('recorded');
     expect(await sql(app, 'select status, observation_id, tracked_payment_id from webhook_events where id = ?', [none.id])).toEqual([
       { status: 'no_payment_effect', observation_id: null, tracked_payment_id: null },
     ]);
@@ -819,31 +800,25 @@ describe('gwc provider events (spec: Events 2)', () => {
 
   it('when deliveries recorded at once arrive together, then they share statements, those sharing a key go to a later one, and each gets its own outcome', async () => {
     const { tenant, endpoint } = await setup();
-    const { scope, delivery, firstReport } = atOnceFixtures(tenant, endpoint);
+    const { deliveryOf } = atOnceFixtures(tenant, endpoint);
     const { db, sent } = recordingDatabase(poolDatabase(app.orm));
     const write = groupCommittedDeliveries(db);
-    const of = (eventId: string, pi: string, attemptId?: string) => ({
-      scope,
-      event: delivery(eventId),
-      providerPaymentId: pi,
-      first: firstReport(pi, eventId, attemptId),
-    });
     const pis = Array.from({ length: 12 }, () => newPaymentIntentId());
     const shared = newPaymentIntentId();
     const taken = newPaymentIntentId();
-    await write(of('evt_gc_taken', taken));
+    await write(deliveryOf('evt_gc_taken', taken));
     sent.length = 0;
     const outcomes = await Promise.all([
       // A lone first delivery starts at once; the others queue behind it and go together.
-      write(of('evt_gc_lead', newPaymentIntentId())),
-      ...pis.map((pi, i) => write(of(`evt_gc_${i}`, pi))),
+      write(deliveryOf('evt_gc_lead', newPaymentIntentId())),
+      ...pis.map((pi, i) => write(deliveryOf(`evt_gc_${i}`, pi))),
       // Two events of one new PaymentIntent: the second is in a later statement, which sees the first's payment.
-      write(of('evt_gc_shared_1', shared)),
-      write(of('evt_gc_shared_2', shared)),
+      write(deliveryOf('evt_gc_shared_1', shared)),
+      write(deliveryOf('evt_gc_shared_2', shared)),
       // The same delivery twice: the second, in a later statement, finds the first's observation and writes nothing (the
       // general path then answers it as a duplicate).
-      write(of('evt_gc_twice', newPaymentIntentId())),
-      write(of('evt_gc_twice', newPaymentIntentId())),
+      write(deliveryOf('evt_gc_twice', newPaymentIntentId())),
+      write(deliveryOf('evt_gc_twice', newPaymentIntentId())),
     ]);
     expect(outcomes.slice(0, 13)).toEqual(Array(13).fill('recorded'));
     expect(outcomes.slice(13)).toEqual(['recorded', 'general', 'recorded', 'general']);
@@ -854,9 +829,9 @@ describe('gwc provider events (spec: Events 2)', () => {
     // one without costing the others theirs.
     const others = Array.from({ length: 3 }, () => newPaymentIntentId());
     const [, ...mixed] = await Promise.all([
-      write(of('evt_gc_lead_2', newPaymentIntentId())),
-      write(of('evt_gc_rival', newPaymentIntentId(), `gwc_payment_intent_${taken}`)).catch((err: unknown) => err),
-      ...others.map((pi, i) => write(of(`evt_gc_other_${i}`, pi))),
+      write(deliveryOf('evt_gc_lead_2', newPaymentIntentId())),
+      write(deliveryOf('evt_gc_rival', newPaymentIntentId(), { attemptId: `gwc_payment_intent_${taken}` })).catch((err: unknown) => err),
+      ...others.map((pi, i) => write(deliveryOf(`evt_gc_other_${i}`, pi))),
     ]);
     expect(mixed[0]).toBeInstanceOf(KeyTaken);
     expect(mixed.slice(1)).toEqual(['recorded', 'recorded', 'recorded']);
