@@ -175,6 +175,7 @@ export const ConfigSchema = z
     LEDGER_BACKOFF_BASE_MS: optionalPositiveInt,
     LEDGER_BACKOFF_MAX_MS: optionalPositiveInt,
     LEDGER_JOB_RETRY_DELAY_SECONDS: optionalPositiveInt,
+    LEDGER_JOB_POLL_MS: optionalPositiveInt.pipe(z.number().min(500, 'must be at least 500').optional()),
     LEDGER_REAP_INTERVAL_MS: optionalPositiveInt,
     LEDGER_LEASE_GRACE_MS: optionalPositiveInt,
     LEDGER_INVITATIONS_PER_KEY_PER_HOUR: optionalPositiveInt,
@@ -252,6 +253,8 @@ export function ledgerSettings(c: Config) {
     backoffBaseMs: c.LEDGER_BACKOFF_BASE_MS ?? 1_000,
     backoffMaxMs: c.LEDGER_BACKOFF_MAX_MS ?? 60_000,
     jobRetryDelaySeconds: c.LEDGER_JOB_RETRY_DELAY_SECONDS ?? 30,
+    /** How often a worker looks for sync jobs; the worker of the process that queues one is told at once. */
+    jobPollMs: c.LEDGER_JOB_POLL_MS ?? 500,
     /** How often each worker looks for runs whose worker died (docs/ledger-sync.md). */
     reapIntervalMs: c.LEDGER_REAP_INTERVAL_MS ?? 30_000,
     /** How long a delivered job may go without its run's lease before its worker counts as dead. */

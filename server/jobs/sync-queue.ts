@@ -45,10 +45,11 @@ export async function startSyncQueue(o: {
       expireInSeconds: 3600,
     });
   });
+  let workerId: string | undefined;
   if (o.work) {
-    await boss.work<{ runId: string }>(
+    workerId = await boss.work<{ runId: string }>(
       LEDGER_SYNC_QUEUE,
-      { pollingIntervalSeconds: 0.5, batchSize: 1, includeMetadata: true },
+      { pollingIntervalSeconds: o.runtime.settings.jobPollMs / 1000, batchSize: 1, includeMetadata: true },
       async (jobs) => {
         for (const job of jobs) {
           // One attempt of a run at a time: an attempt that cannot take the lease stops without touching the run.
@@ -79,6 +80,9 @@ export async function startSyncQueue(o: {
       const id = await boss.send(LEDGER_SYNC_QUEUE, { runId }, { id: jobId });
       // Sending the same id again is a no-op (null): fine when that job exists.
       if (!id && !(await boss.getJobById(LEDGER_SYNC_QUEUE, jobId))) throw new Error('job queue refused the job');
+      // This process's worker fetches it now instead of at its next poll (up to half a second later); the workers of
+      // other processes still find it by polling.
+      if (id && workerId) boss.notifyWorker(workerId);
     },
     jobState: async (jobId) => (await port.job(jobId))?.state ?? null,
     job: async (jobId) => {

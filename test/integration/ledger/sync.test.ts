@@ -320,3 +320,15 @@ describe('POST/GET /api/v1/integrations/ledger/{connectionId}/sync', () => {
     expect(() => new LedgerSession(ledger, app.runtime, own)).not.toThrow();
   });
 });
+
+describe('sync job pick-up', () => {
+  // Workers that look for jobs only every ten minutes: a run can only start at once if its worker is told.
+  const slow = useLedgerApp({ sandbox: { invoices: 3, items: 2 }, config: { LEDGER_JOB_POLL_MS: '600000' } });
+
+  it('when a sync is queued in a process that runs the importer, then its worker takes the job at once instead of at its next look', async () => {
+    const tenant = await ledgerTenant(slow);
+    const connectionId = await connect(slow, tenant);
+    expect((await slow.request(syncPath(connectionId), { method: 'POST', key: tenant.key })).status).toBe(202);
+    expect(await waitForRun(slow, tenant, connectionId, 15_000)).toMatchObject({ state: 'succeeded', error: null });
+  });
+});

@@ -21,6 +21,7 @@ describe('ledger configuration', () => {
       backoffBaseMs: 1_000,
       backoffMaxMs: 60_000,
       jobRetryDelaySeconds: 30,
+      jobPollMs: 500,
       reapIntervalMs: 30_000,
       leaseGraceMs: 60_000,
       worker: 'in-process',
@@ -35,6 +36,7 @@ describe('ledger configuration', () => {
         LEDGER_BASE_URL: 'https://api.example.test',
         LEDGER_CLIENT_SECRET: 'shh-secret',
         LEDGER_PAGE_SIZE: '5000',
+        LEDGER_JOB_POLL_MS: '100',
         SVC_TOKEN_KEY: 'short',
         SMTP_URL: 'http://mail',
       });
@@ -48,6 +50,7 @@ describe('ledger configuration', () => {
         'SVC_TOKEN_KEY: must be 32 bytes in base64',
         'SMTP_URL: must be an smtp:// or smtps:// URL',
         'LEDGER_PAGE_SIZE: must be at most 1000',
+        'LEDGER_JOB_POLL_MS: must be at least 500',
       ]),
     );
     expect(problems.join('\n')).not.toContain('shh-secret');
