@@ -9,6 +9,7 @@ import { startEmbeddedPostgres } from '../../server/persistence/embedded-postgre
 import { migrate, openOrm } from '../../server/persistence/orm.js';
 import { freePort } from './free-port.js';
 import { prepareBrowser, type BrowserLaunch } from './chromium.js';
+import { COMPILE_CACHE_PRELOAD, COMPILE_CACHE_SOURCE } from './compile-cache.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -43,6 +44,7 @@ async function buildService(): Promise<string> {
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (code !== 0) throw new Error(`the suite's build of the service failed (exit ${code}):\n${stderr}`);
   writeFileSync(path.join(out, 'package.json'), '{ "type": "module" }\n');
+  writeFileSync(path.join(out, COMPILE_CACHE_PRELOAD), COMPILE_CACHE_SOURCE);
   return out;
 }
 
