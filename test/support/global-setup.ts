@@ -9,7 +9,7 @@ import { startEmbeddedPostgres } from '../../server/persistence/embedded-postgre
 import { migrate, openOrm } from '../../server/persistence/orm.js';
 import { freePort } from './free-port.js';
 import { prepareBrowser, type BrowserLaunch } from './chromium.js';
-import { COMPILE_CACHE_PRELOAD, COMPILE_CACHE_SOURCE } from './compile-cache.js';
+import { COMPILE_CACHE_PRELOAD, compileCacheSource } from './compile-cache.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -25,6 +25,8 @@ declare module 'vitest' {
 }
 
 export const TEMPLATE_DATABASE = `svc_template_${process.pid}`;
+/** Node's compile cache of the starts from this run's build (test/support/compile-cache.ts). */
+const COMPILE_CACHE_DIR = path.join(tmpdir(), `svc-test-compile-cache-${process.pid}`);
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -44,7 +46,7 @@ async function buildService(): Promise<string> {
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (code !== 0) throw new Error(`the suite's build of the service failed (exit ${code}):\n${stderr}`);
   writeFileSync(path.join(out, 'package.json'), '{ "type": "module" }\n');
-  writeFileSync(path.join(out, COMPILE_CACHE_PRELOAD), COMPILE_CACHE_SOURCE);
+  writeFileSync(path.join(out, COMPILE_CACHE_PRELOAD), compileCacheSource(COMPILE_CACHE_DIR));
   return out;
 }
 
@@ -106,5 +108,6 @@ export default async function setup(project: TestProject) {
     await withClient(adminUrl, (c) => c.query(`drop database if exists "${TEMPLATE_DATABASE}" with (force)`)).catch(() => undefined);
     await stopEmbedded?.();
     await serviceBuild.then((dir) => dir && rmSync(dir, { recursive: true, force: true })).catch(() => undefined);
+    rmSync(COMPILE_CACHE_DIR, { recursive: true, force: true });
   };
 }
