@@ -80,8 +80,8 @@ export async function startSyncQueue(o: {
       const id = await boss.send(LEDGER_SYNC_QUEUE, { runId }, { id: jobId });
       // Sending the same id again is a no-op (null): fine when that job exists.
       if (!id && !(await boss.getJobById(LEDGER_SYNC_QUEUE, jobId))) throw new Error('job queue refused the job');
-      // This process's worker fetches it now instead of at its next poll (up to half a second later); the workers of
-      // other processes still find it by polling.
+      // This process's worker fetches it now instead of at its next poll (LEDGER_JOB_POLL_MS); the workers of other
+      // processes still find it by polling.
       if (id && workerId) boss.notifyWorker(workerId);
     },
     jobState: async (jobId) => (await port.job(jobId))?.state ?? null,

@@ -3,9 +3,9 @@ import type { Database } from '../../server/persistence/kysely.js';
 import { storesOf, type Stores } from '../../server/persistence/unit-of-work.js';
 
 /**
- * `db` with the text (and, in `sentWith`, the parameters) of every statement it sends noted (a pass-through: every statement still runs). Statements of
- * the builder, raw `sql` and `executeQuery` all reach the database through the executor's `executeQuery`, where the
- * text is read.
+ * `db` with the text (and, in `sentWith`, the parameters) of every statement it sends noted (a pass-through: every
+ * statement still runs). Statements of the builder, raw `sql` and `executeQuery` all reach the database through the
+ * executor's `executeQuery`, where the text is read.
  */
 export function recordingDatabase(db: Database): {
   db: Database;
