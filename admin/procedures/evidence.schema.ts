@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QualificationLevelSchema } from '../../contract/invoices.js';
 import { EVIDENCE_STATES } from '../../server/domain/evidence/evidence-state.js';
 
 /** Where the CSV of `evidence.export` downloads from (a plain GET: tRPC answers one JSON value, docs/evidence.md). */
@@ -27,15 +28,19 @@ export const filters = {
 export const ordered = <T extends { from: string; to: string }>(v: T) => !(Date.parse(v.from) >= Date.parse(v.to));
 export const orderedIssue = { message: 'to must be later than from', path: ['to'] };
 
+/** Preparations by the qualification level their output had when saved; `not_assessed`: saved without one. */
+const level = z.enum([...QualificationLevelSchema.options, 'not_assessed']).optional();
+
 export const EvidenceSummaryInput = z.object(filters).strict().refine(ordered, orderedIssue);
 export const EvidenceExportInput = z
-  .object({ ...filters, state: z.enum(EVIDENCE_STATES).optional() })
+  .object({ ...filters, state: z.enum(EVIDENCE_STATES).optional(), level })
   .strict()
   .refine(ordered, orderedIssue);
 export const EvidenceListInput = z
   .object({
     ...filters,
     state: z.enum(EVIDENCE_STATES).optional(),
+    level,
     cursor: z.string().min(1).max(512).optional(),
     limit: z.number().int().min(1).max(200).optional(),
   })

@@ -4,7 +4,7 @@ import { decodeCursor, encodeCursor } from '../pagination.js';
 import { csvRecord, tenantText } from './csv.js';
 import { ageHours, evidenceState, factKeysOf, factsOfKey, monthOf, type EvidenceState } from './evidence-state.js';
 import { summarize } from './evidence-summary.js';
-import type { EvidenceChain, EvidenceFilter } from './types.js';
+import type { EvidenceChain, EvidenceFilter, QualificationLevelFilter } from './types.js';
 
 /** The filters every evidence read takes (docs/evidence.md, "Procedures and download"). */
 export interface EvidenceInput {
@@ -13,6 +13,8 @@ export interface EvidenceInput {
   from: string;
   to: string;
   state?: EvidenceState | undefined;
+  /** The qualification level the preparations' outputs had when saved (docs/network-qualification.md, "Where it shows"). */
+  level?: QualificationLevelFilter | undefined;
 }
 
 function filterOf(input: EvidenceInput): EvidenceFilter {
@@ -22,6 +24,7 @@ function filterOf(input: EvidenceInput): EvidenceFilter {
     from: new Date(input.from),
     to: new Date(input.to),
     factKeys: input.state === undefined ? undefined : factKeysOf(input.state),
+    level: input.level,
   };
 }
 
@@ -50,6 +53,7 @@ export function evidenceRow(chain: EvidenceChain, now: Date) {
     invoice: { id: chain.storedInvoiceId, ledgerInvoiceId: chain.ledgerInvoiceId, number: chain.invoiceNumber },
     snapshotId: chain.snapshotId,
     revision: chain.revision,
+    qualificationLevel: chain.qualificationLevel,
     amountMinor: chain.amountMinor,
     currency: chain.currency,
     payment: payment && {
@@ -99,6 +103,7 @@ export async function listEvidence(
     new Date(input.from).toISOString(),
     new Date(input.to).toISOString(),
     input.state ?? null,
+    input.level ?? null,
   ]);
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, binding);
   const chains = await store.chains(filterOf(input), { after, limit: limit + 1 });
@@ -143,6 +148,7 @@ export const EVIDENCE_CSV_COLUMNS = [
   'net_amount_minor',
   'exception_count',
   'exceptions',
+  'qualification_level',
 ] as const;
 
 /** A row's CSV cells: text a tenant or provider wrote neutralised (`tenantText`), numbers as numbers. */
@@ -180,6 +186,7 @@ export function csvValues(r: EvidenceRow): (string | number | null)[] {
     r.netAmountMinor,
     r.exceptions.length,
     tenantText(r.exceptions.map((e) => `${e.kind}:${e.expected}>${e.observed}`).join(';') || null),
+    r.qualificationLevel,
   ];
 }
 

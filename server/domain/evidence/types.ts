@@ -1,3 +1,4 @@
+import type { QualificationLevel } from '../qualification/fields.js';
 import type { Environment, PaymentProvider } from '../../../contract/common/index.js';
 
 /** Which preparations an evidence read covers: saved in `[from, to)`, optionally one organization or integration. */
@@ -8,7 +9,12 @@ export interface EvidenceFilter {
   to: Date;
   /** Only preparations whose fact key is one of these (a state filter, docs/evidence.md). */
   factKeys?: number[] | undefined;
+  /** Only preparations whose output had this qualification level when saved (`not_assessed`: none was recorded). */
+  level?: QualificationLevelFilter | undefined;
 }
+
+/** A qualification level as an evidence filter: `not_assessed` for preparations saved without one (docs/network-qualification.md). */
+export type QualificationLevelFilter = QualificationLevel | 'not_assessed';
 
 /** One correlation exception naming the preparation. */
 export interface EvidenceException {
@@ -36,6 +42,8 @@ export interface EvidenceChain {
   snapshotId: string;
   revision: string;
   factKey: number;
+  /** The level the preparation's output had when it was saved; `null`: not assessed. */
+  qualificationLevel: QualificationLevel | null;
   payment: {
     id: string;
     attemptId: string;

@@ -2,6 +2,7 @@ import type { Environment, PaymentProvider } from '../../../contract/common/inde
 import type { InvoiceSelector } from '../../../contract/preparations.js';
 import type { InvoiceState } from '../invoices/types.js';
 import type { TenantScope } from '../tenant-scope.js';
+import type { QualificationLevel } from '../qualification/fields.js';
 
 /** `enrichment`: endpoints 1, 6, 11 (enhancement only); `payment_preparation`: endpoint 12 (enhanced or ordinary). */
 export type PreparationKind = 'enrichment' | 'payment_preparation';
@@ -60,14 +61,22 @@ export interface PreparationStore {
  * Saved preparations as reads of one unit of work (the `preparations` store of `UnitOfWork`): the operator views and
  * payment-report correlation. server/persistence/stores/saved-preparation-store.ts implements it.
  */
+/**
+ * A saved preparation as stored reads give it: with the qualification level of its provider output, which the database
+ * copied from the pinned snapshot when it was saved (docs/network-qualification.md; `null`: not assessed).
+ */
+export interface StoredPreparation extends SavedPreparation {
+  readonly qualificationLevel: QualificationLevel | null;
+}
+
 export interface SavedPreparationStore {
   /** A preparation of this integration and environment, or any when no scope is given (operators). */
-  preparationById(id: string, scope?: { integrationId: string; environment: Environment }): Promise<SavedPreparation | undefined>;
+  preparationById(id: string, scope?: { integrationId: string; environment: Environment }): Promise<StoredPreparation | undefined>;
   /** A keyset page in (createdAt, id) order after `after`, at most `limit`. */
   listPreparations(o: {
     invoiceId?: string | undefined;
     integrationId?: string | undefined;
     after?: { createdAt: Date; id: string } | undefined;
     limit: number;
-  }): Promise<SavedPreparation[]>;
+  }): Promise<StoredPreparation[]>;
 }

@@ -1,11 +1,15 @@
 import type { PreparationRecord } from '../../../contract/preparations.js';
-import type { SavedPreparation, SavedPreparationStore } from './ports.js';
+import type { SavedPreparationStore, StoredPreparation } from './ports.js';
+import type { QualificationLevel } from '../qualification/fields.js';
 import { DomainError } from '../errors.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
 import { preparationRecord } from './prepare-from-invoice.js';
 
-/** What operators see of a preparation: the record, its tenant, the provider, mode and the data returned. */
+/**
+ * What operators see of a preparation: the record, its tenant, the provider, mode, the qualification level its output had
+ * when it was saved (`null`: not assessed) and the data returned.
+ */
 export interface OperatorPreparation extends PreparationRecord {
   organizationId: string;
   integrationId: string;
@@ -13,11 +17,12 @@ export interface OperatorPreparation extends PreparationRecord {
   provider: string;
   kind: string;
   mode: string;
+  qualificationLevel: QualificationLevel | null;
   idempotencyKey: string;
   data: Record<string, unknown>;
 }
 
-const view = (saved: SavedPreparation): OperatorPreparation => ({
+const view = (saved: StoredPreparation): OperatorPreparation => ({
   ...preparationRecord(saved),
   organizationId: saved.organizationId,
   integrationId: saved.integrationId,
@@ -25,6 +30,7 @@ const view = (saved: SavedPreparation): OperatorPreparation => ({
   provider: saved.provider,
   kind: saved.kind,
   mode: saved.mode,
+  qualificationLevel: saved.qualificationLevel,
   idempotencyKey: saved.idempotencyKey,
   data: saved.data,
 });

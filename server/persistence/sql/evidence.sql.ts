@@ -4,6 +4,7 @@ import type { EvidenceChain, EvidenceException, EvidenceFilter } from '../../dom
 import type { Environment, PaymentProvider } from '../../../contract/common/index.js';
 import type { Database, Db } from '../kysely.js';
 import type { PaymentChainViews } from './payment-chains.js';
+import type { QualificationLevel } from '../../domain/qualification/fields.js';
 
 /**
  * The columns of the `preparation_evidence_facts` view (Migration20261125191500_preparation_evidence): a preparation,
@@ -50,6 +51,7 @@ type FactsDatabase = Db & PaymentChainViews & { preparation_evidence_facts: Prep
  * the database's throughout, converted once (`chainOf`).
  */
 const invoicesAsRows = raw<{ id: string; ledger_invoice_id: string; invoice_number: string | null }>`stored_invoices`;
+const levelsAsRows = raw<{ preparation_id: string; qualification_level: QualificationLevel | null }>`preparation_evidence`;
 const exceptionsAsRows = raw<{
   integration_id: string;
   environment: string;
@@ -88,7 +90,7 @@ const firstCapture = (
  * joined here for what the list shows.
  */
 function chainsQuery(facts: Kysely<FactsDatabase>, filter: EvidenceFilter) {
-  const { organizationId, integrationId } = filter;
+  const { organizationId, integrationId, level } = filter;
   return facts
     .selectFrom('preparation_evidence_facts as f')
     .leftJoinLateral(
@@ -100,6 +102,7 @@ function chainsQuery(facts: Kysely<FactsDatabase>, filter: EvidenceFilter) {
       (join) => join.onTrue(),
     )
     .innerJoin(invoicesAsRows.as('si'), (join) => join.onRef('si.id', '=', 'f.stored_invoice_id'))
+    .innerJoin(levelsAsRows.as('pe'), (join) => join.onRef('pe.preparation_id', '=', 'f.id'))
     .selectAll('f')
     .select([
       'v.id as verified_id',
@@ -110,11 +113,14 @@ function chainsQuery(facts: Kysely<FactsDatabase>, filter: EvidenceFilter) {
       'r.occurred_at as reported_at',
       'si.ledger_invoice_id',
       'si.invoice_number',
+      'pe.qualification_level',
     ])
     .where('f.created_at', '>=', filter.from.toISOString())
     .where('f.created_at', '<', filter.to.toISOString())
     .$if(organizationId !== undefined, (q) => q.where('f.organization_id', '=', organizationId!))
-    .$if(integrationId !== undefined, (q) => q.where('f.integration_id', '=', integrationId!));
+    .$if(integrationId !== undefined, (q) => q.where('f.integration_id', '=', integrationId!))
+    .$if(level === 'not_assessed', (q) => q.where('pe.qualification_level', 'is', null))
+    .$if(level !== undefined && level !== 'not_assessed', (q) => q.where('pe.qualification_level', '=', level as QualificationLevel));
 }
 
 /** A chain's row: the view's columns, the first captures, the invoice and the exceptions. */
@@ -135,6 +141,7 @@ function chainOf(r: ChainRow): EvidenceChain {
     storedInvoiceId: r.stored_invoice_id,
     ledgerInvoiceId: r.ledger_invoice_id,
     invoiceNumber: r.invoice_number,
+    qualificationLevel: r.qualification_level,
     snapshotId: r.snapshot_id,
     revision: r.revision,
     factKey: r.fact_key,

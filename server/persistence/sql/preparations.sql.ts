@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Environment, PaymentProvider } from '../../../contract/common/index.js';
-import type { PreparationContextRead, SavedPreparation } from '../../domain/preparations/ports.js';
+import type { PreparationContextRead, SavedPreparation, StoredPreparation } from '../../domain/preparations/ports.js';
 import { hotStatement, runNamed, type Database } from '../kysely.js';
 import type { InvoiceReadRow } from './stored-invoices.sql.js';
 
@@ -28,18 +28,23 @@ const SAVED = [
   'createdAt',
 ] as const;
 
-/** Columns the entity types more widely than the domain, which writes only these values (`SavedPreparation`). */
-type Narrowed = { provider: PaymentProvider; kind: SavedPreparation['kind']; mode: SavedPreparation['mode'] };
+/** Columns the entity types more widely than the domain, which writes only these values (`StoredPreparation`). */
+type Narrowed = {
+  provider: PaymentProvider;
+  kind: SavedPreparation['kind'];
+  mode: SavedPreparation['mode'];
+  qualificationLevel: StoredPreparation['qualificationLevel'];
+};
 
 /** A preparation of this integration and environment (payment-report correlation), or any when no scope is given (operators). */
 export async function preparationById(
   db: Database,
   id: string,
   scope?: { integrationId: string; environment: Environment },
-): Promise<SavedPreparation | undefined> {
+): Promise<StoredPreparation | undefined> {
   return db
     .selectFrom('preparations')
-    .select(SAVED)
+    .select([...SAVED, 'qualificationLevel'])
     .where('id', '=', id)
     .$if(scope !== undefined, (q) => q.where('integration', '=', scope!.integrationId).where('environment', '=', scope!.environment))
     .$narrowType<Narrowed>()
@@ -55,11 +60,11 @@ export async function listPreparations(
     after?: { createdAt: Date; id: string } | undefined;
     limit: number;
   },
-): Promise<SavedPreparation[]> {
+): Promise<StoredPreparation[]> {
   const { invoiceId, integrationId, after } = o;
   return db
     .selectFrom('preparations')
-    .select(SAVED)
+    .select([...SAVED, 'qualificationLevel'])
     .$if(invoiceId !== undefined, (q) => q.where('storedInvoice', '=', invoiceId!))
     .$if(integrationId !== undefined, (q) => q.where('integration', '=', integrationId!))
     .$if(after !== undefined, (q) => q.where((eb) => eb(eb.refTuple('createdAt', 'id'), '>', eb.tuple(after!.createdAt, after!.id))))
@@ -73,7 +78,7 @@ export async function listPreparations(
 /**
  * A preparation as the raw statements of this module send and read it: the table's column names, and the database's
  * values when read (timestamps and the amount as text, `data` parsed JSON). The qualification level is set by the
- * insert from the pinned snapshot and read by qualification.sql.ts only.
+ * insert from the pinned snapshot; the operator reads above and qualification.sql.ts read it.
  */
 interface PreparationRow {
   id: string;

@@ -211,7 +211,7 @@ describe('evidence ledger', () => {
       [payment.id],
     );
     const [prep] = await sql(
-      `select p.snapshot_id, p.revision, p.stored_invoice_id, p.created_at, s.invoice_number, s.ledger_invoice_id from preparations p join stored_invoices s on s.id = p.stored_invoice_id where p.id = ?`,
+      `select p.snapshot_id, p.revision, p.stored_invoice_id, p.created_at, p.qualification_level, s.invoice_number, s.ledger_invoice_id from preparations p join stored_invoices s on s.id = p.stored_invoice_id where p.id = ?`,
       [w.ids.verified],
     );
     const t = w.totals.t1001;
@@ -229,6 +229,7 @@ describe('evidence ledger', () => {
       invoice: { id: prep.stored_invoice_id, ledgerInvoiceId: '1001', number: prep.invoice_number },
       snapshotId: prep.snapshot_id,
       revision: prep.revision,
+      qualificationLevel: 'partial',
       amountMinor: t,
       currency: 'usd',
       payment: {
@@ -421,6 +422,26 @@ describe('evidence ledger', () => {
     const yearZero = await app.admin<any>('evidence.summary', { from: '0000-01-01T00:00:00Z', to: thisMonth.to });
     expect(yearZero.status).toBe(400);
     expect(yearZero.body.error.data.issues.map((i: any) => i.path)).toEqual(['from']);
+  });
+
+  it('when listed by qualification level, then only the preparations whose output had that level when saved, the level on each row', async () => {
+    const saved = await sql(
+      `select id, qualification_level from preparations where integration_id = ? and created_at >= ? and created_at < ?`,
+      [w.gwc.integrationId, thisMonth.from, thisMonth.to],
+    );
+    const levels = new Set(saved.map((r: any) => r.qualification_level ?? 'not_assessed'));
+    // The filter must have something to leave out.
+    expect(levels.size).toBeGreaterThanOrEqual(2);
+    for (const level of ['product_3', 'partial', 'none', 'not_assessed'] as const) {
+      const res = await app.admin<any>('evidence.list', { integrationId: w.gwc.integrationId, ...thisMonth, level, limit: 200 });
+      expect(res.status).toBe(200);
+      const expected = saved.filter((r: any) => (r.qualification_level ?? 'not_assessed') === level).map((r: any) => r.id);
+      expect(res.body.rows.map((r: any) => r.preparationId).sort()).toEqual(expected.sort());
+      for (const row of res.body.rows) expect(row.qualificationLevel).toBe(level === 'not_assessed' ? null : level);
+    }
+    const wrong = await app.admin<any>('evidence.list', { integrationId: w.gwc.integrationId, ...thisMonth, level: 'level_3' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.data.issues.map((i: any) => i.path)).toEqual(['level']);
   });
 
   it('when exported, then the CSV streams the same rows as the list, RFC 4180 with a header in a stable order, read back by a CSV parser', async () => {

@@ -226,7 +226,14 @@ describe('invoice-backed preparation over HTTP (endpoints 1, 6, 11, 12)', () => 
     const page1 = await app.admin<any>('preparations.list', { invoiceId: invoice.id, limit: 1 });
     expect(page1.status).toBe(200);
     expect(page1.body.preparations).toEqual([
-      expect.objectContaining({ ...first.body.preparation, integrationId: reader.integrationId, provider: 'gwb', mode: 'enhanced' }),
+      // gwb's output carries no Product 3 field: its level, recorded when saved, is `none`.
+      expect.objectContaining({
+        ...first.body.preparation,
+        integrationId: reader.integrationId,
+        provider: 'gwb',
+        mode: 'enhanced',
+        qualificationLevel: 'none',
+      }),
     ]);
     const page2 = await app.admin<any>('preparations.list', { invoiceId: invoice.id, limit: 1, cursor: page1.body.nextCursor });
     expect(page2.body.preparations.map((p: any) => p.id)).toEqual([second.body.preparation.id]);
@@ -234,7 +241,12 @@ describe('invoice-backed preparation over HTTP (endpoints 1, 6, 11, 12)', () => 
     const byIntegration = await app.admin<any>('preparations.list', { integrationId: reader.integrationId });
     expect(byIntegration.body.preparations).toHaveLength(2);
     const one = await app.admin<any>('preparations.get', { id: first.body.preparation.id });
-    expect(one.body).toMatchObject({ ...first.body.preparation, data: first.body.data, idempotencyKey: body.idempotencyKey });
+    expect(one.body).toMatchObject({
+      ...first.body.preparation,
+      data: first.body.data,
+      idempotencyKey: body.idempotencyKey,
+      qualificationLevel: 'none',
+    });
     expect((await app.admin('preparations.get', { id: crypto.randomUUID() })).status).toBe(404);
   });
 
