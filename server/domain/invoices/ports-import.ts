@@ -41,8 +41,12 @@ export interface InvoicePageStore {
     scope: TenantScope;
     connectionId: string;
     rows: readonly MappedWrite[];
+    /** The rules the rows' qualification was computed by. */
+    qualificationRules: number;
     now: Date;
-  }): Promise<{ snapshots: number }>;
+  }): Promise<{ snapshots: number; requalified: number }>;
+  /** Ledger invoice ids of the connection (not deleted) whose qualification rules are older than `rules`. */
+  invoicesQualifiedBefore(connectionId: string, rules: number): Promise<string[]>;
   /** Ledger invoice ids whose current snapshot read one of these items. */
   invoicesDependingOnItems(o: { connectionId: string; itemIds: readonly string[]; exceptWrittenByRun?: string }): Promise<string[]>;
   /** Source invoices never mapped, or mapped by an older mapper or under older settings. */

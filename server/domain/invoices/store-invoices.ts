@@ -2,6 +2,7 @@ import { scopeOfConnection, type LedgerConnection } from '../ledger/types.js';
 import type { InvoicePageStore, MappedWrite } from './ports-import.js';
 import { crossInvoiceFactsOf, qualificationInputOf, storedQualificationOf, type StoredQualification } from '../qualification/index.js';
 import { refreshCrossInvoiceRisks } from './cross-invoice-qualification.js';
+import { QUALIFICATION_RULES } from '../qualification/rules-version.js';
 import { toItemMappingView } from './item-mapping-view.js';
 import { mapInvoice } from './map-invoice.js';
 import { record, records, refValue } from './source-record.js';
@@ -105,7 +106,10 @@ function mapRecord(rec: InvoiceRecord, context: MappingContext, items: ReadonlyM
   return { result, qualification: storedQualificationOf(qualificationInputOf(input, result)) };
 }
 
-/** Write what changed: a mapping whose revision and deletion equal the stored invoice's is not written again. */
+/**
+ * Write what changed: a mapping whose revision and deletion equal the stored invoice's is not written again, unless its
+ * qualification was computed by earlier rules (the snapshot then takes the new one: `writeMappedInvoices`).
+ */
 async function writeChanged(
   store: InvoicePageStore,
   context: MappingContext,
@@ -116,7 +120,14 @@ async function writeChanged(
   const writes: MappedWrite[] = [];
   for (const { sourceRecordId, sourceId, ...m } of mapped) {
     const state = states.get(sourceId);
-    if (state && state.revision === m.result.revision && state.deleted === m.result.deleted) continue;
+    if (
+      state &&
+      state.revision === m.result.revision &&
+      state.deleted === m.result.deleted &&
+      state.qualificationRules === QUALIFICATION_RULES
+    ) {
+      continue;
+    }
     writes.push(toWrite(sourceRecordId, m, state?.id));
   }
   const { connection } = context;
@@ -124,6 +135,7 @@ async function writeChanged(
     scope: scopeOfConnection(connection),
     connectionId: connection.id,
     rows: writes,
+    qualificationRules: QUALIFICATION_RULES,
     now,
   });
   return { mapped: writes.length, snapshots };
@@ -262,9 +274,17 @@ async function remapRest(stores: Stores, o: { connection: LedgerConnection; sync
   const { connection } = o;
   const store = stores.invoicePages;
   const written = (entityType: string) => store.sourceIdsWrittenBy({ connectionId: connection.id, entityType, syncRunId: o.syncRunId });
+  // Invoices qualified by earlier rules, unchanged at the source: qualified again (docs/network-qualification.md, "How it is stored").
+  const qualifiedBefore = () => store.invoicesQualifiedBefore(connection.id, QUALIFICATION_RULES);
   if ((await written('Preferences')).length > 0) {
     // The run's pages stored its Preferences before any Invoice and mapped each invoice they wrote with them: map the others.
-    const ids = [...new Set([...(await store.invoicesNotWrittenBy(o)), ...(await store.invoicesOutOfStep(connection.id))])];
+    const ids = [
+      ...new Set([
+        ...(await store.invoicesNotWrittenBy(o)),
+        ...(await store.invoicesOutOfStep(connection.id)),
+        ...(await qualifiedBefore()),
+      ]),
+    ];
     return mapAndStoreInvoices(stores, { connection, ledgerInvoiceIds: ids, now: o.now });
   }
   const ofItems = await store.invoicesDependingOnItems({
@@ -272,6 +292,6 @@ async function remapRest(stores: Stores, o: { connection: LedgerConnection; sync
     itemIds: await written('Item'),
     exceptWrittenByRun: o.syncRunId,
   });
-  const ids = [...new Set([...ofItems, ...(await store.invoicesOutOfStep(connection.id))])];
+  const ids = [...new Set([...ofItems, ...(await store.invoicesOutOfStep(connection.id)), ...(await qualifiedBefore())])];
   return mapAndStoreInvoices(stores, { connection, ledgerInvoiceIds: ids, now: o.now });
 }

@@ -119,4 +119,6 @@ export interface StoredInvoiceState {
   /** `null` until a mapping was written. */
   readonly revision: string | null;
   readonly deleted: boolean;
+  /** The version of the rules its current snapshot's qualification was computed by (QUALIFICATION_RULES). */
+  readonly qualificationRules: number;
 }

@@ -29,6 +29,8 @@ export const StoredInvoice = defineEntity({
     deleted: p.boolean().default(false),
     /** Cross-invoice placeholder findings of this invoice from the last pass over its connection's window; null before one. */
     crossInvoiceRisks: p.json<unknown[]>().nullable(),
+    /** The version of the rules the current snapshot's qualification was computed by (QUALIFICATION_RULES); 0: before any. */
+    qualificationRules: p.smallint().default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()),
   },

@@ -23,6 +23,7 @@ import { Migration20261126083700_invoice_snapshot_required } from './Migration20
 import { Migration20261126103157_qualification } from './Migration20261126103157_qualification.js';
 import { Migration20261127000000_cross_invoice_facts } from './Migration20261127000000_cross_invoice_facts.js';
 import { Migration20261127080000_webhook_endpoint_epoch } from './Migration20261127080000_webhook_endpoint_epoch.js';
+import { Migration20261127120000_qualification_rules } from './Migration20261127120000_qualification_rules.js';
 
 /**
  * Every migration, in order. Listed statically (not discovered from disk) so the
@@ -53,4 +54,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126103157_qualification', class: Migration20261126103157_qualification },
   { name: 'Migration20261127000000_cross_invoice_facts', class: Migration20261127000000_cross_invoice_facts },
   { name: 'Migration20261127080000_webhook_endpoint_epoch', class: Migration20261127080000_webhook_endpoint_epoch },
+  { name: 'Migration20261127120000_qualification_rules', class: Migration20261127120000_qualification_rules },
 ];

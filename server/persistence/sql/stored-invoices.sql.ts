@@ -35,7 +35,7 @@ export async function sourceRecordsOf(
 export async function storedStates(db: Database, connectionId: string, ledgerInvoiceIds: readonly string[]): Promise<StoredInvoiceState[]> {
   return db
     .selectFrom('stored_invoices')
-    .select(['id', 'ledgerInvoiceId', 'revision', 'deleted'])
+    .select(['id', 'ledgerInvoiceId', 'revision', 'deleted', 'qualificationRules'])
     .where('connection', '=', connectionId)
     .where('ledgerInvoiceId', '=', anyOf(ledgerInvoiceIds))
     .execute();
@@ -47,12 +47,15 @@ export async function storedStates(db: Database, connectionId: string, ledgerInv
  * and the snapshots (immutable; a revision already stored is not written again),
  * from one JSON array parameter; then, only when a revision came back to an earlier
  * snapshot, a second statement points the invoice at the snapshot already stored.
+ * A snapshot already stored under the revision takes the qualification and cross-invoice facts just computed (what
+ * is derived from it, which the append-only trigger lets through): an invoice unchanged at the source is qualified
+ * again by newer rules (`qualificationRules`, noted on the invoice) without a new snapshot.
  */
 export async function writeMappedInvoices(
   db: Database,
-  o: { scope: TenantScope; connectionId: string; rows: readonly MappedWrite[]; now: Date },
+  o: { scope: TenantScope; connectionId: string; rows: readonly MappedWrite[]; qualificationRules: number; now: Date },
 ) {
-  if (o.rows.length === 0) return { snapshots: 0 };
+  if (o.rows.length === 0) return { snapshots: 0, requalified: 0 };
   const { organizationId, integrationId, environment } = o.scope;
   const rows = JSON.stringify(
     o.rows.map((r) => ({
@@ -77,20 +80,21 @@ export async function writeMappedInvoices(
       cross_invoice_facts: JSON.stringify(r.crossInvoiceFacts),
     })),
   );
-  const { rows: written } = await sql<{ snapshots: number }>`with v as (
+  const { rows: written } = await sql<{ snapshots: number; requalified: number }>`with v as (
        select * from jsonb_to_recordset(${rows}::jsonb) as v(id uuid, snapshot_id uuid, source_record_id uuid, ledger_invoice_id text,
          invoice_number text, status text, currency text, total_amount_minor bigint, source_version text, revision text,
          mapper_version text, deleted boolean, content jsonb, issues jsonb, dependencies jsonb, mappings jsonb, qualification jsonb,
          cross_invoice_facts text)
      ), invoices as (
        insert into stored_invoices (id, organization_id, integration_id, environment, connection_id, source_record_id, ledger_invoice_id,
-         invoice_number, status, currency, total_amount_minor, source_version, revision, current_snapshot_id, deleted, created_at, updated_at)
+         invoice_number, status, currency, total_amount_minor, source_version, revision, current_snapshot_id, deleted, qualification_rules, created_at, updated_at)
        select v.id, ${organizationId}, ${integrationId}, ${environment}, ${o.connectionId}, v.source_record_id, v.ledger_invoice_id, v.invoice_number, v.status, v.currency, v.total_amount_minor,
-         v.source_version, v.revision, v.snapshot_id, v.deleted, ${o.now}, ${o.now} from v
+         v.source_version, v.revision, v.snapshot_id, v.deleted, ${o.qualificationRules}, ${o.now}, ${o.now} from v
        on conflict (connection_id, ledger_invoice_id) do update set source_record_id = excluded.source_record_id,
          invoice_number = excluded.invoice_number, status = excluded.status, currency = excluded.currency,
          total_amount_minor = excluded.total_amount_minor, source_version = excluded.source_version, revision = excluded.revision,
-         current_snapshot_id = excluded.current_snapshot_id, deleted = excluded.deleted, updated_at = excluded.updated_at
+         current_snapshot_id = excluded.current_snapshot_id, deleted = excluded.deleted, qualification_rules = excluded.qualification_rules,
+         updated_at = excluded.updated_at
        returning id, ledger_invoice_id
      ), snapshots as (
        insert into invoice_snapshots (id, organization_id, integration_id, environment, stored_invoice_id, revision, mapper_version,
@@ -99,8 +103,15 @@ export async function writeMappedInvoices(
          v.mappings, v.qualification, v.cross_invoice_facts::json, ${o.now} from v join invoices si on si.ledger_invoice_id = v.ledger_invoice_id
        on conflict (stored_invoice_id, revision) do nothing
        returning id
+     ), requalified as (
+       -- Sees the snapshots stored before this statement only: the revisions the insert above left alone.
+       update invoice_snapshots s set qualification = v.qualification, cross_invoice_facts = v.cross_invoice_facts::json
+         from v join invoices si on si.ledger_invoice_id = v.ledger_invoice_id
+        where s.stored_invoice_id = si.id and s.revision = v.revision
+          and (s.qualification is distinct from v.qualification or s.cross_invoice_facts::text is distinct from v.cross_invoice_facts)
+       returning 1
      )
-     select count(*)::int as snapshots from snapshots`.execute(db);
+     select (select count(*)::int from snapshots) as snapshots, (select count(*)::int from requalified) as requalified`.execute(db);
   const snapshots = written[0]?.snapshots ?? 0;
   if (snapshots < o.rows.length) {
     // A revision seen before (for example a mapping revoked and confirmed back): point at the snapshot already stored.
@@ -116,7 +127,7 @@ export async function writeMappedInvoices(
       .where((eb) => eb('stored_invoices.currentSnapshotId', 'is distinct from', eb.ref('invoice_snapshots.id')))
       .execute();
   }
-  return { snapshots };
+  return { snapshots, requalified: written[0]?.requalified ?? 0 };
 }
 
 /**
@@ -194,6 +205,18 @@ export async function invoicesOutOfStep(db: Database, connectionId: string): Pro
     .where((eb) => eb.or([eb('si.id', 'is', null), eb('si.deleted', '<>', eb.ref('r.deleted'))]))
     .execute();
   return rows.map((r) => r.sourceId);
+}
+
+/** Invoices of a connection (not deleted) whose qualification rules are older than `rules`: to qualify again. */
+export async function invoicesQualifiedBefore(db: Database, connectionId: string, rules: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('stored_invoices')
+    .select('ledgerInvoiceId')
+    .where('connection', '=', connectionId)
+    .where('deleted', '=', false)
+    .where('qualificationRules', '<', rules)
+    .execute();
+  return rows.map((r) => r.ledgerInvoiceId);
 }
 
 /** Source invoices of a connection that a sync run did not write (unchanged at the source, or not in the run's period). */

@@ -10,6 +10,7 @@ import {
   sourceRecordsOf,
   storedStates,
   writeMappedInvoices,
+  invoicesQualifiedBefore,
 } from '../sql/stored-invoices.sql.js';
 
 export function invoicePageStore(db: Database): InvoicePageStore {
@@ -17,6 +18,7 @@ export function invoicePageStore(db: Database): InvoicePageStore {
     sourceRecordsOf: (connectionId, entityType, sourceIds) => sourceRecordsOf(db, connectionId, entityType, sourceIds),
     storedStates: (connectionId, ledgerInvoiceIds) => storedStates(db, connectionId, ledgerInvoiceIds),
     writeMappedInvoices: (o) => writeMappedInvoices(db, o),
+    invoicesQualifiedBefore: (connectionId, rules) => invoicesQualifiedBefore(db, connectionId, rules),
     invoicesDependingOnItems: (o) => invoicesDependingOnItems(db, o),
     invoicesOutOfStep: (connectionId) => invoicesOutOfStep(db, connectionId),
     invoicesNotWrittenBy: (o) => invoicesNotWrittenBy(db, o),
