@@ -160,6 +160,11 @@ export const PRODUCT3_LINE_FIELDS = [
   'line_discount',
   'line_total',
 ] as const;
+/**
+ * Why an applicable Product 3 field is not sent (docs/network-qualification.md, "The level"); stable codes. Only
+ * `not_in_source` is fixed at the source.
+ */
+export const MISSING_FIELD_REASONS = ['not_in_source', 'not_mapped', 'not_carried'] as const;
 /** Placeholder-risk rules (docs/network-qualification.md, "Placeholder risks"); stable codes. */
 export const PLACEHOLDER_RISK_CODES = [
   'generic_product_code',
@@ -196,8 +201,10 @@ const ProviderQualificationSchema = z
         .object({
           field: Product3FieldSchema,
           reason: z
-            .enum(['not_in_source', 'not_carried'])
-            .describe('`not_in_source`: the source holds no value (fix it there); `not_carried`: this output has no place for it'),
+            .enum(MISSING_FIELD_REASONS)
+            .describe(
+              '`not_in_source`: the source holds no value (fix it there); `not_mapped`: this output has a place for it, but this service does not take it from the source for invoice-backed outputs (fixing the source does not help); `not_carried`: this output has no place for it',
+            ),
           path: z.string().describe('The stored invoice’s path'),
           source: SourceFieldSchema.nullable(),
         })

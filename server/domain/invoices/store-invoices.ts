@@ -244,7 +244,7 @@ function toWrite(sourceRecordId: string, { result, qualification }: Mapped, exis
     dependencies: result.dependencies,
     mappings: result.mappings,
     qualification,
-    crossInvoiceFacts: crossInvoiceFactsOf(result.invoice),
+    crossInvoiceFacts: crossInvoiceFactsOf(result.invoice, result.mappings),
   };
 }
 

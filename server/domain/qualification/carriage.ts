@@ -1,11 +1,11 @@
 import type { Provider } from '../enrichment/index.js';
-import type { StoredInvoice } from '../../../contract/invoices.js';
 import type { LineField, Product3Field, RiskFinding, TransactionField } from './fields.js';
 
 /**
- * Which Product 3 field each invoice-backed output sends, and under which output key
+ * Where each invoice-backed output has a place for each Product 3 field: its output key
  * (docs/network-qualification.md, "What each output carries"). `null`: the output has no
- * place for it. gwb sends no field the card networks receive as enhanced data
+ * place for it. A place is not always filled: see `UNSENT_VALUES` and, for values the mapper
+ * does not store, levels.ts. gwb sends no field the card networks receive as enhanced data
  * (docs/provider-facts.md §2.1), so it carries none.
  */
 export const CARRIED: { readonly [P in Provider]: { readonly [F in Product3Field]: string | null } } = {
@@ -14,8 +14,8 @@ export const CARRIED: { readonly [P in Provider]: { readonly [F in Product3Field
     discount: 'discountAmount',
     freight: 'shippingAmount',
     duty: null,
-    // Accepted by the provider, but the invoice-backed output has no value for them (the mapper reads no address).
-    ship_from_postal_code: null,
+    // Filled only from an inline request's options: the mapper reads no address (levels.ts).
+    ship_from_postal_code: 'shipsFromPostalCode',
     destination_postal_code: null,
     customer_code: 'purchaseOrderNumber',
     order_reference: 'orderId',
@@ -51,10 +51,11 @@ export const CARRIED: { readonly [P in Provider]: { readonly [F in Product3Field
     discount: 'amount_details.discount_amount',
     freight: 'amount_details.shipping.amount',
     duty: null,
-    ship_from_postal_code: null,
-    destination_postal_code: null,
-    // gwc's one reference for enhanced rates (docs/provider-facts.md §3.3) carries the invoice number.
-    customer_code: 'payment_details.order_reference',
+    // Filled only from an inline request's options: the mapper reads no address (levels.ts).
+    ship_from_postal_code: 'amount_details.shipping.from_postal_code',
+    destination_postal_code: 'amount_details.shipping.to_postal_code',
+    // A reference apart from order_reference (docs/provider-facts.md §3.3), which invoice-backed outputs never fill.
+    customer_code: 'payment_details.customer_reference',
     order_reference: 'payment_details.order_reference',
     descriptor: 'amount_details.line_items[].product_name',
     product_code: 'amount_details.line_items[].product_code',
@@ -86,15 +87,19 @@ export const ESSENTIAL_TRANSACTION_FIELDS: { readonly [P in Provider]: readonly 
 };
 
 /**
- * Stored values an output sends in place of the usual one (docs/network-qualification.md):
- * gwc's invoice-backed reference is the invoice number (spec: Enrichment outputs, gwc).
+ * Stored values an output has a place for but does not send from an invoice, so fixing the source does not help
+ * (reason `not_mapped`): gwc's invoice-backed `customer_reference` is filled only from an inline request's options,
+ * and its `order_reference` is the invoice number, not the buyer's PO (spec: Enrichment outputs, gwc).
  */
-export const VALUE_OVERRIDES: { readonly [P in Provider]?: Partial<Record<TransactionField, keyof StoredInvoice>> } = {
-  gwc: { customer_code: 'invoiceNumber' },
+export const UNSENT_VALUES: { readonly [P in Provider]: readonly TransactionField[] } = {
+  gwa: [],
+  gwb: [],
+  gwc: ['customer_code'],
 };
 
-/** Per provider, only findings on fields that output carries are shown. */
+/** Per provider, only findings on fields that output sends are shown. */
 export function carriedRisks(provider: Provider, risks: readonly RiskFinding[]): RiskFinding[] {
   const carried = CARRIED[provider];
-  return risks.filter((r) => carried[r.field] !== null);
+  const unsent: readonly string[] = UNSENT_VALUES[provider];
+  return risks.filter((r) => carried[r.field] !== null && !unsent.includes(r.field));
 }

@@ -1,5 +1,10 @@
 import { PaymentProviderSchema } from '../../../contract/common/index.js';
-import { PLACEHOLDER_RISK_CODES, PRODUCT3_LINE_FIELDS, PRODUCT3_TRANSACTION_FIELDS } from '../../../contract/invoices.js';
+import {
+  MISSING_FIELD_REASONS,
+  PLACEHOLDER_RISK_CODES,
+  PRODUCT3_LINE_FIELDS,
+  PRODUCT3_TRANSACTION_FIELDS,
+} from '../../../contract/invoices.js';
 import type { Provider } from '../enrichment/index.js';
 
 /*
@@ -36,8 +41,12 @@ export interface SourceField {
   readonly field: string;
 }
 
-/** Why an applicable field is not sent: the source holds no value, or this output has no place for it. */
-export type MissingReason = 'not_in_source' | 'not_carried';
+/**
+ * Why an applicable field is not sent: `not_in_source`, the source holds no value (fixed there); `not_mapped`, the
+ * output has a place for it but this service does not take it from the source for invoice-backed outputs (fixing the
+ * source does not help); `not_carried`, the output has no place for it.
+ */
+export type MissingReason = (typeof MISSING_FIELD_REASONS)[number];
 
 export interface MissingField {
   readonly field: Product3Field;

@@ -1,9 +1,9 @@
 import type { StoredInvoice, StoredLine } from '../../../contract/invoices.js';
 import { subtotalMismatch, totalMismatch } from '../enrichment/canonical-checks.js';
-import { isPositive, parseDecimal } from '../enrichment/decimal.js';
+import { isPositive, minus, multiplyToMinor, parseDecimal, sameAmount, type Decimal } from '../enrichment/decimal.js';
 import type { LineField, RiskFinding } from './fields.js';
 import { linePath } from './levels.js';
-import type { QualificationInput, SourceFields } from './source-fields.js';
+import type { QualificationInput, SourceFields, SourceLineDiscount } from './source-fields.js';
 
 /*
  * Placeholder-risk rules over one invoice (docs/network-qualification.md, "Placeholder risks").
@@ -63,7 +63,8 @@ export function normalizeText(value: string): string {
   return value.trim().replace(/\s+/g, ' ').toUpperCase();
 }
 
-export function invoiceRisks(input: QualificationInput, sources: SourceFields): RiskFinding[] {
+/** `discounts`: each line's discount at the source (`sourceLineDiscountsOf`), which the stored line does not hold. */
+export function invoiceRisks(input: QualificationInput, sources: SourceFields, discounts: readonly SourceLineDiscount[]): RiskFinding[] {
   const { invoice } = input;
   const at = (code: RiskFinding['code'], field: LineField, index: number, message: string): RiskFinding => ({
     code,
@@ -119,7 +120,7 @@ export function invoiceRisks(input: QualificationInput, sources: SourceFields): 
     }
   });
   invoice.lineItems.forEach((line, index) => {
-    const mismatch = lineTotalMismatch(line);
+    const mismatch = lineTotalMismatch(line, discounts[index]);
     if (mismatch !== null) findings.push(at('line_total_mismatch', 'line_total', index, `The line total does not add up: ${mismatch}`));
   });
   return findings;
@@ -157,22 +158,34 @@ function repeatedCodes(invoice: StoredInvoice): { index: number; others: string[
 }
 
 /**
- * The enrichment core's line arithmetic (one rule: canonical-checks.ts) on a stored line:
- * quantity × unit cost = line amount, and, where the line holds them, amount + tax − discount = total.
- * Unknown values are not compared (the mapper reports them).
+ * "Line total = quantity × unit cost − discount" on a stored line ([P1]; gwc derives its line total so, §3.4), in the
+ * enrichment core's exact arithmetic. The discount is the source line's `DiscountAmt` when it holds one (the mapper
+ * leaves the stored line's empty), else the stored line's, else 0. A line that holds its own total keeps the core's
+ * canonical rules (canonical-checks.ts): quantity × unit cost = amount, and amount + tax − discount = total.
+ * Unknown values are not compared (the mapper reports them), nor is a discount held only as a rate, or not exact.
  */
-function lineTotalMismatch(line: StoredLine): string | null {
+function lineTotalMismatch(line: StoredLine, source: SourceLineDiscount | undefined): string | null {
   const { quantity, unitAmountMinor, subtotalAmountMinor } = line;
   if (quantity === null || unitAmountMinor === null || subtotalAmountMinor === null) return null;
   const parsed = parseDecimal(quantity);
   if (parsed === null || !isPositive(parsed)) return null;
+  const discountAmountMinor = source?.held ? source.amountMinor : (line.discountAmountMinor ?? 0);
+  if (discountAmountMinor === null) return null;
+  if (line.totalAmountMinor === null) return netAmountMismatch(parsed, unitAmountMinor, discountAmountMinor, subtotalAmountMinor);
   const subtotal = subtotalMismatch(parsed, unitAmountMinor, subtotalAmountMinor);
   if (subtotal !== null) return subtotal;
-  if (line.totalAmountMinor === null) return null;
   return totalMismatch({
     subtotalAmountMinor,
     taxAmountMinor: line.taxAmountMinor ?? 0,
-    discountAmountMinor: line.discountAmountMinor ?? 0,
+    discountAmountMinor,
     totalAmountMinor: line.totalAmountMinor,
   });
+}
+
+/** quantity × unit cost − discount = amount, exactly (a product that is not whole minor units fails as the core's rule does). */
+function netAmountMismatch(quantity: Decimal, unitAmountMinor: number, discountAmountMinor: number, amountMinor: number): string | null {
+  const product = multiplyToMinor(quantity, unitAmountMinor);
+  if (product === null || discountAmountMinor === 0) return subtotalMismatch(quantity, unitAmountMinor, amountMinor);
+  const net = minus(product, discountAmountMinor);
+  return sameAmount(net, amountMinor) ? null : `quantity × unitAmountMinor − discount is ${net}.`;
 }

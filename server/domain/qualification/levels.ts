@@ -1,6 +1,6 @@
 import type { StoredInvoice, StoredLine } from '../../../contract/invoices.js';
 import type { Provider } from '../enrichment/index.js';
-import { CARRIED, ESSENTIAL_LINE_FIELDS, ESSENTIAL_TRANSACTION_FIELDS, VALUE_OVERRIDES } from './carriage.js';
+import { CARRIED, ESSENTIAL_LINE_FIELDS, ESSENTIAL_TRANSACTION_FIELDS, UNSENT_VALUES } from './carriage.js';
 import {
   LINE_FIELDS,
   TRANSACTION_FIELDS,
@@ -9,11 +9,12 @@ import {
   type QualificationLevel,
   type TransactionField,
 } from './fields.js';
-import type { SourceFields } from './source-fields.js';
+import type { SourceFields, SourceLineDiscount } from './source-fields.js';
 
 /**
  * The stored value behind each field. Duty and the two postal codes have none: the source
- * holds no duty, and the mapper reads no address (docs/network-qualification.md).
+ * holds no duty, and the mapper reads no address, so an output with a place for a postal
+ * code does not fill it from an invoice (reason `not_mapped`; docs/network-qualification.md).
  */
 const INVOICE_VALUE: { readonly [F in TransactionField]: keyof StoredInvoice | null } = {
   tax: 'taxAmountMinor',
@@ -48,6 +49,12 @@ export const LINE_VALUE: { readonly [F in LineField]: keyof StoredLine } = {
   line_total: 'subtotalAmountMinor',
 };
 
+/**
+ * Line values the mapper never takes from the source: it leaves a line's discount empty, as the invoices it maps hold
+ * their discounts on the invoice (map-lines.ts), so a discount the source line holds is not sent (reason `not_mapped`).
+ */
+const UNMAPPED_LINE_FIELDS: readonly LineField[] = ['line_discount'];
+
 export function linePath(index: number, field: LineField): string {
   return `invoice.lineItems[${index}].${LINE_VALUE[field]}`;
 }
@@ -56,7 +63,7 @@ export function linePath(index: number, field: LineField): string {
  * Whether a transaction field applies to the invoice. Amounts that are zero do not (nothing to
  * send); an unknown amount (`null`) does, conservatively. Postal codes apply when the goods were
  * shipped, read as "the invoice charges shipping". Duty never does: the source has no duty field,
- * so this service cannot know one was charged (docs/network-qualification.md, "Applicability").
+ * so this service cannot know one was charged (docs/network-qualification.md, "The fields", column "Applies when").
  */
 function applies(field: TransactionField, invoice: StoredInvoice): boolean {
   switch (field) {
@@ -73,9 +80,9 @@ function applies(field: TransactionField, invoice: StoredInvoice): boolean {
   }
 }
 
-/** A line discount applies only where the invoice holds discounts on its lines (stored invoices hold them on the invoice). */
-function lineApplies(field: LineField, line: StoredLine): boolean {
-  return field !== 'line_discount' || (line.discountAmountMinor !== null && line.discountAmountMinor > 0);
+/** A line discount applies only to a line that holds one: at the source, or on the stored line. */
+function lineApplies(field: LineField, line: StoredLine, discount: SourceLineDiscount | undefined): boolean {
+  return field !== 'line_discount' || discount?.held === true || (line.discountAmountMinor !== null && line.discountAmountMinor > 0);
 }
 
 function present(value: unknown): boolean {
@@ -90,8 +97,15 @@ function present(value: unknown): boolean {
 export type MissingAt =
   { readonly field: TransactionField; readonly line?: undefined } | { readonly field: LineField; readonly line: number };
 
-/** The level one provider's invoice-backed output reaches with this invoice, and every applicable field it will not send. */
-export function missingAtOf(provider: Provider, invoice: StoredInvoice): { level: QualificationLevel; missing: MissingAt[] } {
+/**
+ * The level one provider's invoice-backed output reaches with this invoice, and every applicable field it will not send
+ * (`discounts`: each line's discount at the source, `sourceLineDiscountsOf`).
+ */
+export function missingAtOf(
+  provider: Provider,
+  invoice: StoredInvoice,
+  discounts: readonly SourceLineDiscount[],
+): { level: QualificationLevel; missing: MissingAt[] } {
   const carried = CARRIED[provider];
   if (invoice.lineItems.length === 0 || Object.values(carried).every((key) => key === null)) return { level: 'none', missing: [] };
   const missing: MissingAt[] = [];
@@ -102,7 +116,7 @@ export function missingAtOf(provider: Provider, invoice: StoredInvoice): { level
   }
   invoice.lineItems.forEach((line, index) => {
     for (const field of LINE_FIELDS) {
-      if (!lineApplies(field, line)) continue;
+      if (!lineApplies(field, line, discounts[index])) continue;
       if (carried[field] === null || !present(line[LINE_VALUE[field]])) missing.push({ field, line: index });
     }
   });
@@ -115,17 +129,17 @@ export function missingAtOf(provider: Provider, invoice: StoredInvoice): { level
 export function missingFieldOf(provider: Provider, invoice: StoredInvoice, sources: SourceFields, at: MissingAt): MissingField {
   const carried = CARRIED[provider];
   if (at.line !== undefined) {
-    const reason = carried[at.field] === null ? 'not_carried' : 'not_in_source';
+    const unmapped = UNMAPPED_LINE_FIELDS.includes(at.field);
+    const reason = carried[at.field] === null ? 'not_carried' : unmapped ? 'not_mapped' : 'not_in_source';
     return { field: at.field, reason, path: linePath(at.line, at.field), source: sources.line(at.line, at.field) };
   }
   const { field } = at;
   const value = transactionValue(provider, field);
-  const reason = carried[field] === null || value === null ? 'not_carried' : 'not_in_source';
-  const path = value === null ? INVOICE_PATH[field] : `invoice.${value}`;
-  const source = value === 'invoiceNumber' ? sources.transaction('order_reference') : sources.transaction(field);
-  return { field, reason, path, source };
+  const reason = carried[field] === null ? 'not_carried' : value === null ? 'not_mapped' : 'not_in_source';
+  return { field, reason, path: INVOICE_PATH[field], source: sources.transaction(field) };
 }
 
+/** The stored value the output sends for a transaction field; `null` when it sends none from an invoice. */
 function transactionValue(provider: Provider, field: TransactionField): keyof StoredInvoice | null {
-  return VALUE_OVERRIDES[provider]?.[field] ?? INVOICE_VALUE[field];
+  return UNSENT_VALUES[provider].includes(field) ? null : INVOICE_VALUE[field];
 }

@@ -1,5 +1,7 @@
 import type { ConfirmedMapping, StoredInvoice } from '../../../contract/invoices.js';
+import { isPositive, parseDecimal } from '../enrichment/decimal.js';
 import { SHIPPING_ITEM_ID } from '../invoices/map-lines.js';
+import { currencyExponent, exactDecimalText, toMinorUnits } from '../invoices/source-money.js';
 import { record, records, refValue, text, type SourceRecord } from '../invoices/source-record.js';
 import type { LineField, SourceField, TransactionField } from './fields.js';
 
@@ -63,6 +65,42 @@ export function sourceFactsOf(source: SourceRecord | null, invoice: StoredInvoic
 }
 
 /**
+ * A stored line's discount as its source line holds it (`SalesItemLineDetail.DiscountAmt`, `DiscountRate`,
+ * docs/provider-facts.md §4.2). The mapper does not take it (map-lines.ts), so only qualification reads it: it is the
+ * discount of the line-total rule and makes the line discount a field that applies. Read when the invoice is mapped,
+ * never stored: both are decided then.
+ */
+export interface SourceLineDiscount {
+  /** The source line holds a discount: an amount or a rate above 0. */
+  readonly held: boolean;
+  /** Its `DiscountAmt` in minor units when above 0; `null` when it holds none, a rate only, or an amount not exact in the currency. */
+  readonly amountMinor: number | null;
+}
+
+const NO_DISCOUNT: SourceLineDiscount = { held: false, amountMinor: null };
+
+/** Each stored line's source discount (index-aligned with `lineItems`), from the source record and the lines' positions in it. */
+export function sourceLineDiscountsOf(source: SourceRecord | null, invoice: StoredInvoice, facts: SourceFacts): SourceLineDiscount[] {
+  const sourceLines = records(source?.Line);
+  const exponent = invoice.currency === null ? null : currencyExponent(invoice.currency);
+  return facts.lines.map((position) => {
+    const detail = record(sourceLines[position ?? -1]?.SalesItemLineDetail);
+    if (detail === null) return NO_DISCOUNT;
+    const amount = positive(detail.DiscountAmt);
+    if (!amount && !positive(detail.DiscountRate)) return NO_DISCOUNT;
+    const minor = amount && exponent !== null ? toMinorUnits(detail.DiscountAmt, exponent) : null;
+    return { held: true, amountMinor: minor?.ok ? minor.minor : null };
+  });
+}
+
+/** An exact source decimal above 0 (no float is compared). */
+function positive(value: unknown): boolean {
+  const decimal = exactDecimalText(value);
+  const parsed = decimal === null ? null : parseDecimal(decimal);
+  return parsed !== null && isPositive(parsed);
+}
+
+/**
  * Where each stored value comes from at the source (docs/network-qualification.md, "Where the
  * values come from"; the mapper's rules: docs/decisions.md, "Stored invoices: mapping and readiness").
  * Lines are named by their index in the stored invoice.
@@ -107,11 +145,7 @@ export class SourceFields {
       case 'unit_of_measure':
         return itemSourceField(item, field);
       case 'product_code':
-        if (item === null) return null;
-        // The mapper takes a confirmed mapping's code first, else the Item's SKU (map-lines.ts).
-        return this.mappingOf(item)?.productCode
-          ? mappingField(item, 'productCode')
-          : { objectType: 'Item', externalId: item, field: 'Sku' };
+        return productCodeSourceField(item, this.invoice.mappings);
       case 'commodity_code':
         return item === null ? null : mappingField(item, 'commodityCode');
       case 'quantity':
@@ -143,10 +177,6 @@ export class SourceFields {
     return id === null || field === null ? null : { objectType: 'Invoice', externalId: id, field };
   }
 
-  private mappingOf(itemId: string): ConfirmedMapping | undefined {
-    return this.invoice.mappings.find((m) => m.sourceItemId === itemId);
-  }
-
   /** `Line[i]` of the stored line at the source; `Line(Id=…)` when the position is not known. */
   private sourceLine(index: number): string {
     const position = this.facts.lines[index] ?? null;
@@ -165,6 +195,20 @@ function linePathAt(position: number | null, field: string, fallback: string): s
 export function itemSourceField(item: string | null, field: 'descriptor' | 'unit_of_measure'): SourceField | null {
   if (item === null) return null;
   return field === 'descriptor' ? { objectType: 'Item', externalId: item, field: 'Name' } : mappingField(item, 'unitOfMeasure');
+}
+
+/**
+ * The source field of a line's product code: the mapper takes a confirmed mapping's code first, else the Item's SKU
+ * (map-lines.ts), so the cross-invoice rules name it from the mappings a snapshot applied, without the source record.
+ */
+export function productCodeSourceField(
+  item: string | null,
+  mappings: readonly Pick<ConfirmedMapping, 'sourceItemId' | 'productCode'>[],
+): SourceField | null {
+  if (item === null) return null;
+  return mappings.find((m) => m.sourceItemId === item)?.productCode
+    ? mappingField(item, 'productCode')
+    : { objectType: 'Item', externalId: item, field: 'Sku' };
 }
 
 function isShippingLine(line: SourceRecord): boolean {

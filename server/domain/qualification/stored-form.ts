@@ -15,7 +15,7 @@ import {
 } from './fields.js';
 import { invoiceRisks } from './invoice-risks.js';
 import { missingAtOf, missingFieldOf, type MissingAt } from './levels.js';
-import { SourceFields, sourceFactsOf, type QualificationInput, type SourceFacts } from './source-fields.js';
+import { SourceFields, sourceFactsOf, sourceLineDiscountsOf, type QualificationInput, type SourceFacts } from './source-fields.js';
 
 /**
  * How a snapshot stores its qualification (docs/network-qualification.md, "How it is stored"): what was decided when the
@@ -50,7 +50,8 @@ export interface StoredInvoiceContext {
 /** The qualification of a mapped invoice as its snapshot stores it: computed here, once, when the invoice is mapped. */
 export function storedQualificationOf(input: QualificationInput): StoredQualification {
   const source = sourceFactsOf(input.source, input.invoice);
-  const risks = invoiceRisks(input, new SourceFields(input, source));
+  const discounts = sourceLineDiscountsOf(input.source, input.invoice, source);
+  const risks = invoiceRisks(input, new SourceFields(input, source), discounts);
   const missingAt: string[] = [];
   const missingIndex = new Map<string, number>();
   const riskFindings: RiskFinding[] = [];
@@ -64,7 +65,7 @@ export function storedQualificationOf(input: QualificationInput): StoredQualific
     return at;
   };
   const byProvider = perProvider((provider): StoredProviderQualification => {
-    const { level, missing } = missingAtOf(provider, input.invoice);
+    const { level, missing } = missingAtOf(provider, input.invoice, discounts);
     return {
       level,
       missing: missing.map((at) => indexOf(missingAtCode(at), missingAt, missingIndex)),

@@ -20,18 +20,16 @@ import type { Database } from '../kysely.js';
 /**
  * The connection's stored invoices (not deleted, with a mapped invoice) issued at or after `since`, or imported since
  * then when the source gives no date, in source id order (findings come in list order), with what the rules read of
- * their current snapshot: its `cross_invoice_facts`, or, for a snapshot mapped before those were kept, its mapped
- * invoice (picking the four fields out of it in PostgreSQL, a JSON object per line, took twice as long as reading it).
+ * their current snapshot: its `cross_invoice_facts`, or, for a snapshot mapped before those were kept or before they
+ * held product codes, its mapped invoice and confirmed mappings (picking the fields out of it in PostgreSQL, a JSON
+ * object per line, took twice as long as reading it). Those are read by a second statement, for those snapshots only:
+ * telling the facts' forms apart in the first would parse every window snapshot's facts once more.
  */
 export async function crossInvoiceWindow(db: Database, connectionId: string, since: Date): Promise<WindowInvoice[]> {
   const rows = await db
     .selectFrom('stored_invoices as si')
     .innerJoin('invoice_snapshots as s', 's.id', 'si.currentSnapshotId')
-    .select([
-      'si.ledgerInvoiceId',
-      sql<CrossInvoiceFacts | null>`s.cross_invoice_facts`.as('facts'),
-      sql<WindowInvoice['invoice'] | null>`case when s.cross_invoice_facts is null then s.content -> 'invoice' end`.as('invoice'),
-    ])
+    .select(['si.ledgerInvoiceId', 's.id as snapshotId', sql<CrossInvoiceFacts | null>`s.cross_invoice_facts`.as('facts')])
     .where('si.connection', '=', connectionId)
     .where('si.deleted', '=', false)
     // Facts are kept only with a mapped invoice; `content` is read (and decompressed) only where there are none.
@@ -44,9 +42,18 @@ export async function crossInvoiceWindow(db: Database, connectionId: string, sin
     )
     .orderBy('si.ledgerInvoiceId')
     .execute();
-  return rows.map((r) =>
-    r.facts ? crossInvoiceInputOf(r.ledgerInvoiceId, r.facts) : { ledgerInvoiceId: r.ledgerInvoiceId, invoice: r.invoice! },
-  );
+  const inputs = rows.map((r) => (r.facts ? crossInvoiceInputOf(r.ledgerInvoiceId, r.facts) : null));
+  const older = rows.filter((_, i) => inputs[i] === null).map((r) => r.snapshotId);
+  const mapped = new Map<string, Pick<WindowInvoice, 'invoice' | 'mappings'>>();
+  if (older.length > 0) {
+    const { rows: snapshots } = await sql<{
+      id: string;
+      invoice: WindowInvoice['invoice'];
+      mappings: WindowInvoice['mappings'];
+    }>`select s.id, s.content -> 'invoice' as invoice, s.mappings from invoice_snapshots s where s.id = any(${older}::uuid[])`.execute(db);
+    for (const s of snapshots) mapped.set(s.id, { invoice: s.invoice, mappings: s.mappings });
+  }
+  return rows.map((r, i) => inputs[i] ?? { ledgerInvoiceId: r.ledgerInvoiceId, ...mapped.get(r.snapshotId)! });
 }
 
 /**

@@ -2885,10 +2885,10 @@ export interface operations {
                                         /** @enum {string} */
                                         field: "tax" | "discount" | "freight" | "duty" | "ship_from_postal_code" | "destination_postal_code" | "customer_code" | "order_reference" | "descriptor" | "product_code" | "commodity_code" | "quantity" | "unit_of_measure" | "unit_cost" | "line_discount" | "line_total";
                                         /**
-                                         * @description `not_in_source`: the source holds no value (fix it there); `not_carried`: this output has no place for it
+                                         * @description `not_in_source`: the source holds no value (fix it there); `not_mapped`: this output has a place for it, but this service does not take it from the source for invoice-backed outputs (fixing the source does not help); `not_carried`: this output has no place for it
                                          * @enum {string}
                                          */
-                                        reason: "not_in_source" | "not_carried";
+                                        reason: "not_in_source" | "not_mapped" | "not_carried";
                                         /** @description The stored invoice’s path */
                                         path: string;
                                         source: {
@@ -2929,10 +2929,10 @@ export interface operations {
                                         /** @enum {string} */
                                         field: "tax" | "discount" | "freight" | "duty" | "ship_from_postal_code" | "destination_postal_code" | "customer_code" | "order_reference" | "descriptor" | "product_code" | "commodity_code" | "quantity" | "unit_of_measure" | "unit_cost" | "line_discount" | "line_total";
                                         /**
-                                         * @description `not_in_source`: the source holds no value (fix it there); `not_carried`: this output has no place for it
+                                         * @description `not_in_source`: the source holds no value (fix it there); `not_mapped`: this output has a place for it, but this service does not take it from the source for invoice-backed outputs (fixing the source does not help); `not_carried`: this output has no place for it
                                          * @enum {string}
                                          */
-                                        reason: "not_in_source" | "not_carried";
+                                        reason: "not_in_source" | "not_mapped" | "not_carried";
                                         /** @description The stored invoice’s path */
                                         path: string;
                                         source: {
@@ -2973,10 +2973,10 @@ export interface operations {
                                         /** @enum {string} */
                                         field: "tax" | "discount" | "freight" | "duty" | "ship_from_postal_code" | "destination_postal_code" | "customer_code" | "order_reference" | "descriptor" | "product_code" | "commodity_code" | "quantity" | "unit_of_measure" | "unit_cost" | "line_discount" | "line_total";
                                         /**
-                                         * @description `not_in_source`: the source holds no value (fix it there); `not_carried`: this output has no place for it
+                                         * @description `not_in_source`: the source holds no value (fix it there); `not_mapped`: this output has a place for it, but this service does not take it from the source for invoice-backed outputs (fixing the source does not help); `not_carried`: this output has no place for it
                                          * @enum {string}
                                          */
-                                        reason: "not_in_source" | "not_carried";
+                                        reason: "not_in_source" | "not_mapped" | "not_carried";
                                         /** @description The stored invoice’s path */
                                         path: string;
                                         source: {

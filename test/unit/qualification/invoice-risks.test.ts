@@ -184,4 +184,63 @@ describe('tax and arithmetic risks', () => {
     const lines = withLines('1005', [line('1', '11', 1.5, 12.5, 18.75), line('2', '12', 1, 10, 10)], 28.75, 31.55);
     expect(codes(lines)).toEqual([]);
   });
+
+  /** The fixture with line 1 at 2 × 12.50, its Amount `amount`, and a source `DiscountAmt` of `discount`. */
+  const discountedAt = (amount: number, discount: unknown) =>
+    withLines(
+      '1006',
+      [
+        line('1', '11', 2, 12.5, amount, {
+          SalesItemLineDetail: { ItemRef: { value: '11' }, Qty: 2, UnitPrice: 12.5, TaxCodeRef: { value: 'TAX' }, DiscountAmt: discount },
+        }),
+        line('2', '12', 1, 10, 10),
+      ],
+      amount + 10,
+      amount + 12.8,
+    );
+
+  it('when a source line holds a DiscountAmt and its amount is quantity × unit price − discount (near miss: 2 × 12.50 − 2.50 = 22.50), then no finding', () => {
+    expect(codes(discountedAt(22.5, 2.5))).toEqual([]);
+  });
+
+  it('when a source line holds a DiscountAmt and its amount is not quantity × unit price − discount, then line_total_mismatch names the line Amount', () => {
+    expect(risks(discountedAt(25, 2.5))).toEqual([
+      {
+        code: 'line_total_mismatch',
+        field: 'line_total',
+        ledgerInvoiceId: '1006',
+        path: 'invoice.lineItems[0].subtotalAmountMinor',
+        source: { objectType: 'Invoice', externalId: '1006', field: 'Line[0].Amount' },
+        message: 'The line total does not add up: quantity × unitAmountMinor − discount is 2250.',
+      },
+    ]);
+  });
+
+  it('when the source DiscountAmt is not exact in the currency (2.555), then the line total is not compared', () => {
+    expect(codes(discountedAt(25, 2.555))).toEqual([]);
+  });
+
+  it('when no source line holds a discount but the stored line does, then its discount is the one subtracted', () => {
+    const input = mapped();
+    const withDiscount = (subtotalAmountMinor: number) =>
+      qualifyInvoice({
+        ...input,
+        source: null,
+        invoice: {
+          ...input.invoice,
+          lineItems: [{ ...input.invoice.lineItems[0]!, discountAmountMinor: 250, subtotalAmountMinor }, input.invoice.lineItems[1]!],
+        },
+      }).gwa.risks;
+    expect(withDiscount(2250)).toEqual([]);
+    expect(withDiscount(2500)).toEqual([
+      {
+        code: 'line_total_mismatch',
+        field: 'line_total',
+        ledgerInvoiceId: '1001',
+        path: 'invoice.lineItems[0].subtotalAmountMinor',
+        source: { objectType: 'Invoice', externalId: '1001', field: 'Line(Id=1).Amount' },
+        message: 'The line total does not add up: quantity × unitAmountMinor − discount is 2250.',
+      },
+    ]);
+  });
 });

@@ -32,8 +32,15 @@ describe('the stored form of a qualification', () => {
     expect(stored).toStrictEqual({
       gwa: { level: 'none', missing: [0, 1, 2, 3, 4], risks: [0] },
       gwb: { level: 'none', missing: [], risks: [] },
-      gwc: { level: 'none', missing: [0, 1, 2, 3, 4], risks: [0] },
-      missingAt: ['ship_from_postal_code', 'destination_postal_code', 'commodity_code@1', 'quantity@1', 'unit_of_measure@1'],
+      gwc: { level: 'none', missing: [0, 1, 5, 2, 3, 4], risks: [0] },
+      missingAt: [
+        'ship_from_postal_code',
+        'destination_postal_code',
+        'commodity_code@1',
+        'quantity@1',
+        'unit_of_measure@1',
+        'customer_code',
+      ],
       riskFindings: [
         {
           code: 'generic_product_code',
@@ -57,9 +64,10 @@ describe('the stored form of a qualification', () => {
       path,
       source,
     });
-    const expected = [
-      missing('ship_from_postal_code', 'not_carried', 'invoice.shipFromPostalCode', invoice('ShipFromAddr.PostalCode')),
-      missing('destination_postal_code', 'not_carried', 'invoice.destinationPostalCode', invoice('ShipAddr.PostalCode')),
+    const shipFrom = missing('ship_from_postal_code', 'not_mapped', 'invoice.shipFromPostalCode', invoice('ShipFromAddr.PostalCode'));
+    const destination = (reason: MissingField['reason']) =>
+      missing('destination_postal_code', reason, 'invoice.destinationPostalCode', invoice('ShipAddr.PostalCode'));
+    const lines = [
       missing('commodity_code', 'not_in_source', 'invoice.lineItems[1].commodityCode', {
         objectType: 'ItemMapping',
         externalId: '12',
@@ -72,8 +80,14 @@ describe('the stored form of a qualification', () => {
         field: 'unitOfMeasure',
       }),
     ];
-    expect(q.gwa.missing).toStrictEqual(expected);
-    expect(q.gwc.missing).toStrictEqual(expected);
+    // The reasons are decided again when read: gwa has no place for the destination; gwc does not send the buyer's PO.
+    expect(q.gwa.missing).toStrictEqual([shipFrom, destination('not_carried'), ...lines]);
+    expect(q.gwc.missing).toStrictEqual([
+      shipFrom,
+      destination('not_mapped'),
+      missing('customer_code', 'not_mapped', 'invoice.purchaseOrderReference', invoice('CustomField')),
+      ...lines,
+    ]);
     expect(q).toStrictEqual(JSON.parse(JSON.stringify(qualifyInvoice(input()))));
   });
 

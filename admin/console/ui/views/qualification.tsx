@@ -2,6 +2,7 @@ import { api, type Outputs } from '../api.js';
 import { Empty, ErrorBox, Table } from '../components.js';
 import { formatMinor } from '../format.js';
 import { useQuery } from '../hooks.js';
+import { qualificationItems } from './qualification-items.js';
 
 type LevelRow = Outputs['qualification']['summary']['rows'][number];
 type InvoiceQualification = NonNullable<Outputs['invoices']['get']['qualification']>;
@@ -131,7 +132,10 @@ function LevelChart({ rows, months }: { rows: readonly LevelRow[]; months: strin
   );
 }
 
-/** An invoice's qualification per provider output: its level and, for each gap or risk, the source record and field to fix. */
+/**
+ * An invoice's qualification per provider output: its level; for each field the source lacks and each risk, the source
+ * record and field to fix; then the fields the output does not send whatever the source holds.
+ */
 export function InvoiceQualificationSection({ qualification }: { qualification: InvoiceQualification | null }) {
   if (qualification === null) return <Empty>Not computed for this snapshot (mapped before qualification existed).</Empty>;
   const providers = ['gwa', 'gwb', 'gwc'] as const;
@@ -139,29 +143,33 @@ export function InvoiceQualificationSection({ qualification }: { qualification: 
     <section aria-label="Qualification">
       {providers.map((provider) => {
         const q = qualification[provider];
-        const fixes = [
-          ...q.missing.map((m) => ({
-            key: `m:${m.path}:${m.field}`,
-            what: `missing ${m.field} (${m.reason})`,
-            path: m.path,
-            source: m.source,
-          })),
-          ...q.risks.map((r) => ({ key: `r:${r.path}:${r.code}`, what: `${r.code}: ${r.message}`, path: r.path, source: r.source })),
-        ];
+        const items = qualificationItems(provider, q);
         return (
           <div key={provider} class="issue-group" data-provider={provider}>
             <h4>
               {provider}: <span class={`badge q-${q.level}`}>{LEVEL_LABEL[q.level]}</span>
             </h4>
-            {fixes.length === 0 ? (
+            {items.length === 0 ? (
               <p class="muted">Nothing to fix.</p>
             ) : (
               <ul>
-                {fixes.map((f) => (
-                  <li key={f.key}>
-                    Fix <code>{sourceText(f.source)}</code> — {f.what} <code class="muted">{f.path}</code>
-                  </li>
-                ))}
+                {items.map((i) =>
+                  i.fix ? (
+                    <li key={i.key}>
+                      Fix <code>{sourceText(i.source)}</code> — {i.what} <code class="muted">{i.path}</code>
+                    </li>
+                  ) : (
+                    <li key={i.key}>
+                      {i.what}{' '}
+                      {i.source && (
+                        <>
+                          Source field <code>{sourceText(i.source)}</code>{' '}
+                        </>
+                      )}
+                      <code class="muted">{i.path}</code>
+                    </li>
+                  ),
+                )}
               </ul>
             )}
           </div>
