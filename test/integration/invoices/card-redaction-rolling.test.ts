@@ -56,12 +56,14 @@ async function seedAsOlderVersion(orm: MikroORM): Promise<string> {
       [crypto.randomUUID(), org, ledger, connection, entityType, String(payload.Id), JSON.stringify(payload), run],
     );
   // Today's mapper also stores each snapshot's qualification and cross-invoice facts, columns later migrations add
-  // (…_qualification, …_cross_invoice_facts): they
+  // (…_qualification, …_cross_invoice_facts, …_qualification_rules): they
   // exist while these rows are written only.
   await sql(`alter table invoice_snapshots add column qualification jsonb, add column cross_invoice_facts json`);
+  await sql(`alter table stored_invoices add column qualification_rules smallint not null default 0`);
   const { store } = poolUnitOfWork(orm);
   await mapAndStoreInvoices(store, { connection: (await store.ledger.connectionById(connection))!, now: new Date() });
   await sql(`alter table invoice_snapshots drop column qualification, drop column cross_invoice_facts`);
+  await sql(`alter table stored_invoices drop column qualification_rules`);
   const [clean] = await sql<{ id: string }>(
     `select s.id from invoice_snapshots s join stored_invoices si on si.current_snapshot_id = s.id where si.ledger_invoice_id = ?`,
     [company.Invoice[0]!.Id],
