@@ -1,6 +1,7 @@
 import type { StoredInvoice, StoredLine } from '../../../contract/invoices.js';
 import type { Provider } from '../enrichment/index.js';
-import { CARRIED, ESSENTIAL_LINE_FIELDS, ESSENTIAL_TRANSACTION_FIELDS, UNSENT_VALUES } from './carriage.js';
+import { CARRIED, UNSENT_VALUES } from './carriage.js';
+import { levelOfMissing } from './level-rule.js';
 import {
   LINE_FIELDS,
   TRANSACTION_FIELDS,
@@ -120,8 +121,7 @@ export function missingAtOf(
       if (carried[field] === null || !present(line[LINE_VALUE[field]])) missing.push({ field, line: index });
     }
   });
-  const essential = new Set<string>([...ESSENTIAL_TRANSACTION_FIELDS[provider], ...ESSENTIAL_LINE_FIELDS]);
-  const level: QualificationLevel = missing.some((m) => essential.has(m.field)) ? 'none' : missing.length > 0 ? 'partial' : 'product_3';
+  const level = levelOfMissing(provider, missing);
   return { level, missing };
 }
 

@@ -1,8 +1,11 @@
 import { evidenceState, factsOfKey } from '../evidence/evidence-state.js';
-import type { Qualification, QualificationLevel, SourceField } from './fields.js';
+import type { ProviderQualification, QualificationLevel, SourceField } from './fields.js';
 import type { UnitOfWork } from '../unit-of-work.js';
-import type { FixGroup, FixPreparation, FixSnapshot, LevelGroup, QualificationStore } from './ports.js';
+import type { Provider } from '../enrichment/index.js';
+import type { FixGroup, FixInvoice, FixPreparation, LevelGroup, QualificationStore } from './ports.js';
 import { qualificationOfStored } from './stored-form.js';
+import { withCrossInvoiceRisks } from './qualify.js';
+import { levelOfMissing, raises } from './level-rule.js';
 
 type Storage = UnitOfWork<{ qualification: QualificationStore }>;
 
@@ -71,73 +74,183 @@ export async function qualificationSummary(storage: Storage, input: Qualificatio
   };
 }
 
+/** How many invoices each fix of `qualification.fixes` names, the largest amounts first. */
+export const FIX_INVOICES_SHOWN = 10;
+
+/** One source fix as `qualification.fixes` answers it, before its rank. */
+export interface RankedFix extends FixGroup {
+  /** The invoices behind the figures, the largest first, at most FIX_INVOICES_SHOWN. */
+  invoices: FixInvoiceShown[];
+}
+
+export interface FixInvoiceShown {
+  storedInvoiceId: string;
+  ledgerInvoiceId: string;
+  /** The current snapshot, whose qualification names the fix. */
+  snapshotId: string;
+  amountMinor: bigint;
+  /** Whether this fix alone lifts the invoice (`liftsMinor`) or only with other fixes (`withOtherFixesMinor`). */
+  alone: boolean;
+  /** The invoice's preparations in the range, oldest first. */
+  preparationIds: string[];
+}
+
+/** A fix of one output: its key, what it is, and whether it alone lifts that output. */
+interface OutputFix {
+  key: string;
+  fix: Pick<FixGroup, 'kind' | 'code' | 'source'>;
+  alone: boolean;
+}
+
+const keyOf = (kind: FixGroup['kind'], code: string, source: SourceField) =>
+  JSON.stringify([kind, code, source.objectType, source.externalId, source.field]);
+
 /**
- * Source fixes of preparations: from each preparation's pinned snapshot, for its output, the missing fields the source
- * does not hold and the risk findings, each with the source record and field to fix; per fix and currency, the
- * preparations it holds back and the sum of their amounts (a preparation counts once per fix), the largest first (ties:
- * more preparations, then by source, code and currency). Each snapshot's qualification is read once.
+ * The source fixes one output names, as it stands now: each missing field the source does not hold (`not_in_source`),
+ * alone when making it whole raises the output's level (the level rule, `levelOfMissing`) or is the output's last gap
+ * the source can fix; each placeholder risk, alone when it is the output's only one and the output sends enhanced data
+ * (fixing it leaves nothing for the networks' checks to downgrade). Fields the source cannot fix (`not_mapped`,
+ * `not_carried`) are no source fix: they bound the level the source can reach.
+ */
+function fixesOfOutput(provider: Provider, own: ProviderQualification): OutputFix[] {
+  const out = new Map<string, OutputFix>();
+  const fixable = own.missing.flatMap((m) =>
+    m.reason === 'not_in_source' && m.source ? [{ m, source: m.source, key: keyOf('missing', m.field, m.source) }] : [],
+  );
+  const fixableKeys = new Set(fixable.map((f) => f.key));
+  for (const { m, source, key } of fixable) {
+    if (out.has(key)) continue;
+    const rest = own.missing.filter(
+      (other) => !(other.reason === 'not_in_source' && other.source && keyOf('missing', other.field, other.source) === key),
+    );
+    const alone = raises(own.level, levelOfMissing(provider, rest)) || fixableKeys.size === 1;
+    out.set(key, { key, fix: { kind: 'missing', code: m.field, source }, alone });
+  }
+  const riskKeys = new Set(own.risks.flatMap((r) => (r.source ? [keyOf('risk', r.code, r.source)] : [])));
+  for (const r of own.risks) {
+    if (!r.source) continue;
+    const key = keyOf('risk', r.code, r.source);
+    if (!out.has(key))
+      out.set(key, { key, fix: { kind: 'risk', code: r.code, source: r.source }, alone: own.level !== 'none' && riskKeys.size === 1 });
+  }
+  return [...out.values()];
+}
+
+/**
+ * Source fixes ranked by the enhanced volume they would lift (docs/network-qualification.md, "Operator figures").
+ * Each invoice with preparations in the range counts once, with the amount of its latest preparation (re-preparations of
+ * one invoice are one payment at stake, not several), and is read as it stands now, its current snapshot with its
+ * cross-invoice findings: a fix already made at the source is no longer listed. Per fix and currency: `liftsMinor`, the
+ * volume of invoices this fix alone would lift (for a missing field, a higher level for an output the invoice was
+ * prepared for; for a risk, the output's only risk); `withOtherFixesMinor`, the volume it holds back together with other
+ * fixes. Ranked by the first, then the second, then the invoices, then by source, code and currency.
  */
 export function fixGroupsOf(
   preparations: readonly FixPreparation[],
-  snapshots: ReadonlyMap<string, FixSnapshot>,
+  invoices: ReadonlyMap<string, FixInvoice>,
   limit: number,
-): FixGroup[] {
-  const read = new Map<string, Qualification | null>();
-  const qualificationOf = (snapshotId: string): Qualification | null => {
-    let q = read.get(snapshotId);
-    if (q === undefined) {
-      const stored = snapshots.get(snapshotId);
-      q = stored ? qualificationOfStored(stored.qualification, stored.context) : null;
-      read.set(snapshotId, q);
-    }
-    return q;
-  };
-  const groups = new Map<string, FixGroup>();
+): RankedFix[] {
+  const byInvoice = new Map<string, { latest: FixPreparation; providers: Set<Provider>; ids: FixPreparation[] }>();
   for (const p of preparations) {
-    const own = qualificationOf(p.snapshotId)?.[p.provider];
-    if (!own) continue;
-    const fixes = new Map<string, Pick<FixGroup, 'kind' | 'code' | 'source'>>();
-    const add = (kind: FixGroup['kind'], code: string, source: SourceField) =>
-      fixes.set(JSON.stringify([kind, code, source.objectType, source.externalId, source.field]), { kind, code, source });
-    for (const m of own.missing) if (m.reason === 'not_in_source' && m.source) add('missing', m.field, m.source);
-    for (const r of own.risks) if (r.source) add('risk', r.code, r.source);
-    for (const [key, fix] of fixes) {
-      const id = `${key}|${p.currency}`;
+    const seen = byInvoice.get(p.storedInvoiceId);
+    if (!seen) {
+      byInvoice.set(p.storedInvoiceId, { latest: p, providers: new Set([p.provider]), ids: [p] });
+      continue;
+    }
+    seen.providers.add(p.provider);
+    seen.ids.push(p);
+    if (laterThan(p, seen.latest)) seen.latest = p;
+  }
+  const groups = new Map<string, RankedFix & { shown: FixInvoiceShown[] }>();
+  for (const [storedInvoiceId, { latest, providers, ids }] of byInvoice) {
+    const invoice = invoices.get(storedInvoiceId);
+    if (!invoice) continue;
+    const qualification = withCrossInvoiceRisks(qualificationOfStored(invoice.qualification, invoice.context), invoice.crossInvoiceRisks);
+    const fixes = new Map<string, OutputFix>();
+    for (const provider of providers) {
+      for (const f of fixesOfOutput(provider, qualification[provider])) {
+        const known = fixes.get(f.key);
+        if (!known || (f.alone && !known.alone)) fixes.set(f.key, f);
+      }
+    }
+    const preparationIds = [...ids].sort((a, b) => (laterThan(a, b) ? 1 : -1)).map((p) => p.id);
+    for (const { key, fix, alone } of fixes.values()) {
+      const id = `${key}|${latest.currency}`;
       let group = groups.get(id);
-      if (!group) groups.set(id, (group = { ...fix, currency: p.currency, preparations: 0, amountMinor: 0n }));
-      group.preparations += 1;
-      group.amountMinor += p.amountMinor;
+      if (!group) {
+        group = {
+          ...fix,
+          currency: latest.currency,
+          invoiceCount: 0,
+          preparations: 0,
+          liftsMinor: 0n,
+          withOtherFixesMinor: 0n,
+          invoices: [],
+          shown: [],
+        };
+        groups.set(id, group);
+      }
+      group.invoiceCount += 1;
+      group.preparations += ids.length;
+      if (alone) group.liftsMinor += latest.amountMinor;
+      else group.withOtherFixesMinor += latest.amountMinor;
+      group.shown.push({
+        storedInvoiceId,
+        ledgerInvoiceId: invoice.ledgerInvoiceId,
+        snapshotId: invoice.snapshotId,
+        amountMinor: latest.amountMinor,
+        alone,
+        preparationIds,
+      });
     }
   }
   return [...groups.values()]
     .sort(
       (a, b) =>
-        (a.amountMinor === b.amountMinor ? 0 : a.amountMinor > b.amountMinor ? -1 : 1) ||
-        b.preparations - a.preparations ||
+        cmpDesc(a.liftsMinor, b.liftsMinor) ||
+        cmpDesc(a.withOtherFixesMinor, b.withOtherFixesMinor) ||
+        b.invoiceCount - a.invoiceCount ||
         cmp(a.source.objectType, b.source.objectType) ||
         cmp(a.source.externalId, b.source.externalId) ||
         cmp(a.source.field, b.source.field) ||
         cmp(a.code, b.code) ||
         cmp(a.currency, b.currency),
     )
-    .slice(0, limit);
+    .slice(0, limit)
+    .map(({ shown, ...group }) => ({
+      ...group,
+      invoices: shown
+        .sort(
+          (a, b) => Number(b.alone) - Number(a.alone) || cmpDesc(a.amountMinor, b.amountMinor) || cmp(a.storedInvoiceId, b.storedInvoiceId),
+        )
+        .slice(0, FIX_INVOICES_SHOWN),
+    }));
 }
 
-/** `qualification.fixes`: source fixes ranked by the volume of the preparations they hold back, per currency. */
+/** Saved later, or at the same instant with the larger id (the order of every preparation read). */
+const laterThan = (a: FixPreparation, b: FixPreparation) =>
+  a.createdAt.getTime() > b.createdAt.getTime() || (a.createdAt.getTime() === b.createdAt.getTime() && a.id > b.id);
+
+const cmpDesc = (a: bigint, b: bigint) => (a === b ? 0 : a > b ? -1 : 1);
+
+/** `qualification.fixes`: source fixes ranked by the enhanced volume they would lift, per currency, each with the invoices behind it. */
 export async function qualificationFixes(storage: Storage, input: QualificationFiguresInput & { limit?: number | undefined }) {
-  const { preparations, snapshots } = await storage.store.qualification.fixInputs(filterOf(input));
-  const groups = fixGroupsOf(preparations, snapshots, input.limit ?? FIXES_DEFAULT_LIMIT);
+  const { preparations, invoices } = await storage.store.qualification.fixInputs(filterOf(input));
+  const groups = fixGroupsOf(preparations, invoices, input.limit ?? FIXES_DEFAULT_LIMIT);
   return {
     from: new Date(input.from).toISOString(),
     to: new Date(input.to).toISOString(),
-    fixes: groups.map((g: FixGroup, i) => ({
+    fixes: groups.map((g, i) => ({
       rank: i + 1,
       kind: g.kind,
       code: g.code,
       source: g.source,
       currency: g.currency,
+      liftsMinor: g.liftsMinor.toString(),
+      withOtherFixesMinor: g.withOtherFixesMinor.toString(),
+      invoiceCount: g.invoiceCount,
       preparations: g.preparations,
-      volumeMinor: g.amountMinor.toString(),
+      invoices: g.invoices.map((v) => ({ ...v, amountMinor: v.amountMinor.toString() })),
     })),
   };
 }

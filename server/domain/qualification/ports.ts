@@ -23,36 +23,53 @@ export interface LevelGroup {
   netMinor: bigint;
 }
 
-/** One source fix in one currency: the preparations whose pinned qualification names it, and their amounts. */
+/** One source fix in one currency: the invoices it holds back, and their volume (docs/network-qualification.md, "Operator figures"). */
 export interface FixGroup {
   kind: 'missing' | 'risk';
   /** The missing Product 3 field's code, or the risk rule's code. */
   code: string;
   source: SourceField;
   currency: string;
+  /** Invoices the fix names (each with preparations in the range), and their preparations. */
+  invoiceCount: number;
   preparations: number;
-  amountMinor: bigint;
+  /** Volume of the invoices this fix alone would lift, each once at its latest preparation's amount. */
+  liftsMinor: bigint;
+  /** Volume of the invoices it holds back only together with other fixes. */
+  withOtherFixesMinor: bigint;
 }
 
-/** A preparation in the filter of `qualification.fixes`: its output, amount and pinned snapshot. */
+/** A preparation in the filter of `qualification.fixes`: its output, amount and invoice. */
 export interface FixPreparation {
+  id: string;
   provider: Provider;
   currency: string;
   amountMinor: bigint;
-  snapshotId: string;
+  storedInvoiceId: string;
+  createdAt: Date;
 }
 
-/** A pinned snapshot's stored qualification and what it is read with (`context`: `null` for the forms that need none). */
-export interface FixSnapshot {
+/**
+ * A prepared invoice as it stands now: its current snapshot's stored qualification, what it is read with (`context`:
+ * `null` for the forms that need none) and the invoice's cross-invoice findings.
+ */
+export interface FixInvoice {
+  storedInvoiceId: string;
+  ledgerInvoiceId: string;
+  snapshotId: string;
   qualification: StoredQualification | EarlierStoredQualification | Qualification;
   context: StoredInvoiceContext | null;
+  crossInvoiceRisks: readonly RiskFinding[];
 }
 
 /** What the operator's qualification figures read; server/persistence/stores/qualification-store.ts implements it. */
 export interface QualificationStore {
   levelGroups(filter: QualificationFilter): Promise<LevelGroup[]>;
-  /** The preparations in the filter, and the stored qualification of each one's snapshot (by snapshot id). */
-  fixInputs(filter: QualificationFilter): Promise<{ preparations: FixPreparation[]; snapshots: ReadonlyMap<string, FixSnapshot> }>;
+  /**
+   * The preparations in the filter, and each one's invoice as it stands now (by stored invoice id): only invoices not
+   * deleted at the source whose current snapshot has a qualification.
+   */
+  fixInputs(filter: QualificationFilter): Promise<{ preparations: FixPreparation[]; invoices: ReadonlyMap<string, FixInvoice> }>;
 }
 
 /** Where the cross-invoice findings of a connection's window are read from and written to (server/persistence/sql/qualification.sql.ts). */

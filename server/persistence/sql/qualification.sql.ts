@@ -4,7 +4,7 @@ import type { QualificationLevel, RiskFinding } from '../../domain/qualification
 import type {
   CrossInvoiceRiskStore,
   FixPreparation,
-  FixSnapshot,
+  FixInvoice,
   LevelGroup,
   QualificationFilter,
 } from '../../domain/qualification/ports.js';
@@ -111,52 +111,64 @@ export async function qualificationLevelGroups(db: Database, filter: Qualificati
 
 /**
  * What `qualification.fixes` reads (the domain ranks the fixes: `fixGroupsOf`): the preparations in the filter, and
- * the stored qualification of each one's pinned snapshot once, with its stored invoice, confirmed mappings and source
- * id where its form names missing fields from them (stored-form.ts; the mapped invoice is read only for those).
+ * once each, their invoices as they stand now: the current snapshot's stored qualification with its stored invoice,
+ * confirmed mappings and source id where its form names missing fields from them (stored-form.ts; the mapped invoice
+ * is read only for those), and the invoice's cross-invoice findings. Invoices deleted at the source, or whose current
+ * snapshot has no qualification, are not read: nothing there to fix.
  */
 export async function qualificationFixInputs(
   db: Database,
   filter: QualificationFilter,
-): Promise<{ preparations: FixPreparation[]; snapshots: Map<string, FixSnapshot> }> {
+): Promise<{ preparations: FixPreparation[]; invoices: Map<string, FixInvoice> }> {
   const { organizationId, integrationId } = filter;
   const ofOrganization = organizationId === undefined ? sql`` : sql` and p.organization_id = ${organizationId}`;
   const ofIntegration = integrationId === undefined ? sql`` : sql` and p.integration_id = ${integrationId}`;
   const { rows: preparations } = await sql<{
+    id: string;
     provider: FixPreparation['provider'];
     currency: string;
     /** A bigint: the driver reads it as a string. */
     amount_minor: string;
-    snapshot_id: string;
-  }>`select p.provider, p.currency, p.amount_minor::text as amount_minor, p.snapshot_id
+    stored_invoice_id: string;
+    created_at: string;
+  }>`select p.id, p.provider, p.currency, p.amount_minor::text as amount_minor, p.stored_invoice_id, p.created_at::text as created_at
        from preparations p
       where p.created_at >= ${filter.from.toISOString()} and p.created_at < ${filter.to.toISOString()}${ofOrganization}${ofIntegration}`.execute(
     db,
   );
-  // Each pinned snapshot once, by the ids just read (not the preparations read again).
-  const snapshotIds = [...new Set(preparations.map((p) => p.snapshot_id))];
-  const { rows: snapshots } = await sql<{
+  // Each invoice once, by the ids just read (not the preparations read again).
+  const invoiceIds = [...new Set(preparations.map((p) => p.stored_invoice_id))];
+  const { rows: invoices } = await sql<{
     id: string;
-    qualification: FixSnapshot['qualification'];
+    ledger_invoice_id: string;
+    snapshot_id: string;
+    qualification: FixInvoice['qualification'];
     invoice: StoredInvoiceContext['invoice'] | null;
     mappings: StoredInvoiceContext['mappings'];
-    ledger_invoice_id: string;
-  }>`select s.id, s.qualification, case when s.qualification ? 'missingAt' then s.content -> 'invoice' end as invoice, s.mappings,
-            si.ledger_invoice_id
-       from invoice_snapshots s join stored_invoices si on si.id = s.stored_invoice_id
-      where s.id = any(${snapshotIds}::uuid[]) and s.qualification is not null`.execute(db);
+    cross_invoice_risks: RiskFinding[] | null;
+  }>`select si.id, si.ledger_invoice_id, s.id as snapshot_id, s.qualification,
+            case when s.qualification ? 'missingAt' then s.content -> 'invoice' end as invoice, s.mappings, si.cross_invoice_risks
+       from stored_invoices si join invoice_snapshots s on s.id = si.current_snapshot_id
+      where si.id = any(${invoiceIds}::uuid[]) and not si.deleted and s.qualification is not null`.execute(db);
   return {
     preparations: preparations.map((p) => ({
+      id: p.id,
       provider: p.provider,
       currency: p.currency,
       amountMinor: BigInt(p.amount_minor),
-      snapshotId: p.snapshot_id,
+      storedInvoiceId: p.stored_invoice_id,
+      createdAt: new Date(p.created_at),
     })),
-    snapshots: new Map(
-      snapshots.map((s) => [
-        s.id,
+    invoices: new Map(
+      invoices.map((v) => [
+        v.id,
         {
-          qualification: s.qualification,
-          context: s.invoice && { ledgerInvoiceId: ledgerInvoiceIdOf(s.ledger_invoice_id), invoice: s.invoice, mappings: s.mappings },
+          storedInvoiceId: v.id,
+          ledgerInvoiceId: v.ledger_invoice_id,
+          snapshotId: v.snapshot_id,
+          qualification: v.qualification,
+          context: v.invoice && { ledgerInvoiceId: ledgerInvoiceIdOf(v.ledger_invoice_id), invoice: v.invoice, mappings: v.mappings },
+          crossInvoiceRisks: v.cross_invoice_risks ?? [],
         },
       ]),
     ),

@@ -67,20 +67,24 @@ describe('qualification: a preparation records its level; operators see levels p
     await confirm(reader, '4', 'SKU-00004', 'BX', '43211507');
     await confirm(reader, '5', 'P-5', 'EA');
 
-    const a = await prepare(reader, '1001', 'enhanced'); // product_3
-    const b = await prepare(reader, '1002', 'enhanced'); // partial: item 5 has no commodity code
+    // gwc's invoice-backed output never sends the buyer's PO (customer_reference): partial at best.
+    const a = await prepare(reader, '1001', 'enhanced'); // partial
+    const b = await prepare(reader, '1002', 'enhanced'); // partial: item 5 has no commodity code either
     const c = await prepare(reader, '1003', 'ordinary'); // none: item 6 has no unit
-    expect(await levelOf(a.id)).toEqual(['product_3', 'product_3']);
+    expect(await levelOf(a.id)).toEqual(['partial', 'partial']);
     expect(await levelOf(b.id)).toEqual(['partial', 'partial']);
     expect(await levelOf(c.id)).toEqual(['none', 'none']);
     await verify(reader, a);
 
-    // Mapped again: 1002 is Product-3-grade now; the preparation made before keeps its level, a new one has the new.
+    // Mapped again: 1002 no longer misses item 5's commodity code; the preparation made before keeps what it recorded.
+    const missingOf = async (id: string) =>
+      ((await invoiceOf(reader, id)) as any).qualification.gwc.missing.map((m: any) => [m.field, m.reason, m.source?.externalId ?? null]);
+    expect(await missingOf('1002')).toContainEqual(['commodity_code', 'not_in_source', '5']);
     await confirm(reader, '5', 'P-5', 'EA', '43211508');
-    expect(((await invoiceOf(reader, '1002')) as any).qualification.gwc.level).toBe('product_3');
+    expect(await missingOf('1002')).toEqual([['customer_code', 'not_mapped', '1002']]);
     expect(await levelOf(b.id)).toEqual(['partial', 'partial']);
     const d = await prepare(reader, '1002', 'enhanced');
-    expect(await levelOf(d.id)).toEqual(['product_3', 'product_3']);
+    expect(await levelOf(d.id)).toEqual(['partial', 'partial']);
 
     const summary = await app.admin<any>('qualification.summary', { organizationId: reader.ledger.organizationId, ...thisMonth });
     expect(summary.status).toBe(200);
@@ -88,8 +92,7 @@ describe('qualification: a preparation records its level; operators see levels p
       ...thisMonth,
       timeZone: 'UTC',
       rows: [
-        { month: MONTH, level: 'product_3', currency: 'usd', preparations: 2, verifiedPreparations: 1, verifiedNetMinor: String(a.amount) },
-        { month: MONTH, level: 'partial', currency: 'usd', preparations: 1, verifiedPreparations: 0, verifiedNetMinor: '0' },
+        { month: MONTH, level: 'partial', currency: 'usd', preparations: 3, verifiedPreparations: 1, verifiedNetMinor: String(a.amount) },
         { month: MONTH, level: 'none', currency: 'usd', preparations: 1, verifiedPreparations: 0, verifiedNetMinor: '0' },
       ],
     });
@@ -97,21 +100,36 @@ describe('qualification: a preparation records its level; operators see levels p
     const other = await app.admin<any>('qualification.summary', { organizationId: crypto.randomUUID(), ...thisMonth });
     expect(other.body.rows).toEqual([]);
 
-    // From each preparation's pinned snapshot: b and c miss item 5's commodity code, c also item 6's unit and code.
+    // Fixes read each prepared invoice as it stands now: item 5's commodity code is fixed and no longer listed; 1003 misses
+    // item 6's unit (which alone lifts it from none to partial) and commodity code (which lifts it only with the unit).
     const fixes = await app.admin<any>('qualification.fixes', { integrationId: reader.integrationId, ...thisMonth });
     expect(fixes.status).toBe(200);
     const mapping = (externalId: string, field: string) => ({ objectType: 'ItemMapping', externalId, field });
+    const invoice1003 = await invoiceOf(reader, '1003');
+    const behind = (alone: boolean) => [
+      {
+        storedInvoiceId: invoice1003.id,
+        ledgerInvoiceId: '1003',
+        snapshotId: invoice1003.snapshotId,
+        amountMinor: String(c.amount),
+        alone,
+        preparationIds: [c.id],
+      },
+    ];
     expect(fixes.body).toEqual({
       ...thisMonth,
       fixes: [
         {
           rank: 1,
           kind: 'missing',
-          code: 'commodity_code',
-          source: mapping('5', 'commodityCode'),
+          code: 'unit_of_measure',
+          source: mapping('6', 'unitOfMeasure'),
           currency: 'usd',
-          preparations: 2,
-          volumeMinor: String(b.amount + c.amount),
+          liftsMinor: String(c.amount),
+          withOtherFixesMinor: '0',
+          invoiceCount: 1,
+          preparations: 1,
+          invoices: behind(true),
         },
         {
           rank: 2,
@@ -119,22 +137,21 @@ describe('qualification: a preparation records its level; operators see levels p
           code: 'commodity_code',
           source: mapping('6', 'commodityCode'),
           currency: 'usd',
+          liftsMinor: '0',
+          withOtherFixesMinor: String(c.amount),
+          invoiceCount: 1,
           preparations: 1,
-          volumeMinor: String(c.amount),
-        },
-        {
-          rank: 3,
-          kind: 'missing',
-          code: 'unit_of_measure',
-          source: mapping('6', 'unitOfMeasure'),
-          currency: 'usd',
-          preparations: 1,
-          volumeMinor: String(c.amount),
+          invoices: behind(false),
         },
       ],
     });
     const top = await app.admin<any>('qualification.fixes', { integrationId: reader.integrationId, ...thisMonth, limit: 1 });
-    expect(top.body.fixes.map((f: any) => f.source)).toEqual([mapping('5', 'commodityCode')]);
+    expect(top.body.fixes.map((f: any) => f.source)).toEqual([mapping('6', 'unitOfMeasure')]);
+
+    // Made at the source, a fix leaves the list.
+    await confirm(reader, '6', 'P-6', 'EA', '43211509');
+    const afterFix = await app.admin<any>('qualification.fixes', { integrationId: reader.integrationId, ...thisMonth });
+    expect(afterFix.body.fixes).toEqual([]);
   });
 
   it('when a snapshot holds the qualification in a form stored before, or a risk finding by index, then the invoice and the fixes read every form alike', async () => {
@@ -170,8 +187,38 @@ describe('qualification: a preparation records its level; operators see levels p
       expect(await levelOf(prepared.id)).toEqual(['partial', 'partial']);
       const [pinned] = await sql(`select snapshot_id from preparations where id = ?`, [prepared.id]);
       expect(pinned.snapshot_id).toBe(row.id);
+      // The fixes read the current snapshot in this form as in the form of now.
+      const fixes = await app.admin<any>('qualification.fixes', { integrationId: reader.integrationId, ...thisMonth });
+      expect(fixes.body.fixes).toEqual(fixesNaming([...earlier, prepared.id], prepared.amount, row.id));
+      earlier.push(prepared.id);
       return prepared;
     };
+    // gwc misses item 1's commodity code (the only gap the source can fix) and carries its placeholder product code (its
+    // only risk): each fix alone lifts the invoice.
+    const fixesNaming = (preparationIds: string[], amount: number, snapshotId = invoice.snapshotId) =>
+      (
+        [
+          ['missing', 'commodity_code', 'commodityCode'],
+          ['risk', 'generic_product_code', 'productCode'],
+        ] as const
+      ).map(([kind, code, field], i) => ({
+        rank: i + 1,
+        kind,
+        code,
+        source: { objectType: 'ItemMapping', externalId: '1', field },
+        currency: 'usd',
+        liftsMinor: String(amount),
+        withOtherFixesMinor: '0',
+        invoiceCount: 1,
+        preparations: preparationIds.length,
+        invoices: [
+          { storedInvoiceId: invoice.id, ledgerInvoiceId: '1004', snapshotId, amountMinor: String(amount), alone: true, preparationIds },
+        ],
+      }));
+    const earlier = [first.id];
+    expect((await app.admin<any>('qualification.fixes', { integrationId: reader.integrationId, ...thisMonth })).body.fixes).toEqual(
+      fixesNaming([first.id], first.amount),
+    );
     const second = await earlierSnapshot('rev-objects-form', qualification);
     const tupleOf = (m: any) => [
       m.field,
@@ -195,30 +242,9 @@ describe('qualification: a preparation records its level; operators see levels p
       riskFindings: qualification.gwc.risks,
     });
 
-    // Each fix counts the three preparations: pinned to the stored form of now and to each earlier form.
-    const fixes = await app.admin<any>('qualification.fixes', { integrationId: reader.integrationId, ...thisMonth });
-    expect(fixes.status).toBe(200);
-    const volume = String(first.amount + second.amount + third.amount);
-    expect(fixes.body.fixes).toEqual([
-      {
-        rank: 1,
-        kind: 'missing',
-        code: 'commodity_code',
-        source: { objectType: 'ItemMapping', externalId: '1', field: 'commodityCode' },
-        currency: 'usd',
-        preparations: 3,
-        volumeMinor: volume,
-      },
-      {
-        rank: 2,
-        kind: 'risk',
-        code: 'generic_product_code',
-        source: { objectType: 'ItemMapping', externalId: '1', field: 'productCode' },
-        currency: 'usd',
-        preparations: 3,
-        volumeMinor: volume,
-      },
-    ]);
+    // The last check above: each fix counted the invoice once, at its latest preparation's amount, with its three
+    // preparations behind it.
+    expect(earlier).toEqual([first.id, second.id, third.id]);
   });
 
   it('when the input is invalid, then BAD_REQUEST names the field, as the other operator procedures do', async () => {

@@ -61,7 +61,7 @@ export function QualificationFigures({
         </>
       )}
       <section aria-label="Fixes at the source">
-        <h4>Fixes at the source, by the volume they hold back</h4>
+        <h4>Fixes at the source, by the enhanced volume they would lift</h4>
         {fixes.data && fixes.data.fixes.length === 0 ? (
           <Empty>Nothing to fix in these months.</Empty>
         ) : (
@@ -72,8 +72,14 @@ export function QualificationFigures({
               { header: '#', cell: (f) => f.rank },
               { header: 'Fix', rowHeader: true, cell: (f) => <code>{sourceText(f.source)}</code> },
               { header: 'Why', cell: (f) => `${f.kind === 'missing' ? 'missing' : 'risk'}: ${f.code}` },
-              { header: 'Preparations', cell: (f) => f.preparations },
-              { header: 'Volume', cell: (f) => formatMinor(BigInt(f.volumeMinor), f.currency) },
+              { header: 'Lifts alone', cell: (f) => formatMinor(BigInt(f.liftsMinor), f.currency) },
+              { header: 'With other fixes', cell: (f) => formatMinor(BigInt(f.withOtherFixesMinor), f.currency) },
+              { header: 'Invoices', cell: (f) => `${f.invoiceCount} (${f.preparations} preparations)` },
+              {
+                header: 'Behind it',
+                // The invoices the figures come from (source ids), the largest first; each leads to its preparations.
+                cell: (f) => f.invoices.map((v) => `${v.ledgerInvoiceId}${v.alone ? '' : ' (with others)'}`).join(', '),
+              },
             ]}
           />
         )}
