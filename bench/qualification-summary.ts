@@ -47,6 +47,16 @@ try {
   const intId = (await client.query(`select md5('int2')::uuid as id`)).rows[0].id as string;
   await measure('qualification.summary, one integration, one month', 'qualification.summary', { integrationId: intId, ...month });
   await measure('qualification.summary, every organization, 12 months', 'qualification.summary', year);
+  // Not a target: what ranking the fixes costs over a month's preparations (each read into the process, their invoices
+  // read once; docs/network-qualification.md, "Where it shows").
+  await adminTiming<{ fixes: unknown[] }>(env.url, Math.min(RUNS, 5)).measure(
+    'qualification.fixes, organization, one month',
+    'qualification.fixes',
+    {
+      organizationId: orgId,
+      ...month,
+    },
+  );
   // The evidence ledger's summary reads the same projection rows in the same way: its figure in this window tells the
   // machine's state apart from this query's cost (docs/performance.md, "Evidence": p95 222 ms when quiet).
   await measure('evidence.summary, organization, 12 months (same window)', 'evidence.summary', { organizationId: orgId, ...year });
