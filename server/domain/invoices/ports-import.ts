@@ -8,6 +8,8 @@ import type { StoredInvoiceState, StoredSourceRecord } from './types.js';
 /** One mapped invoice to write: its row (summary columns) and its snapshot. */
 export interface MappedWrite {
   id: string;
+  /** Whether the stored invoice exists already: only then can a snapshot of the revision be stored already. */
+  stored: boolean;
   snapshotId: string;
   sourceRecordId: string;
   ledgerInvoiceId: string;

@@ -228,6 +228,7 @@ export async function storeAndMapInvoicePage<Stored extends { written: ReadonlyM
 function toWrite(sourceRecordId: string, { result, qualification }: Mapped, existingId: string | undefined): MappedWrite {
   return {
     id: existingId ?? crypto.randomUUID(),
+    stored: existingId !== undefined,
     snapshotId: crypto.randomUUID(),
     sourceRecordId,
     ledgerInvoiceId: result.ledgerInvoiceId,

@@ -118,9 +118,13 @@ function repeatedCodesAcrossInvoices(inputs: readonly CrossInvoiceInput[]): Risk
   // Lines without an Item are each an item of their own, as within one invoice.
   const itemOf = (invoice: number, line: CrossInvoiceLine, index: number) => line.sourceItemId ?? `\u0000${invoice}:${index}`;
   const byCode = new Map<string, Map<string, Set<number>>>();
+  // Each line's code normalized once (a window holds every line of three months of invoices).
+  const codes = inputs.map((input) =>
+    input.invoice.lineItems.map((line) => (line.productCode === null ? '' : normalizeCode(line.productCode))),
+  );
   inputs.forEach((input, invoice) =>
     input.invoice.lineItems.forEach((line, index) => {
-      const code = line.productCode === null ? '' : normalizeCode(line.productCode);
+      const code = codes[invoice]![index]!;
       if (code === '') return;
       const items = byCode.get(code) ?? new Map<string, Set<number>>();
       byCode.set(code, items);
@@ -131,7 +135,7 @@ function repeatedCodesAcrossInvoices(inputs: readonly CrossInvoiceInput[]): Risk
   const findings: RiskFinding[] = [];
   inputs.forEach((input, invoice) =>
     input.invoice.lineItems.forEach((line, index) => {
-      const items = line.productCode === null ? undefined : byCode.get(normalizeCode(line.productCode));
+      const items = byCode.get(codes[invoice]![index]!);
       if (items === undefined || items.size < 2) return;
       const own = itemOf(invoice, line, index);
       const others = [...items].filter(([item]) => item !== own);

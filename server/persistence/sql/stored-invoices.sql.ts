@@ -80,6 +80,19 @@ export async function writeMappedInvoices(
       cross_invoice_facts: JSON.stringify(r.crossInvoiceFacts),
     })),
   );
+  // Only invoices stored already can have a snapshot of the revision: a batch of new invoices (a first import) skips it.
+  const requalifying = o.rows.some((r) => r.stored);
+  const requalify = requalifying
+    ? sql`, requalified as (
+       -- Sees the snapshots stored before this statement only: the revisions the insert above left alone.
+       update invoice_snapshots s set qualification = v.qualification, cross_invoice_facts = v.cross_invoice_facts::json
+         from v join invoices si on si.ledger_invoice_id = v.ledger_invoice_id
+        where s.stored_invoice_id = si.id and s.revision = v.revision
+          and (s.qualification is distinct from v.qualification or s.cross_invoice_facts::text is distinct from v.cross_invoice_facts)
+       returning 1
+     )`
+    : sql``;
+  const requalified = requalifying ? sql`(select count(*)::int from requalified)` : sql`0`;
   const { rows: written } = await sql<{ snapshots: number; requalified: number }>`with v as (
        select * from jsonb_to_recordset(${rows}::jsonb) as v(id uuid, snapshot_id uuid, source_record_id uuid, ledger_invoice_id text,
          invoice_number text, status text, currency text, total_amount_minor bigint, source_version text, revision text,
@@ -103,15 +116,8 @@ export async function writeMappedInvoices(
          v.mappings, v.qualification, v.cross_invoice_facts::json, ${o.now} from v join invoices si on si.ledger_invoice_id = v.ledger_invoice_id
        on conflict (stored_invoice_id, revision) do nothing
        returning id
-     ), requalified as (
-       -- Sees the snapshots stored before this statement only: the revisions the insert above left alone.
-       update invoice_snapshots s set qualification = v.qualification, cross_invoice_facts = v.cross_invoice_facts::json
-         from v join invoices si on si.ledger_invoice_id = v.ledger_invoice_id
-        where s.stored_invoice_id = si.id and s.revision = v.revision
-          and (s.qualification is distinct from v.qualification or s.cross_invoice_facts::text is distinct from v.cross_invoice_facts)
-       returning 1
-     )
-     select (select count(*)::int from snapshots) as snapshots, (select count(*)::int from requalified) as requalified`.execute(db);
+     )${requalify}
+     select (select count(*)::int from snapshots) as snapshots, ${requalified} as requalified`.execute(db);
   const snapshots = written[0]?.snapshots ?? 0;
   if (snapshots < o.rows.length) {
     // A revision seen before (for example a mapping revoked and confirmed back): point at the snapshot already stored.
