@@ -53,11 +53,20 @@ export function expectedData(provider: 'gwa' | 'gwb' | 'gwc', invoice: StoredInv
 
 /** Confirm a product code and unit for one item of a connection, as an operator does from the invoice (docs/invoices.md). */
 export async function confirmItem(app: Pick<LedgerTestApp, 'admin'>, connectionRowId: string, sourceItemId: string | null, unit = 'EA') {
+  await confirmMapping(app, connectionRowId, { sourceItemId, productCode: `P-${sourceItemId}`, unitOfMeasure: unit });
+}
+
+/** Confirm an item's mapping with these values (a commodity code only when given). */
+export async function confirmMapping(
+  app: Pick<LedgerTestApp, 'admin'>,
+  connectionRowId: string,
+  mapping: { sourceItemId: string | null; productCode: string; unitOfMeasure: string; commodityCode?: string | undefined },
+) {
+  const { commodityCode, ...rest } = mapping;
   const res = await app.admin('itemMappings.confirm', {
     connectionRowId,
-    sourceItemId,
-    productCode: `P-${sourceItemId}`,
-    unitOfMeasure: unit,
+    ...rest,
+    ...(commodityCode === undefined ? {} : { commodityCode }),
     evidence: 'Price list 2026',
     approvedBy: 'ops@acme.test',
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { invoiceReader } from '../../support/ledger-flow.js';
-import { preparationFlow, type Reader } from '../../support/preparation-flow.js';
+import { preparationFlow, type Reader, confirmMapping } from '../../support/preparation-flow.js';
 
 // docs/network-qualification.md, "Where it shows". Four generated invoices over six items (2 lines each):
 // 1001 items 3+4, 1002 items 4+5, 1003 items 5+6, 1004 items 6+1 (no PO). Item 5 has no Sku at the source.
@@ -54,18 +54,8 @@ async function setUp() {
   return reader;
 }
 
-async function confirm(reader: Reader, sourceItemId: string, productCode: string, unitOfMeasure: string, commodityCode?: string) {
-  const res = await app.admin('itemMappings.confirm', {
-    connectionRowId: reader.connectionRowId,
-    sourceItemId,
-    productCode,
-    unitOfMeasure,
-    ...(commodityCode === undefined ? {} : { commodityCode }),
-    evidence: 'Price list 2026',
-    approvedBy: 'ops@acme.test',
-  });
-  expect(res.status).toBe(200);
-}
+const confirm = (reader: Reader, sourceItemId: string, productCode: string, unitOfMeasure: string, commodityCode?: string) =>
+  confirmMapping(app, reader.connectionRowId, { sourceItemId, productCode, unitOfMeasure, commodityCode });
 
 /** The stored snapshot's qualification and the stored invoice's cross-invoice findings, as the database holds them. */
 async function stored(invoiceId: string) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { deliverGwc, gwcEvent, newPaymentIntentId, newSecret, paymentIntent, signed } from '../../support/gwc-webhooks.js';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { invoiceReader } from '../../support/ledger-flow.js';
-import { bodyFor, preparationFlow, type Reader } from '../../support/preparation-flow.js';
+import { bodyFor, preparationFlow, type Reader, confirmMapping } from '../../support/preparation-flow.js';
 
 // docs/network-qualification.md, "Where it shows". Four generated invoices over six items (2 lines each):
 // 1001 items 3+4, 1002 items 4+5, 1003 items 5+6. Item 5's mapping has no commodity code at first; item 6 none at all.
@@ -14,18 +14,8 @@ const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)
 const thisMonth = { from: monthStart.toISOString(), to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString() };
 const MONTH = monthStart.toISOString().slice(0, 7);
 
-async function confirm(reader: Reader, sourceItemId: string, productCode: string, unitOfMeasure: string, commodityCode?: string) {
-  const res = await app.admin('itemMappings.confirm', {
-    connectionRowId: reader.connectionRowId,
-    sourceItemId,
-    productCode,
-    unitOfMeasure,
-    ...(commodityCode === undefined ? {} : { commodityCode }),
-    evidence: 'Price list 2026',
-    approvedBy: 'ops@acme.test',
-  });
-  expect(res.status).toBe(200);
-}
+const confirm = (reader: Reader, sourceItemId: string, productCode: string, unitOfMeasure: string, commodityCode?: string) =>
+  confirmMapping(app, reader.connectionRowId, { sourceItemId, productCode, unitOfMeasure, commodityCode });
 
 async function prepare(reader: Reader, ledgerInvoiceId: string, mode: 'enhanced' | 'ordinary') {
   const invoice = await invoiceOf(reader, ledgerInvoiceId);

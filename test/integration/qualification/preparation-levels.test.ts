@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { invoiceReader, linkedProvider, waitForRun } from '../../support/ledger-flow.js';
-import { bodyFor, preparationFlow, type PreparationEndpoint, type Reader } from '../../support/preparation-flow.js';
+import { bodyFor, preparationFlow, type PreparationEndpoint, type Reader, confirmMapping } from '../../support/preparation-flow.js';
 
 // docs/network-qualification.md, "Where it shows": a preparation records the level of the snapshot it pins, for every
 // invoice-backed endpoint (1, 6, 11 and 12). Four generated invoices over six items (2 lines each): 1001 items 3+4,
@@ -18,18 +18,8 @@ const ENDPOINTS: readonly (readonly [PreparationEndpoint, Provider])[] = [
   ['gwcPreparation', 'gwc'],
 ];
 
-async function confirm(reader: Reader, sourceItemId: string, productCode: string, unitOfMeasure: string, commodityCode?: string) {
-  const res = await app.admin('itemMappings.confirm', {
-    connectionRowId: reader.connectionRowId,
-    sourceItemId,
-    productCode,
-    unitOfMeasure,
-    ...(commodityCode === undefined ? {} : { commodityCode }),
-    evidence: 'Price list 2026',
-    approvedBy: 'ops@acme.test',
-  });
-  expect(res.status).toBe(200);
-}
+const confirm = (reader: Reader, sourceItemId: string, productCode: string, unitOfMeasure: string, commodityCode?: string) =>
+  confirmMapping(app, reader.connectionRowId, { sourceItemId, productCode, unitOfMeasure, commodityCode });
 
 /** A synced source with its PO field configured, and a gwa, a gwb and a gwc integration linked to it, each with a reading key. */
 async function setUp() {

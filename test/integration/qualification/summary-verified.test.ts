@@ -4,7 +4,7 @@ import { deliver, newKeys, transactionNotification } from '../../support/gwa-web
 import { charge, deliverGwc, gwcEvent, newPaymentIntentId, newSecret, paymentIntent, signed } from '../../support/gwc-webhooks.js';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { invoiceReader, linkedProvider } from '../../support/ledger-flow.js';
-import { bodyFor, preparationFlow, type Reader } from '../../support/preparation-flow.js';
+import { bodyFor, preparationFlow, type Reader, confirmMapping } from '../../support/preparation-flow.js';
 import { gwaReport, gwcReport } from '../../support/reports.js';
 
 // docs/network-qualification.md ("qualification.summary": the evidence ledger's `verified` state and net volume,
@@ -29,18 +29,8 @@ interface World {
 }
 const w = {} as World;
 
-async function confirm(reader: Reader, sourceItemId: string, productCode: string, unitOfMeasure: string, commodityCode?: string) {
-  const res = await app.admin('itemMappings.confirm', {
-    connectionRowId: reader.connectionRowId,
-    sourceItemId,
-    productCode,
-    unitOfMeasure,
-    ...(commodityCode === undefined ? {} : { commodityCode }),
-    evidence: 'Price list 2026',
-    approvedBy: 'ops@acme.test',
-  });
-  expect(res.status).toBe(200);
-}
+const confirm = (reader: Reader, sourceItemId: string, productCode: string, unitOfMeasure: string, commodityCode?: string) =>
+  confirmMapping(app, reader.connectionRowId, { sourceItemId, productCode, unitOfMeasure, commodityCode });
 
 const paymentsKey = async (integrationId: string) =>
   (await app.admin<{ key: string }>('apiKeys.issue', { integrationId, scopes: ['payments:write'] })).body.key;
