@@ -246,6 +246,14 @@ describe('operator console (browser)', () => {
     expect(await fixes.getByRole('rowheader').first().textContent()).toMatch(/^ItemMapping \S+ · commodityCode$/);
     await fixes.scrollIntoViewIfNeeded();
     await shot('10c-qualification');
+    // The preparations behind a level's figures: the list filtered by the level each recorded (the one here is partial).
+    const noneListed = page.getByText('No preparations match these filters.');
+    await page.getByLabel('Qualification level', { exact: true }).selectOption('product_3');
+    await noneListed.waitFor();
+    await page.getByLabel('Qualification level', { exact: true }).selectOption('partial');
+    await page.getByRole('button', { name: /Chain of preparation/ }).waitFor();
+    expect(await noneListed.count()).toBe(0);
+    await page.getByLabel('Qualification level', { exact: true }).selectOption('');
 
     // Pause and resume ask first; the list follows.
     await view('Connections and invitations');

@@ -18,7 +18,7 @@ import {
 import { formatMinor } from '../format.js';
 import { usePaged, useQuery } from '../hooks.js';
 import { IntegrationPicker, OrganizationPicker, useSelection } from '../selection.js';
-import { QualificationFigures } from './qualification.js';
+import { LEVEL_LABEL, LEVELS, levelOf, QualificationFigures, type Level } from './qualification.js';
 
 type Summary = Outputs['evidence']['summary'];
 type SummaryRow = Summary['rows'][number];
@@ -54,6 +54,8 @@ export function EvidenceView() {
   const [fromMonth, setFromMonth] = useState(monthsBack(5));
   const [toMonth, setToMonth] = useState(monthsBack(0));
   const [state, setState] = useState<State | ''>('');
+  // The qualification level each preparation recorded: the rows behind a line of the qualification figures.
+  const [level, setLevel] = useState<Level | ''>('');
   const [measure, setMeasure] = useState<'volume' | 'count'>('volume');
   const [currency, setCurrency] = useState('');
   const [selected, setSelected] = useState<EvidenceRow | undefined>();
@@ -71,10 +73,15 @@ export function EvidenceView() {
   const paged = usePaged(
     async (cursor) => {
       if (!filters) return { items: [], nextCursor: null };
-      const page = await api.evidence.list.query({ ...filters, ...(state ? { state } : {}), ...(cursor ? { cursor } : {}) });
+      const page = await api.evidence.list.query({
+        ...filters,
+        ...(state ? { state } : {}),
+        ...(level ? { level } : {}),
+        ...(cursor ? { cursor } : {}),
+      });
       return { items: page.rows, nextCursor: page.nextCursor };
     },
-    [key, state],
+    [key, state, level],
   );
   const rows = summary.data?.rows ?? [];
   const currencies = [...new Set(rows.map((r) => r.currency))].sort();
@@ -92,6 +99,13 @@ export function EvidenceView() {
           any="Any state"
           options={STATES.map((s) => ({ value: s, text: STATE_LABEL[s] }))}
           onChange={setState}
+        />
+        <Select
+          label="Qualification level"
+          value={level}
+          any="Any level"
+          options={LEVELS.map((l) => ({ value: l, text: LEVEL_LABEL[l] }))}
+          onChange={setLevel}
         />
       </Form>
       {!valid && <p class="error">Months are YYYY-MM, the first not after the last.</p>}
@@ -125,7 +139,7 @@ export function EvidenceView() {
         </section>
       )}
       {filters && <QualificationFigures filters={filters} months={monthRange(fromMonth, toMonth)} />}
-      {filters && <Download filters={{ ...filters, ...(state ? { state } : {}) }} />}
+      {filters && <Download filters={{ ...filters, ...(state ? { state } : {}), ...(level ? { level } : {}) }} />}
       <PagedList paged={paged} caption="Preparations and their evidence" empty="No preparations match these filters.">
         {(items) => (
           <Table
@@ -136,6 +150,7 @@ export function EvidenceView() {
               { header: 'Saved', cell: (r) => <Time iso={r.createdAt} /> },
               { header: 'State', cell: (r) => <span class={`badge ev-${r.state}`}>{STATE_LABEL[r.state]}</span> },
               { header: 'Provider', cell: (r) => r.provider },
+              { header: 'Level', cell: (r) => LEVEL_LABEL[levelOf(r.qualificationLevel)] },
               { header: 'Invoice', cell: (r) => <Maybe>{r.invoice.number}</Maybe> },
               { header: 'Amount', cell: (r) => <Money minor={r.amountMinor} currency={r.currency} /> },
               {
@@ -288,7 +303,11 @@ function MonthTable({ rows }: { rows: readonly SummaryRow[] }) {
  * The CSV comes from a plain GET route that needs the admin token in a header, so a link cannot fetch it: the file
  * is fetched here and handed to the browser as a download.
  */
-function Download({ filters }: { filters: { organizationId?: string; integrationId?: string; from: string; to: string; state?: State } }) {
+function Download({
+  filters,
+}: {
+  filters: { organizationId?: string; integrationId?: string; from: string; to: string; state?: State; level?: Level };
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ShownError | undefined>();
   const run = async () => {

@@ -6,17 +6,17 @@ import { qualificationItems } from './qualification-items.js';
 
 type LevelRow = Outputs['qualification']['summary']['rows'][number];
 type InvoiceQualification = NonNullable<Outputs['invoices']['get']['qualification']>;
-type Level = 'product_3' | 'partial' | 'none' | 'not_assessed';
+export type Level = 'product_3' | 'partial' | 'none' | 'not_assessed';
 
 /** docs/network-qualification.md, "The level", in the order the bars stack (bottom first). */
-const LEVELS: readonly Level[] = ['product_3', 'partial', 'none', 'not_assessed'];
-const LEVEL_LABEL: Record<Level, string> = {
+export const LEVELS: readonly Level[] = ['product_3', 'partial', 'none', 'not_assessed'];
+export const LEVEL_LABEL: Record<Level, string> = {
   product_3: 'Product 3',
   partial: 'partial',
   none: 'none',
   not_assessed: 'not assessed',
 };
-const levelOf = (level: LevelRow['level']): Level => level ?? 'not_assessed';
+export const levelOf = (level: LevelRow['level']): Level => level ?? 'not_assessed';
 const sourceText = (s: { objectType: string; externalId: string; field: string } | null) =>
   s ? `${s.objectType} ${s.externalId} · ${s.field}` : 'not known';
 
