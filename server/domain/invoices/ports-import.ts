@@ -46,7 +46,7 @@ export interface InvoicePageStore {
     /** The rules the rows' qualification was computed by. */
     qualificationRules: number;
     now: Date;
-  }): Promise<{ snapshots: number; requalified: number }>;
+  }): Promise<{ snapshots: number }>;
   /** Ledger invoice ids of the connection (not deleted) whose qualification rules are older than `rules`. */
   invoicesQualifiedBefore(connectionId: string, rules: number): Promise<string[]>;
   /** Ledger invoice ids whose current snapshot read one of these items. */

@@ -114,18 +114,16 @@ const keyOf = (kind: FixGroup['kind'], code: string, source: SourceField) =>
  */
 function fixesOfOutput(provider: Provider, own: ProviderQualification): OutputFix[] {
   const out = new Map<string, OutputFix>();
-  const fixable = own.missing.flatMap((m) =>
-    m.reason === 'not_in_source' && m.source ? [{ m, source: m.source, key: keyOf('missing', m.field, m.source) }] : [],
-  );
-  const fixableKeys = new Set(fixable.map((f) => f.key));
-  for (const { m, source, key } of fixable) {
-    if (out.has(key)) continue;
-    const rest = own.missing.filter(
-      (other) => !(other.reason === 'not_in_source' && other.source && keyOf('missing', other.field, other.source) === key),
-    );
+  // Each missing field's fix key once; `null`: no fix at the source.
+  const keys = own.missing.map((m) => (m.reason === 'not_in_source' && m.source ? keyOf('missing', m.field, m.source) : null));
+  const fixableKeys = new Set(keys.filter((k) => k !== null));
+  own.missing.forEach((m, i) => {
+    const key = keys[i];
+    if (key == null || out.has(key)) return;
+    const rest = own.missing.filter((_, j) => keys[j] !== key);
     const alone = raises(own.level, levelOfMissing(provider, rest)) || fixableKeys.size === 1;
-    out.set(key, { key, fix: { kind: 'missing', code: m.field, source }, alone });
-  }
+    out.set(key, { key, fix: { kind: 'missing', code: m.field, source: m.source! }, alone });
+  });
   const riskKeys = new Set(own.risks.flatMap((r) => (r.source ? [keyOf('risk', r.code, r.source)] : [])));
   for (const r of own.risks) {
     if (!r.source) continue;
@@ -150,21 +148,20 @@ export function fixGroupsOf(
   invoices: ReadonlyMap<string, FixInvoice>,
   limit: number,
 ): RankedFix[] {
-  const byInvoice = new Map<string, { latest: FixPreparation; providers: Set<Provider>; ids: FixPreparation[] }>();
+  const byInvoice = new Map<string, FixPreparation[]>();
   for (const p of preparations) {
-    const seen = byInvoice.get(p.storedInvoiceId);
-    if (!seen) {
-      byInvoice.set(p.storedInvoiceId, { latest: p, providers: new Set([p.provider]), ids: [p] });
-      continue;
-    }
-    seen.providers.add(p.provider);
-    seen.ids.push(p);
-    if (laterThan(p, seen.latest)) seen.latest = p;
+    const list = byInvoice.get(p.storedInvoiceId);
+    if (list) list.push(p);
+    else byInvoice.set(p.storedInvoiceId, [p]);
   }
-  const groups = new Map<string, RankedFix & { shown: FixInvoiceShown[] }>();
-  for (const [storedInvoiceId, { latest, providers, ids }] of byInvoice) {
+  const groups = new Map<string, RankedFix>();
+  for (const [storedInvoiceId, prepared] of byInvoice) {
     const invoice = invoices.get(storedInvoiceId);
     if (!invoice) continue;
+    prepared.sort(bySavedOrder);
+    const latest = prepared.at(-1)!;
+    const providers = new Set(prepared.map((p) => p.provider));
+    const preparationIds = prepared.map((p) => p.id);
     const qualification = withCrossInvoiceRisks(qualificationOfStored(invoice.qualification, invoice.context), invoice.crossInvoiceRisks);
     const fixes = new Map<string, OutputFix>();
     for (const provider of providers) {
@@ -173,7 +170,6 @@ export function fixGroupsOf(
         if (!known || (f.alone && !known.alone)) fixes.set(f.key, f);
       }
     }
-    const preparationIds = [...ids].sort((a, b) => (laterThan(a, b) ? 1 : -1)).map((p) => p.id);
     for (const { key, fix, alone } of fixes.values()) {
       const id = `${key}|${latest.currency}`;
       let group = groups.get(id);
@@ -186,15 +182,14 @@ export function fixGroupsOf(
           liftsMinor: 0n,
           withOtherFixesMinor: 0n,
           invoices: [],
-          shown: [],
         };
         groups.set(id, group);
       }
       group.invoiceCount += 1;
-      group.preparations += ids.length;
+      group.preparations += prepared.length;
       if (alone) group.liftsMinor += latest.amountMinor;
       else group.withOtherFixesMinor += latest.amountMinor;
-      group.shown.push({
+      group.invoices.push({
         storedInvoiceId,
         ledgerInvoiceId: invoice.ledgerInvoiceId,
         snapshotId: invoice.snapshotId,
@@ -217,9 +212,9 @@ export function fixGroupsOf(
         cmp(a.currency, b.currency),
     )
     .slice(0, limit)
-    .map(({ shown, ...group }) => ({
+    .map((group) => ({
       ...group,
-      invoices: shown
+      invoices: group.invoices
         .sort(
           (a, b) => Number(b.alone) - Number(a.alone) || cmpDesc(a.amountMinor, b.amountMinor) || cmp(a.storedInvoiceId, b.storedInvoiceId),
         )
@@ -227,9 +222,8 @@ export function fixGroupsOf(
     }));
 }
 
-/** Saved later, or at the same instant with the larger id (the order of every preparation read). */
-const laterThan = (a: FixPreparation, b: FixPreparation) =>
-  a.createdAt.getTime() > b.createdAt.getTime() || (a.createdAt.getTime() === b.createdAt.getTime() && a.id > b.id);
+/** Saved order, oldest first: by when saved, then by id (the order of every preparation read). */
+const bySavedOrder = (a: FixPreparation, b: FixPreparation) => a.createdAt.getTime() - b.createdAt.getTime() || cmp(a.id, b.id);
 
 const cmpDesc = (a: bigint, b: bigint) => (a === b ? 0 : a > b ? -1 : 1);
 

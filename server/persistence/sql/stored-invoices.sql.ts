@@ -55,7 +55,7 @@ export async function writeMappedInvoices(
   db: Database,
   o: { scope: TenantScope; connectionId: string; rows: readonly MappedWrite[]; qualificationRules: number; now: Date },
 ) {
-  if (o.rows.length === 0) return { snapshots: 0, requalified: 0 };
+  if (o.rows.length === 0) return { snapshots: 0 };
   const { organizationId, integrationId, environment } = o.scope;
   const rows = JSON.stringify(
     o.rows.map((r) => ({
@@ -84,16 +84,15 @@ export async function writeMappedInvoices(
   const requalifying = o.rows.some((r) => r.stored);
   const requalify = requalifying
     ? sql`, requalified as (
-       -- Sees the snapshots stored before this statement only: the revisions the insert above left alone.
+       -- Sees the snapshots stored before this statement only: the revisions the insert above left alone. A data-modifying
+       -- CTE runs whether or not the statement reads it.
        update invoice_snapshots s set qualification = v.qualification, cross_invoice_facts = v.cross_invoice_facts::json
          from v join invoices si on si.ledger_invoice_id = v.ledger_invoice_id
         where s.stored_invoice_id = si.id and s.revision = v.revision
           and (s.qualification is distinct from v.qualification or s.cross_invoice_facts::text is distinct from v.cross_invoice_facts)
-       returning 1
      )`
     : sql``;
-  const requalified = requalifying ? sql`(select count(*)::int from requalified)` : sql`0`;
-  const { rows: written } = await sql<{ snapshots: number; requalified: number }>`with v as (
+  const { rows: written } = await sql<{ snapshots: number }>`with v as (
        select * from jsonb_to_recordset(${rows}::jsonb) as v(id uuid, snapshot_id uuid, source_record_id uuid, ledger_invoice_id text,
          invoice_number text, status text, currency text, total_amount_minor bigint, source_version text, revision text,
          mapper_version text, deleted boolean, content jsonb, issues jsonb, dependencies jsonb, mappings jsonb, qualification jsonb,
@@ -117,7 +116,7 @@ export async function writeMappedInvoices(
        on conflict (stored_invoice_id, revision) do nothing
        returning id
      )${requalify}
-     select (select count(*)::int from snapshots) as snapshots, ${requalified} as requalified`.execute(db);
+     select count(*)::int as snapshots from snapshots`.execute(db);
   const snapshots = written[0]?.snapshots ?? 0;
   if (snapshots < o.rows.length) {
     // A revision seen before (for example a mapping revoked and confirmed back): point at the snapshot already stored.
@@ -133,7 +132,7 @@ export async function writeMappedInvoices(
       .where((eb) => eb('stored_invoices.currentSnapshotId', 'is distinct from', eb.ref('invoice_snapshots.id')))
       .execute();
   }
-  return { snapshots, requalified: written[0]?.requalified ?? 0 };
+  return { snapshots };
 }
 
 /**

@@ -9,16 +9,13 @@ import { useLedgerApp } from '../../support/ledger-app.js';
 import { invoiceReader, linkedProvider } from '../../support/ledger-flow.js';
 import { bodyFor, preparationFlow, type Reader } from '../../support/preparation-flow.js';
 import { gwaReport, gwbReport, gwcReport } from '../../support/reports.js';
+import { currentUtcMonth } from '../../support/utc-month.js';
 
 const app = useLedgerApp({ sandbox: { invoices: 4, items: 3 } });
 const { sql, post, invoiceOf, confirmMappings } = preparationFlow(app);
 
 /** The current UTC month as a range: everything this test saves through the API falls in it. */
-const now = new Date();
-const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-const thisMonth = { from: monthStart.toISOString(), to: nextMonth.toISOString() };
-const MONTH = monthStart.toISOString().slice(0, 7);
+const { range: thisMonth, month: MONTH } = currentUtcMonth();
 
 /**
  * A gwa notification of the SDK's sample transaction with its amount set to ours, signed the way the provider's

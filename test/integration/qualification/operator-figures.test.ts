@@ -3,16 +3,14 @@ import { deliverGwc, gwcEvent, newPaymentIntentId, newSecret, paymentIntent, sig
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { invoiceReader } from '../../support/ledger-flow.js';
 import { bodyFor, preparationFlow, type Reader, confirmMapping } from '../../support/preparation-flow.js';
+import { currentUtcMonth } from '../../support/utc-month.js';
 
 // docs/network-qualification.md, "Where it shows". Four generated invoices over six items (2 lines each):
 // 1001 items 3+4, 1002 items 4+5, 1003 items 5+6. Item 5's mapping has no commodity code at first; item 6 none at all.
 const app = useLedgerApp({ sandbox: { invoices: 4, items: 6 } });
 const { sql, post, invoiceOf } = preparationFlow(app);
 
-const now = new Date();
-const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-const thisMonth = { from: monthStart.toISOString(), to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString() };
-const MONTH = monthStart.toISOString().slice(0, 7);
+const { range: thisMonth, month: MONTH } = currentUtcMonth();
 
 const confirm = (reader: Reader, sourceItemId: string, productCode: string, unitOfMeasure: string, commodityCode?: string) =>
   confirmMapping(app, reader.connectionRowId, { sourceItemId, productCode, unitOfMeasure, commodityCode });

@@ -6,6 +6,7 @@ import { useLedgerApp } from '../../support/ledger-app.js';
 import { invoiceReader, linkedProvider } from '../../support/ledger-flow.js';
 import { bodyFor, preparationFlow, type Reader, confirmMapping } from '../../support/preparation-flow.js';
 import { gwaReport, gwcReport } from '../../support/reports.js';
+import { currentUtcMonth } from '../../support/utc-month.js';
 
 // docs/network-qualification.md ("qualification.summary": the evidence ledger's `verified` state and net volume,
 // never redefined) and docs/evidence.md. Four generated invoices over six items (2 lines each): 1001 items 3+4 and
@@ -14,10 +15,7 @@ import { gwaReport, gwcReport } from '../../support/reports.js';
 const app = useLedgerApp({ sandbox: { invoices: 4, items: 6 } });
 const { sql, post, invoiceOf } = preparationFlow(app);
 
-const now = new Date();
-const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-const thisMonth = { from: monthStart.toISOString(), to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString() };
-const MONTH = monthStart.toISOString().slice(0, 7);
+const { range: thisMonth, month: MONTH } = currentUtcMonth();
 
 interface World {
   reader: Reader;
