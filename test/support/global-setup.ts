@@ -10,6 +10,7 @@ import { migrate, openOrm } from '../../server/persistence/orm.js';
 import { freePort } from './free-port.js';
 import { prepareBrowser, type BrowserLaunch } from './chromium.js';
 import { COMPILE_CACHE_PRELOAD, compileCacheSource } from './compile-cache.js';
+import { createScratchRoot } from './scratch.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,6 +22,8 @@ declare module 'vitest' {
     browser: BrowserLaunch;
     /** The service compiled once for the run (test/support/service-build.ts). */
     serviceBuild: string;
+    /** Where the run's PostgreSQL clusters and service data dirs go (test/support/scratch.ts). */
+    scratchRoot: string;
   }
 }
 
@@ -67,13 +70,14 @@ export default async function setup(project: TestProject) {
   // The exit-code check's nested run (test/integration/platform/test-runner-exit.test.ts) starts no service.
   const serviceBuild = process.env.EXIT_CHECK_RUN === '1' ? Promise.resolve('') : buildService();
   serviceBuild.catch(() => undefined);
+  const scratch = createScratchRoot();
   const external = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
   let stopEmbedded: (() => Promise<void>) | undefined;
   let adminUrl: string;
   if (external) {
     adminUrl = external;
   } else {
-    const dir = mkdtempSync(path.join(tmpdir(), 'svc-test-pg-'));
+    const dir = mkdtempSync(path.join(scratch.root, 'svc-test-pg-'));
     chmodSync(dir, 0o755);
     const port = await freePort();
     const embedded = await startEmbeddedPostgres({ dataDir: dir, port, clusterDir: path.join(dir, 'pgdata'), persistent: false });
@@ -96,11 +100,13 @@ export default async function setup(project: TestProject) {
 
   project.provide('adminDatabaseUrl', adminUrl);
   project.provide('templateDatabase', TEMPLATE_DATABASE);
+  project.provide('scratchRoot', scratch.root);
   try {
     project.provide('browser', await browser);
     project.provide('serviceBuild', await serviceBuild);
   } catch (err) {
     await stopEmbedded?.();
+    scratch.remove();
     throw err;
   }
 
@@ -109,5 +115,6 @@ export default async function setup(project: TestProject) {
     await stopEmbedded?.();
     await serviceBuild.then((dir) => dir && rmSync(dir, { recursive: true, force: true })).catch(() => undefined);
     rmSync(COMPILE_CACHE_DIR, { recursive: true, force: true });
+    scratch.remove();
   };
 }

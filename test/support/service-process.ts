@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.js';
 import { httpClient, TEST_ADMIN_TOKEN, type TestApp } from './harness.js';
 import { compiledEntry } from './service-build.js';
+import { scratchDir } from './scratch.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -40,7 +39,7 @@ export async function spawnService(
   } = {},
 ): Promise<ServiceProcess> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-proc-'));
+  const dataDir = scratchDir('svc-proc-');
   const url = `http://127.0.0.1:${port}`;
   // One token key for every start: tokens stored before a crash must decrypt after the restart.
   const tokenKey = randomBytes(32).toString('base64');

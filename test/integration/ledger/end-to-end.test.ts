@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../../server/config.js';
@@ -7,6 +6,7 @@ import { startService, type RunningService } from '../../../server/service.js';
 import { createTestDatabase } from '../../support/database.js';
 import { LogCapture, TEST_ADMIN_TOKEN } from '../../support/harness.js';
 import { approveOnSandboxPage, connectUrlFromMail, waitForRun } from '../../support/ledger-flow.js';
+import { scratchDir } from '../../support/scratch.js';
 
 let service: RunningService;
 let dataDir: string;
@@ -16,7 +16,7 @@ const logs = new LogCapture();
 beforeAll(async () => {
   const db = await createTestDatabase();
   drop = db.drop;
-  dataDir = mkdtempSync(path.join(tmpdir(), 'svc-e2e-'));
+  dataDir = scratchDir('svc-e2e-');
   // No LEDGER_* and no SMTP: the embedded default (in-process sandbox, outbox folder, generated token key).
   const config = ConfigSchema.parse({
     DATABASE_URL: db.url,

@@ -1,5 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../../server/config.js';
@@ -8,6 +7,7 @@ import { freePort } from '../../support/free-port.js';
 import { httpClient, TEST_ADMIN_TOKEN } from '../../support/harness.js';
 import { approveOnSandboxPage, invite, waitForRun } from '../../support/ledger-flow.js';
 import { createTenant } from '../../support/tenants.js';
+import { scratchDir } from '../../support/scratch.js';
 
 /**
  * `npm start`'s embedded default (embedded PostgreSQL, in-process ledger sandbox, outbox,
@@ -15,7 +15,7 @@ import { createTenant } from '../../support/tenants.js';
  * the sandbox keeps the tokens it issued in `<SVC_DATA_DIR>/ledger-sandbox.json`, so the
  * connection keeps working without a new invitation, as with the real provider.
  */
-const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-restart-'));
+const dataDir = scratchDir('svc-restart-');
 chmodSync(dataDir, 0o755); // the embedded cluster runs as `postgres` when the tests run as root
 let service: RunningService | undefined;
 const client = httpClient(() => service!.url);

@@ -1,7 +1,6 @@
 import express from 'express';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
@@ -10,6 +9,7 @@ import { QUEUE_SETUP_LOCK } from '../../../server/jobs/queue-setup-lock.js';
 import { createTestDatabase } from '../../support/database.js';
 import { freePort } from '../../support/free-port.js';
 import { compiledEntry } from '../../support/service-build.js';
+import { scratchDir } from '../../support/scratch.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -79,7 +79,7 @@ describe('npm start', () => {
   it('when DATABASE_URL is set, then it prints one start-up line without the password, is ready, and stops on SIGTERM', async () => {
     const db = await createTestDatabase({ migrated: false });
     const port = await freePort();
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-start-'));
+    const dataDir = scratchDir('svc-start-');
     const started = startService({ DATABASE_URL: db.url, PORT: String(port), SVC_DATA_DIR: dataDir });
     try {
       const line = await waitForLine(started);
@@ -107,7 +107,7 @@ describe('npm start', () => {
   });
 
   it('when no DATABASE_URL is set, then it starts an embedded PostgreSQL and a second start reuses its data', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-embedded-'));
+    const dataDir = scratchDir('svc-embedded-');
     chmodSync(dataDir, 0o755);
     const env = { PORT: String(await freePort()), SVC_DATA_DIR: dataDir, SVC_EMBEDDED_PG_PORT: String(await freePort()) };
     try {
@@ -130,7 +130,7 @@ describe('npm start', () => {
   it('when SVC_WORKERS=2, then two processes serve one port, and SIGTERM drains both and exits 0', { timeout: 90_000 }, async () => {
     const db = await createTestDatabase({ migrated: false });
     const port = await freePort();
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-cluster-'));
+    const dataDir = scratchDir('svc-cluster-');
     const started = startService({ DATABASE_URL: db.url, PORT: String(port), SVC_DATA_DIR: dataDir, SVC_WORKERS: '2', LOG_LEVEL: 'info' });
     try {
       const line = await waitForLine(started);
@@ -186,7 +186,7 @@ describe('npm start', () => {
     await holder.connect();
     await holder.query(QUEUE_SETUP_LOCK.sql, [...QUEUE_SETUP_LOCK.params]);
     const port = await freePort();
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-cluster-'));
+    const dataDir = scratchDir('svc-cluster-');
     const started = startService({ DATABASE_URL: db.url, PORT: String(port), SVC_DATA_DIR: dataDir, SVC_WORKERS: '2', LOG_LEVEL: 'info' });
     try {
       // While the lock is held elsewhere, both processes wait for it and neither serves.

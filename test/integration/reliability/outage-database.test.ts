@@ -1,5 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { freePort } from '../../support/free-port.js';
 import { gwbReport } from '../../support/reports.js';
 import { spawnService, type ServiceProcess } from '../../support/service-process.js';
 import { createTenant, type Tenant } from '../../support/tenants.js';
+import { scratchDir } from '../../support/scratch.js';
 
 /**
  * Database outage (docs/reliability.md): PostgreSQL is stopped (fast shutdown)
@@ -43,7 +43,7 @@ describe('PostgreSQL stopped and started again under load', () => {
   };
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'svc-outage-pg-'));
+    dir = scratchDir('svc-outage-pg-');
     chmodSync(dir, 0o755);
     port = await freePort();
     const db = await startDatabase();
