@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchDir } from '../support/scratch.js';
 
 /**
  * The published artefact: build sdk/ with tsc, `npm pack` it, check what the
@@ -33,7 +33,7 @@ let tarball: string;
 let packedFiles: string[];
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'svc-sdk-pack-'));
+  work = scratchDir('svc-sdk-pack-');
   rmSync(path.join(sdkDir, 'dist'), { recursive: true, force: true });
   await run(process.execPath, [tsc, '-p', path.join(sdkDir, 'tsconfig.build.json')], { cwd: sdkDir });
   const { stdout } = await run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: sdkDir, env: npmEnv });

