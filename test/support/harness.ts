@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { ConfigSchema, type Config } from '../../server/config.js';
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../server/http/app.js';
@@ -116,11 +116,33 @@ export function useTestApp(overrides: Partial<Record<keyof Config, string>> = {}
     });
   });
   afterAll(async () => {
-    await app.server?.close(1000);
-    await app.orm?.close(true);
-    await dropDatabase();
+    const watch = teardownWatch(await app.orm?.em.getConnection().getNativeClient());
+    try {
+      await app.server?.close(1000);
+      watch.step('orm.close');
+      await app.orm?.close(true);
+      watch.step('drop database');
+      await dropDatabase();
+    } finally {
+      watch.done();
+    }
   });
   return app;
+}
+
+/**
+ * A teardown that has not ended after 10 s says, on stderr, which step it is in and what the database pool holds: a
+ * file's teardown has run into the 60 s hook bound twice in hundreds of runs, and this is what the next one should show.
+ */
+function teardownWatch(pool: { totalCount: number; idleCount: number; waitingCount: number } | undefined) {
+  let step = 'server.close';
+  const started = Date.now();
+  const timer = setInterval(() => {
+    const held = pool ? `; pool total ${pool.totalCount}, idle ${pool.idleCount}, waiting ${pool.waitingCount}` : '';
+    process.stderr.write(`${expect.getState().testPath}: teardown in ${step} after ${Date.now() - started} ms${held}\n`);
+  }, 10_000);
+  timer.unref();
+  return { step: (name: string) => void (step = name), done: () => clearInterval(timer) };
 }
 
 export async function toTestResponse(res: Response): Promise<TestResponse> {
