@@ -28,10 +28,15 @@ function memoryFsWithRoom(): boolean {
 
 /** Folders of earlier runs that ended without their teardown (killed): held in memory until removed. */
 function removeAbandonedRuns(): void {
+  const ofRun = new RegExp(`^${PREFIX}(\\d+)-`);
   for (const name of readdirSync(MEMORY_FS)) {
-    const pid = Number(/^svc-test-run-(\d+)-/.exec(name)?.[1]);
+    const pid = Number(ofRun.exec(name)?.[1]);
     if (!pid || isRunning(pid)) continue;
-    rmSync(path.join(MEMORY_FS, name), { recursive: true, force: true });
+    try {
+      rmSync(path.join(MEMORY_FS, name), { recursive: true, force: true });
+    } catch {
+      // Another user's: theirs to remove.
+    }
   }
 }
 
