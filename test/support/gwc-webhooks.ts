@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
+import { expect } from 'vitest';
 import type { TestApp, TestResponse } from './harness.js';
 
 /** A fresh endpoint signing secret, shaped as the provider shows it. */
@@ -94,4 +95,31 @@ export function deliverGwc(app: TestApp, path: string, delivery: { body: string;
     },
     body: delivery.body,
   });
+}
+
+/**
+ * The provider-first merge (docs/evidence.md, "The chain of one preparation"): the merchant reports `authorized` for an
+ * attempt naming the preparation; the provider's signed capture of a new PaymentIntent arrives first and files a
+ * provisional payment; the merchant's capture report of that PaymentIntent merges it into the attempt. `report` sends
+ * a merchant report (endpoint 13), `deliver` a signed delivery and answers its body. `created` is the PaymentIntent's.
+ */
+export async function providerFirstMerge(
+  io: { report(json: Record<string, unknown>): Promise<TestResponse>; deliver(event: Record<string, unknown>): Promise<unknown> },
+  payment: { preparationId: string; amountMinor: number; metadata: Record<string, string> },
+): Promise<{ pi: string; attemptId: string; created: number }> {
+  const { preparationId, amountMinor, metadata } = payment;
+  const pi = newPaymentIntentId();
+  const attemptId = `att_${randomUUID()}`;
+  const created = Math.floor(Date.now() / 1000) - 600;
+  const at = (offset: number) => new Date((created + offset) * 1000).toISOString();
+  const report = (json: Record<string, unknown>) => io.report({ attemptId, amountMinor, enrichmentRequestId: preparationId, ...json });
+
+  expect((await report({ status: 'authorized', capturedAmountMinor: 0, occurredAt: at(0) })).status).toBe(200);
+  const succeeded = paymentIntent({ id: pi, amount: amountMinor, amount_received: amountMinor, status: 'succeeded', metadata });
+  expect(await io.deliver(gwcEvent('payment_intent.succeeded', succeeded, { created: created + 10 }))).toMatchObject({
+    status: 'captured',
+    duplicate: false,
+  });
+  expect((await report({ paymentIntentId: pi, capturedAmountMinor: amountMinor, occurredAt: at(20) })).status).toBe(200);
+  return { pi, attemptId, created };
 }

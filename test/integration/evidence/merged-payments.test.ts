@@ -1,18 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { charge, deliverGwc, gwcEvent, newPaymentIntentId, newSecret, paymentIntent, signed } from '../../support/gwc-webhooks.js';
+import { charge, deliverGwc, gwcEvent, newSecret, providerFirstMerge, signed } from '../../support/gwc-webhooks.js';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { invoiceReader } from '../../support/ledger-flow.js';
 import { bodyFor, preparationFlow, type Reader } from '../../support/preparation-flow.js';
 import { gwcReport } from '../../support/reports.js';
+import { currentUtcMonth } from '../../support/utc-month.js';
 
 const app = useLedgerApp({ sandbox: { invoices: 2, items: 2 } });
 const { sql, post, confirmMappings } = preparationFlow(app);
 
-const now = new Date();
-const thisMonth = {
-  from: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString(),
-  to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString(),
-};
+const { range: thisMonth } = currentUtcMonth();
 
 interface World {
   reader: Reader;
@@ -34,38 +31,14 @@ async function reviewChain(options: { metadata: boolean; refund: boolean }) {
   expect(prepared.body.data.mode).toBe('enhanced');
   const preparationId = prepared.body.preparation.id as string;
   const total = w.invoice.totalAmountMinor;
-  const pi = newPaymentIntentId();
-  const attemptId = `att_${crypto.randomUUID()}`;
-  const created = Math.floor(Date.now() / 1000) - 600;
-  const at = (offset: number) => new Date((created + offset) * 1000).toISOString();
-  const report = (json: Record<string, unknown>) =>
-    app.request('/api/v1/gwc/payment-reports', { method: 'POST', key: w.paymentsKey, json: gwcReport(json) });
-
-  const authorized = await report({
-    attemptId,
-    status: 'authorized',
-    amountMinor: total,
-    capturedAmountMinor: 0,
-    enrichmentRequestId: preparationId,
-    occurredAt: at(0),
-  });
-  expect(authorized.status).toBe(200);
-  const metadata = options.metadata ? { svc_preparation_id: preparationId } : {};
-  const succeeded = gwcEvent(
-    'payment_intent.succeeded',
-    paymentIntent({ id: pi, amount: total, amount_received: total, status: 'succeeded', metadata }),
-    { created: created + 10 },
+  const metadata: Record<string, string> = options.metadata ? { svc_preparation_id: preparationId } : {};
+  const { pi, attemptId, created } = await providerFirstMerge(
+    {
+      report: (json) => app.request('/api/v1/gwc/payment-reports', { method: 'POST', key: w.paymentsKey, json: gwcReport(json) }),
+      deliver: async (event) => (await deliverGwc(app, w.path, signed(w.secret, event))).body,
+    },
+    { preparationId, amountMinor: total, metadata },
   );
-  expect((await deliverGwc(app, w.path, signed(w.secret, succeeded))).body).toMatchObject({ status: 'captured', duplicate: false });
-  const captured = await report({
-    attemptId,
-    paymentIntentId: pi,
-    amountMinor: total,
-    capturedAmountMinor: total,
-    enrichmentRequestId: preparationId,
-    occurredAt: at(20),
-  });
-  expect(captured.status).toBe(200);
   if (options.refund) {
     const refunded = gwcEvent(
       'charge.refunded',

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deliver, newKeys, transactionNotification } from '../../support/gwa-webhooks.js';
-import { charge, deliverGwc, gwcEvent, newPaymentIntentId, newSecret, paymentIntent, signed } from '../../support/gwc-webhooks.js';
+import {
+  charge,
+  deliverGwc,
+  gwcEvent,
+  newPaymentIntentId,
+  newSecret,
+  paymentIntent,
+  providerFirstMerge,
+  signed,
+} from '../../support/gwc-webhooks.js';
 import { useLedgerApp } from '../../support/ledger-app.js';
 import { invoiceReader, linkedProvider } from '../../support/ledger-flow.js';
 import { bodyFor, preparationFlow, type Reader, confirmMapping } from '../../support/preparation-flow.js';
@@ -169,32 +178,11 @@ describe('qualification.summary: verified preparations and volume are the eviden
     const gwc = await gwcIntegration();
     const preparationId = await gwc.prepare('1001');
     const total = w.invoices['1001'].totalAmountMinor;
-    const pi = newPaymentIntentId();
-    const attemptId = `att_${randomUUID()}`;
-    const created = Math.floor(Date.now() / 1000) - 600;
-    const at = (offset: number) => new Date((created + offset) * 1000).toISOString();
-    const authorized = await gwc.report({
-      attemptId,
-      status: 'authorized',
+    const { pi, attemptId } = await providerFirstMerge(gwc, {
+      preparationId,
       amountMinor: total,
-      capturedAmountMinor: 0,
-      enrichmentRequestId: preparationId,
-      occurredAt: at(0),
+      metadata: { svc_preparation_id: preparationId },
     });
-    expect(authorized.status).toBe(200);
-    expect(await gwc.deliver(succeeded(pi, total, created + 10, { svc_preparation_id: preparationId }))).toMatchObject({
-      status: 'captured',
-      duplicate: false,
-    });
-    const captured = await gwc.report({
-      attemptId,
-      paymentIntentId: pi,
-      amountMinor: total,
-      capturedAmountMinor: total,
-      enrichmentRequestId: preparationId,
-      occurredAt: at(20),
-    });
-    expect(captured.status).toBe(200);
     const payments = await sql(
       `select attempt_id, provider_payment_id, (merged_into_id is not null) as merged from tracked_payments where integration_id = ? order by merged_into_id nulls first`,
       [gwc.integrationId],
