@@ -138,13 +138,19 @@ describe('the key directory when the database fails under it', () => {
     const epoch = async () =>
       (await sql<{ value: string }>`select value::text as value from auth_epoch where id`.execute(pool)).rows[0]!.value;
     let clock = 1_000_000;
+    // A key issued before the directory: the creation listing holds its prefix once that listing has been answered.
+    const earlier = /^svck_sandbox_([0-9a-f]{16})_/.exec(
+      (await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] })).key,
+    )![1]!;
     const keys = cachedKeyDirectory(unitOfWorkOn(counting), epoch, () => clock);
     expect(await keys.find(randomBytes(8).toString('hex'))).toBeUndefined();
+    // Answered, not only sent: a listing still in flight when the next key is issued could read that key's epoch.
     await until(
-      'the listing at creation',
-      async () => listings(),
-      (n) => n === 1,
+      'the listing at creation, answered',
+      async () => keys.holds!(earlier),
+      (held) => held,
     );
+    expect(listings()).toBe(1);
     // A real failure under every listing: the table it reads is gone. A key issued just before moves the epoch.
     const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
     const issued = /^svck_sandbox_([0-9a-f]{16})_/.exec(tenant.key)![1]!;
