@@ -1,6 +1,6 @@
 /**
  * The benches' harness. Everything measured runs as production runs it, each in its own process:
- * - the service exactly as `npm start` runs it (`node scripts/start.mjs`: the compiled `dist/`, built first when
+ * - the service exactly as `npm start` runs it (`node [its options] scripts/start.mjs`: the compiled `dist/`, built first when
  *   stale), production defaults apart from the lifted rate limits below and `LOG_LEVEL` (`warn` unless set);
  * - each baseline (`bench/baseline-server.mjs`: a bare Express 5 echo, + 1 INSERT, + HMAC verify + 1 INSERT) on
  *   plain Node;
@@ -43,6 +43,18 @@ export const UNLIMITED_RATE = {
 } as const;
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The Node options of `npm start` (package.json's `start` script, `node [options] scripts/start.mjs`): the service is
+ * started with exactly these, so a setting of the production start is measured as production runs it.
+ */
+export const START_NODE_OPTIONS: readonly string[] = (() => {
+  const start = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const words = start.trim().split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== 'scripts/start.mjs')
+    throw new Error(`npm start is not \`node [options] scripts/start.mjs\`: ${start}`);
+  return words.slice(1, -1);
+})();
 const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
 const GENERATOR = fileURLToPath(new URL('./load-generator.ts', import.meta.url));
 const BASELINE = fileURLToPath(new URL('./baseline-server.mjs', import.meta.url));
@@ -111,7 +123,7 @@ function stopper(child: ChildProcess, cleanup = () => {}): () => Promise<void> {
 }
 
 /**
- * The service as `npm start` runs it: `node [nodeFlags] scripts/start.mjs` (no tsx, no npm wrapper, so `pid` is the
+ * The service as `npm start` runs it: `node [npm start's options] [nodeFlags] scripts/start.mjs` (no tsx, no npm wrapper, so `pid` is the
  * service's own process), on `db`, port chosen by the system, a throw-away SVC_DATA_DIR, the bench's admin token and
  * the lifted rate limits; `env` adds or overrides settings (SVC_WORKERS, SVC_RATE_LIMIT_LEASE, ...). Every other
  * setting keeps its production default. Start services one after the other: a stale dist/ is rebuilt by the first.
@@ -121,7 +133,7 @@ export async function startService(
   options: { env?: Record<string, string>; nodeFlags?: string[] } = {},
 ): Promise<ServiceProcess> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-data-'));
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), 'scripts/start.mjs'], {
+  const child = spawn(process.execPath, [...START_NODE_OPTIONS, ...(options.nodeFlags ?? []), 'scripts/start.mjs'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

@@ -48,8 +48,8 @@ export function isStorableText(text: string): boolean {
   return !NUL_OR_SURROGATE.test(text) || !UNSTORABLE.test(text);
 }
 
-function stringIssue(text: string, scanSecrets: boolean): Omit<Issue, 'path'> | undefined {
-  if (!isStorableText(text)) return UNSTORABLE_TEXT;
+function stringIssue(text: string, scanSecrets: boolean, storableKnown = false): Omit<Issue, 'path'> | undefined {
+  if (!storableKnown && !isStorableText(text)) return UNSTORABLE_TEXT;
   if (!scanSecrets) return undefined;
   if (containsCardNumber(text)) return CARD_DATA;
   if (containsSecretValue(text)) return CREDENTIAL;
@@ -74,10 +74,11 @@ export const rememberedNameStats = () => propertyNames.stats();
  * parsed JSON body, and objects or arrays nested deeper than MAX_NESTING_DEPTH (not entered; the issue names
  * where the limit was hit). Issues name the path only, never the value (it must
  * not be echoed or logged), in document order. The walk never goes deeper than
- * the limit, so no body can exhaust the call stack.
+ * the limit, so no body can exhaust the call stack. `storableTextKnown`: the caller knows every string and name is
+ * well-formed text without NUL (a body parsed from UTF-8 without a \u escape), so that check is skipped.
  */
-export function findSecrets(body: unknown): Issue[] {
-  return inspect(body, true);
+export function findSecrets(body: unknown, options: { storableTextKnown?: boolean } = {}): Issue[] {
+  return inspect(body, true, options.storableTextKnown === true);
 }
 
 /**
@@ -120,11 +121,14 @@ class Inspection {
   readonly issues: Issue[] = [];
   private readonly trail: (string | number)[] = [];
 
-  constructor(private readonly scanSecrets: boolean) {}
+  constructor(
+    private readonly scanSecrets: boolean,
+    private readonly storableKnown: boolean,
+  ) {}
 
   visit(value: unknown, depth: number): void {
     if (typeof value === 'string') {
-      const issue = stringIssue(value, this.scanSecrets);
+      const issue = stringIssue(value, this.scanSecrets, this.storableKnown);
       if (issue) this.report(issue);
       return;
     }
@@ -162,8 +166,8 @@ class Inspection {
   }
 }
 
-function inspect(body: unknown, scanSecrets: boolean): Issue[] {
-  const inspection = new Inspection(scanSecrets);
+function inspect(body: unknown, scanSecrets: boolean, storableKnown = false): Issue[] {
+  const inspection = new Inspection(scanSecrets, storableKnown);
   inspection.visit(body, 1);
   return inspection.issues;
 }

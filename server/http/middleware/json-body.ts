@@ -11,6 +11,14 @@ function charsetOf(contentType: string | undefined): string | undefined {
   return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
 }
 
+const COMMON_JSON_TYPES: ReadonlySet<string> = new Set([
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json;charset=utf-8',
+  'application/json; charset=UTF-8',
+  'application/json;charset=UTF-8',
+]);
+
 /**
  * Bodies must be JSON in UTF-8 (RFC 8259): anything else is refused before
  * parsing (415). A body declared in another charset would otherwise be decoded
@@ -18,6 +26,8 @@ function charsetOf(contentType: string | undefined): string | undefined {
  */
 export const requireJsonContentType: RequestHandler = (req, _res, next) => {
   if (!hasBody(req.headers)) return next();
+  // The spellings nearly every client sends, accepted without parsing the media type (the checks below accept them too).
+  if (COMMON_JSON_TYPES.has(req.headers['content-type'] ?? '')) return next();
   if (!req.is('application/json')) {
     next(new DomainError('unsupported_media_type', 'Request bodies must be sent as Content-Type: application/json'));
     return;
@@ -121,11 +131,24 @@ function parseStrictJson(bytes: Buffer): unknown {
   if (text.length === 0) return {};
   const first = text[0] === '{' || text[0] === '[' ? text[0] : FIRST_NON_WHITESPACE.exec(text)?.[1];
   if (first !== '{' && first !== '[') throw bodyError('entity.parse.failed', 'The request body is not a JSON object or array');
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (err) {
     throw bodyError('entity.parse.failed', (err as Error).message);
   }
+  // Text decoded from UTF-8 is well-formed (an invalid sequence decodes as U+FFFD) and JSON holds no raw NUL: only a
+  // \u escape can put a NUL or an unpaired surrogate into a parsed string or name.
+  if (!text.includes('\\u')) wellFormedBodies.add(body as object);
+  return body;
+}
+
+/** Bodies parsed here whose every string and property name is well-formed text without NUL (`storableTextOnly`). */
+const wellFormedBodies = new WeakSet<object>();
+
+/** Whether every string and property name of `body` is known to be storable text (it was parsed from text without a \u escape). */
+export function storableTextOnly(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && wellFormedBodies.has(body);
 }
 
 /**

@@ -7,7 +7,7 @@ import { authenticate } from '../../domain/auth/authenticate.js';
 import type { KeyDirectory } from '../../domain/auth/key-directory.js';
 import { DomainError } from '../../domain/errors.js';
 import { findSecrets, findSecretsInParameters, refusalMessage } from '../../domain/guard/secrets-guard.js';
-import { readJsonBody } from './json-body.js';
+import { readJsonBody, storableTextOnly } from './json-body.js';
 import type { ApiRateLimit } from './rate-limit.js';
 import type { FailedAuthentications } from './failed-auth-gate.js';
 import { clientOf } from '../client-identity.js';
@@ -81,7 +81,7 @@ export function routeGuards(
       });
       await rateLimit.check(req.auth.apiKeyId);
       await readBody(req, res, access, deps.config.SVC_BODY_LIMIT_BYTES);
-      const issues = findSecrets(req.body);
+      const issues = findSecrets(req.body, { storableTextKnown: storableTextOnly(req.body) });
       // Parameters are text too: card data, credentials and text PostgreSQL cannot store are refused as in a body.
       const parameterIssues = parametersOf(req) === undefined ? [] : findSecretsInParameters({ ...req.params }, { ...req.query });
       if (parameterIssues.length > 0) issues.unshift(...parameterIssues);

@@ -43,6 +43,30 @@ describe('request bodies are read after authentication, within the route limit',
     expect(stored).toEqual([{ n: 0 }]);
   });
 
+  it.each([
+    ['application/json', 200],
+    ['application/json; charset=utf-8', 200],
+    ['application/json;charset=utf-8', 200],
+    ['application/json; charset=UTF-8', 200],
+    ['application/json;charset=UTF-8', 200],
+    // Spellings past the common ones are parsed as media types: the same rules, no shortcut.
+    ['Application/JSON; Charset="utf8"', 200],
+    ['application/json ; charset=latin1', 415],
+    ['application/json; charset=utf-16', 415],
+    ['application/jsonx', 415],
+    ['text/plain', 415],
+  ])('when a report is sent as %s, then %i', async (contentType, status) => {
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
+    const res = await app.request('/api/v1/gwc/payment-reports', {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body: JSON.stringify(gwcReport()),
+      key: tenant.key,
+    });
+    expect(res.status).toBe(status);
+    if (status === 415) expect(res.body.error.type).toBe('unsupported_media_type');
+  });
+
   it('when a body of exactly 16 KiB is sent, then it is read and validated', async () => {
     const tenant = await createTenant(app, { provider: 'gwc', scopes: ['payments:write'] });
     const base = JSON.stringify({ ...gwcReport(), padding: '' });

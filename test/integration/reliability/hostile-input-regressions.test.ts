@@ -3,6 +3,7 @@ import { TEST_ADMIN_TOKEN, useTestApp } from '../../support/harness.js';
 import { gwcReport } from '../../support/reports.js';
 import { createTenant } from '../../support/tenants.js';
 import { rowCounts } from './support/row-counts.js';
+import { happyInvoice } from '../../unit/enrichment/support/invoices.js';
 
 /** Requests the contract fuzzer found answered with a 500; each now gets its documented 4xx and stores nothing. */
 describe('hostile input found by fuzzing', () => {
@@ -91,6 +92,44 @@ describe('hostile input found by fuzzing', () => {
     expect(((await query.json()) as any).error.data.issues).toEqual([issue('cursor')]);
 
     expect(await rowCounts(app.orm)).toEqual(before);
+  });
+
+  it("when a body has no \\u escape, then its bytes alone decide the text: a surrogate's UTF-8 bytes decode as U+FFFD, the same name as an escape is refused", async () => {
+    // The guard skips its well-formed-text check for a body parsed without a \u escape (json-body.ts): what makes that
+    // sound is that decoding UTF-8 never yields an unpaired surrogate or a NUL outside an escape.
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['enrichment:write'] });
+    const before = await rowCounts(app.orm);
+    const text = JSON.stringify({
+      invoice: {
+        ...happyInvoice(),
+        lineItems: happyInvoice().lineItems.map((l, i) => (i === 0 ? { ...l, productName: 'Acme SURROGATE' } : l)),
+      },
+    });
+    const post = (body: Buffer) =>
+      fetch(`${app.url}/api/v1/gwc/payment-intent-enrichment`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${tenant.key}` },
+        body,
+      });
+    const [head, tail] = text.split('SURROGATE') as [string, string];
+    // U+D800 encoded as if it were a character (CESU-8 / WTF-8): not UTF-8; each of its bytes decodes as U+FFFD.
+    const bytes = await post(Buffer.concat([Buffer.from(head), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from(tail)]));
+    const enriched = (await bytes.json()) as any;
+    expect(bytes.status).toBe(200);
+    expect(enriched.data.amount_details.line_items.map((l: any) => l.product_name)).toContain('Acme \ufffd\ufffd\ufffd');
+
+    const escaped = await post(Buffer.from(text.replace('SURROGATE', '\\ud800')));
+    expect(escaped.status).toBe(400);
+    expect(((await escaped.json()) as any).error.issues).toEqual([
+      {
+        code: 'invalid_text',
+        path: 'invoice.lineItems[0].productName',
+        message: 'Text must be well-formed Unicode (no unpaired surrogate) without NUL characters',
+      },
+    ]);
+    // The success left its enrichment record; the refusal nothing.
+    const after = await rowCounts(app.orm);
+    expect(after).toEqual({ ...before, enrichment_records: before.enrichment_records! + 1 });
   });
 
   it.each([
