@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { writeJsonAsText } from './json-response.js';
 import express, { type Express } from 'express';
 import { buildOpenApiDocument } from '../../contract/openapi.js';
 import type { Config } from '../config.js';
@@ -79,6 +80,8 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
   // One spelling per path: routes match only as declared (canonical-path.ts refuses other spellings first).
   app.set('case sensitive routing', true);
+  // JSON answers are written as text, without Express's Buffer copy of each (json-response.ts).
+  writeJsonAsText(app);
 
   defineRequestStorage(app, deps.orm);
   collectProcessMetrics();

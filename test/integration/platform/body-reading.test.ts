@@ -1,8 +1,10 @@
+import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../support/harness.js';
 import { createTenant } from '../../support/tenants.js';
 import { gwcReport } from '../../support/reports.js';
+import { happyInvoice } from '../../unit/enrichment/support/invoices.js';
 
 const REPORT_LIMIT = {
   error: { type: 'payload_too_large', message: 'The request body exceeds the limit of 16384 bytes for this endpoint', issues: [] },
@@ -65,6 +67,46 @@ describe('request bodies are read after authentication, within the route limit',
     });
     expect(res.status).toBe(status);
     if (status === 415) expect(res.body.error.type).toBe('unsupported_media_type');
+  });
+
+  it.each([
+    ['one write', 1],
+    ['three writes, a character split between two', 3],
+  ])('when a body of declared length arrives in %s, then it is read whole', async (_, writes) => {
+    // One chunk is decoded where it lies; several are copied into one buffer first (json-body.ts): both read the same text.
+    const tenant = await createTenant(app, { provider: 'gwc', scopes: ['enrichment:write'] });
+    const invoice = { ...happyInvoice(), lineItems: happyInvoice().lineItems.map((l) => ({ ...l, productName: 'Größe ✓ Ärger' })) };
+    const bytes = Buffer.from(JSON.stringify({ invoice }));
+    const split = bytes.indexOf(Buffer.from('✓')) + 1;
+    const parts = writes === 1 ? [bytes] : [bytes.subarray(0, split), bytes.subarray(split, split + 10), bytes.subarray(split + 10)];
+    const answer = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const url = new URL('/api/v1/gwc/payment-intent-enrichment', app.url);
+      const req = httpRequest(
+        url,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': String(bytes.length), authorization: `Bearer ${tenant.key}` },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()) }));
+        },
+      );
+      req.on('error', reject);
+      req.flushHeaders();
+      let i = 0;
+      const next = () => {
+        if (i === parts.length) return req.end();
+        req.write(parts[i++]);
+        setTimeout(next, 20);
+      };
+      next();
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.amount_details.line_items.map((l: any) => l.product_name)).toEqual(
+      invoice.lineItems.map(() => 'Größe ✓ Ärger'),
+    );
   });
 
   it('when a body of exactly 16 KiB is sent, then it is read and validated', async () => {
