@@ -96,6 +96,8 @@ function digitValue(c: number): number {
  * yet), so it never skips a text the scan would refuse.
  */
 function mayHoldCardNumber(text: string): boolean {
+  // Fewer characters than the shortest card number has digits (most names, codes, quantities and units).
+  if (text.length < MIN_PAN) return false;
   let digits = 0;
   for (let i = 0; i < text.length; i++) {
     const kind = CLASS[text.charCodeAt(i)];
