@@ -399,6 +399,21 @@ function processTable(): Map<string, { ppid: string; ticks: number }> {
 }
 
 /**
+ * CPU time (ms) used so far by a process's main thread alone (its JavaScript, where a Node process is bound), from
+ * /proc; the rest of the process (V8's collector and compiler threads, libuv's pool) is its total less this.
+ * Undefined without /proc.
+ */
+export function mainThreadCpuMs(pid: string | number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * CPU time (ms) used so far by a process and all its descendants, from /proc. A process that exited is no longer
  * counted, so read it around loads on processes that stay up (a pool that keeps its connections). Undefined without /proc.
  */
