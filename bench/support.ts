@@ -382,6 +382,13 @@ export function printRatios(baselineName: string, paths: Measured[], ratios: Rat
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 /** utime + stime (ticks) and parent of every process, from /proc; processes that vanish while read are skipped. */
+/** The parent and the CPU ticks (user + system) of a /proc `stat` line, of a process or of one of its threads. */
+function statFields(stat: string): { ppid: string; ticks: number } {
+  // Fields after the command name (which may hold spaces): state ppid … utime(14) stime(15), 1-based.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { ppid: fields[1]!, ticks: Number(fields[11]) + Number(fields[12]) };
+}
+
 function processTable(): Map<string, { ppid: string; ticks: number }> {
   const table = new Map<string, { ppid: string; ticks: number }>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
@@ -391,9 +398,7 @@ function processTable(): Map<string, { ppid: string; ticks: number }> {
     } catch {
       continue;
     }
-    // Fields after the command name (which may hold spaces): state ppid … utime(14) stime(15), 1-based.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    table.set(pid, { ppid: fields[1]!, ticks: Number(fields[11]) + Number(fields[12]) });
+    table.set(pid, statFields(stat));
   }
   return table;
 }
@@ -405,9 +410,7 @@ function processTable(): Map<string, { ppid: string; ticks: number }> {
  */
 export function mainThreadCpuMs(pid: string | number): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    return (statFields(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8')).ticks * 1000) / TICKS_PER_SECOND;
   } catch {
     return undefined;
   }

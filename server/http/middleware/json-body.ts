@@ -58,12 +58,21 @@ export function parseJsonBody(limitBytes: number): RequestHandler {
  * (compressed, chunked, over the limit) goes through the general parser, which
  * answers it as before.
  */
-export function readJsonBody(req: Request, res: Response, limitBytes: number): Promise<void> {
+export function readJsonBody(req: Request, res: Response, limitBytes: number): Promise<BodyText> {
   const declared = plainDeclaredLength(req, limitBytes);
   if (declared !== undefined) return readDeclaredJson(req, declared);
   return new Promise((resolve, reject) => {
-    parseJsonBody(limitBytes)(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
+    parseJsonBody(limitBytes)(req, res, (err?: unknown) => (err ? reject(err) : resolve({ storableTextOnly: false })));
   });
+}
+
+/** What the reader knows of a body's text once it is parsed. */
+export interface BodyText {
+  /**
+   * Every string and property name is well-formed text without NUL: the body was parsed from UTF-8 without a `\u`
+   * escape (decoding UTF-8 never yields an unpaired surrogate, and JSON holds no raw NUL). False when not known.
+   */
+  storableTextOnly: boolean;
 }
 
 /** The declared length of an uncompressed, unchunked body within the limit; otherwise undefined. */
@@ -88,18 +97,18 @@ function bodyError(type: 'entity.parse.failed' | 'request.aborted' | 'request.si
  * collections of the whole heap far more often (docs/performance.md, "Memory outside the heap"). A body in several
  * chunks is copied into one buffer, then decoded.
  */
-function readDeclaredJson(req: Request, length: number): Promise<void> {
+function readDeclaredJson(req: Request, length: number): Promise<BodyText> {
   return new Promise((resolve, reject) => {
     let single: Buffer | undefined;
     let body: Buffer | undefined;
     let received = 0;
-    const finish = (err?: Error) => {
+    const finish = (err?: Error, text?: BodyText) => {
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('close', onClose);
       req.off('error', onClose);
       if (err) reject(err);
-      else resolve();
+      else resolve(text!);
     };
     const onData = (chunk: Buffer) => {
       // Node's parser never passes more than the declared length; checked anyway, as the general parser does.
@@ -114,8 +123,9 @@ function readDeclaredJson(req: Request, length: number): Promise<void> {
     const onEnd = () => {
       if (received !== length) return finish(bodyError('request.size.invalid', 'request size did not match content length'));
       try {
-        req.body = parseStrictJson((single ?? body)!);
-        finish();
+        const parsed = parseStrictJson((single ?? body)!);
+        req.body = parsed.body;
+        finish(undefined, parsed);
       } catch (err) {
         finish(err as Error);
       }
@@ -135,11 +145,11 @@ const FIRST_NON_WHITESPACE = /^[\x20\x09\x0a\x0d]*(.)/;
  * UTF-8 JSON as the general parser reads it in strict mode: a leading byte-order
  * mark is dropped, and only an object or an array is a body.
  */
-function parseStrictJson(bytes: Buffer): unknown {
+function parseStrictJson(bytes: Buffer): { body: unknown } & BodyText {
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const text = bytes.toString('utf8', bom ? 3 : 0);
   // As the general parser: a body that is only a byte-order mark reads as an empty object.
-  if (text.length === 0) return {};
+  if (text.length === 0) return { body: {}, storableTextOnly: true };
   const first = text[0] === '{' || text[0] === '[' ? text[0] : FIRST_NON_WHITESPACE.exec(text)?.[1];
   if (first !== '{' && first !== '[') throw bodyError('entity.parse.failed', 'The request body is not a JSON object or array');
   let body: unknown;
@@ -148,18 +158,8 @@ function parseStrictJson(bytes: Buffer): unknown {
   } catch (err) {
     throw bodyError('entity.parse.failed', (err as Error).message);
   }
-  // Text decoded from UTF-8 is well-formed (an invalid sequence decodes as U+FFFD) and JSON holds no raw NUL: only a
-  // \u escape can put a NUL or an unpaired surrogate into a parsed string or name.
-  if (!text.includes('\\u')) wellFormedBodies.add(body as object);
-  return body;
-}
-
-/** Bodies parsed here whose every string and property name is well-formed text without NUL (`storableTextOnly`). */
-const wellFormedBodies = new WeakSet<object>();
-
-/** Whether every string and property name of `body` is known to be storable text (it was parsed from text without a \u escape). */
-export function storableTextOnly(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && wellFormedBodies.has(body);
+  // Only a \u escape can put a NUL or an unpaired surrogate into a parsed string or name (`BodyText`).
+  return { body, storableTextOnly: !text.includes('\\u') };
 }
 
 /**

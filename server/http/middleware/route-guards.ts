@@ -7,7 +7,7 @@ import { authenticate } from '../../domain/auth/authenticate.js';
 import type { KeyDirectory } from '../../domain/auth/key-directory.js';
 import { DomainError } from '../../domain/errors.js';
 import { findSecrets, findSecretsInParameters, refusalMessage } from '../../domain/guard/secrets-guard.js';
-import { readJsonBody, storableTextOnly } from './json-body.js';
+import { readJsonBody, type BodyText } from './json-body.js';
 import type { ApiRateLimit } from './rate-limit.js';
 import type { FailedAuthentications } from './failed-auth-gate.js';
 import { clientOf } from '../client-identity.js';
@@ -29,10 +29,10 @@ function routeAccess(req: Request): RouteAccess {
 }
 
 /** Read the body within the route's limit; over the route's own (smaller) limit, 413 names that limit. */
-async function readBody(req: Request, res: Response, access: RouteAccess, deploymentLimit: number): Promise<void> {
+async function readBody(req: Request, res: Response, access: RouteAccess, deploymentLimit: number): Promise<BodyText> {
   const routeLimit = access.maxBodyBytes !== undefined && access.maxBodyBytes < deploymentLimit ? access.maxBodyBytes : undefined;
   try {
-    await readJsonBody(req, res, routeLimit ?? deploymentLimit);
+    return await readJsonBody(req, res, routeLimit ?? deploymentLimit);
   } catch (err) {
     if (routeLimit !== undefined && (err as { type?: string }).type === 'entity.too.large') {
       throw new DomainError('payload_too_large', `The request body exceeds the limit of ${routeLimit} bytes for this endpoint`);
@@ -80,8 +80,8 @@ export function routeGuards(
         throw err;
       });
       await rateLimit.check(req.auth.apiKeyId);
-      await readBody(req, res, access, deps.config.SVC_BODY_LIMIT_BYTES);
-      const issues = findSecrets(req.body, { storableTextKnown: storableTextOnly(req.body) });
+      const text = await readBody(req, res, access, deps.config.SVC_BODY_LIMIT_BYTES);
+      const issues = findSecrets(req.body, { storableTextKnown: text.storableTextOnly });
       // Parameters are text too: card data, credentials and text PostgreSQL cannot store are refused as in a body.
       const parameterIssues = parametersOf(req) === undefined ? [] : findSecretsInParameters({ ...req.params }, { ...req.query });
       if (parameterIssues.length > 0) issues.unshift(...parameterIssues);

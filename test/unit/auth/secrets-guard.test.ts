@@ -205,6 +205,13 @@ describe('card-number detection', () => {
     );
   });
 
+  it('when a text is exactly a 13-digit PAN and nothing else, then it is card data: the shortest text the scan reads', () => {
+    // Text shorter than 13 characters skips the scan (card-numbers.ts); a bare 13-digit PAN is the boundary.
+    expect(containsCardNumber('4222222222222')).toBe(true);
+    expect(containsCardNumber('４２２２２２２２２２２２２')).toBe(true);
+    expect(containsCardNumber('422222222222')).toBe(false);
+  });
+
   it('when an ungrouped PAN is glued to other digits into a group over 19 digits, then it is card data', () => {
     fc.assert(
       fc.property(
