@@ -58,7 +58,7 @@ const CATEGORIES: [string, RegExp][] = [
     /node_modules\/(pg|pg-[a-z]+|@mikro-orm|postgres-[a-z]+|kysely|lodash)\/|\/server\/persistence\//,
   ],
   ['logging (pino)', /node_modules\/(pino|sonic-boom|thread-stream|fast-redact|pino-std-serializers)\//],
-  // Matching a request to its route apart from the rest of Express: what the routing by path (routing.ts) cuts.
+  // Matching a request to its route apart from the rest of Express: what routing by path (server/http/routing.ts) cuts.
   ['Express routing (router, path-to-regexp)', /node_modules\/(router|path-to-regexp)\//],
   [
     'Express (body parsing, response and its socket write)',

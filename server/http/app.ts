@@ -11,6 +11,7 @@ import { errorEnvelope, notFound } from './middleware/error-envelope.js';
 import { parseJsonBody, refuseUnsafeBody, requireJsonContentType } from './middleware/json-body.js';
 import { defineRequestStorage, requestContext } from './middleware/request-context.js';
 import { apiAccess, mountApi } from './router.js';
+import { routeByPath } from './routing.js';
 import { ADMIN_TRPC_PATH, failedAuthentications, OPENAPI_PATH } from './middleware/failed-auth-gate.js';
 import { adminGate } from './middleware/admin-gate.js';
 import { isAdminAuthorized } from '../../admin/context.js';
@@ -119,6 +120,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(gwaWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures, deliveries));
   app.use(gwcWebhookRoutes(() => deps.webhooks, deps.config.SVC_RESPONSE_VALIDATION, webhookLimit, failures, refusals, deliveries));
   app.use(requireJsonContentType);
+  // The contract's parameterless routes (every hot endpoint) are found by path from here, not after every router below.
+  const api = routeByPath(app);
+  app.use(api.dispatch);
   // The operator token before anything of the request is read (admin-gate.ts), then the body within its limit.
   app.use(ADMIN_TRPC_PATH, adminGate(deps.adminToken, failures), parseJsonBody(deps.config.SVC_BODY_LIMIT_BYTES), refuseUnsafeBody);
 
@@ -129,7 +133,7 @@ export function createApp(deps: AppDeps): Express {
   });
   mountAdmin(app, deps);
   app.use(ledgerConsentRoutes(() => deps.ledger));
-  mountApi(app, deps, access, failures);
+  mountApi(api.target, deps, access, failures);
 
   app.use(notFound);
   app.use(errorEnvelope(deps.logger));

@@ -1,5 +1,5 @@
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
-import type { Express, NextFunction, Request, Response } from 'express';
+import type { IRouter, NextFunction, Request, Response } from 'express';
 import { contract } from '../../contract/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { AppDeps } from './app.js';
@@ -52,8 +52,8 @@ export function apiAccess(deps: Pick<AppDeps, 'orm'>): ApiAccess {
   return { db, reads, keys: cachedKeyDirectory(poolUnitOfWork(deps.orm), reads.authEpoch) };
 }
 
-/** Mount every contract route with the cross-cutting guards; writes are group-committed. */
-export function mountApi(app: Express, deps: AppDeps, access: ApiAccess, failures: FailedAuthentications): void {
+/** Mount every contract route with the cross-cutting guards on `app` (`routeByPath`'s target); writes are group-committed. */
+export function mountApi(app: IRouter, deps: AppDeps, access: ApiAccess, failures: FailedAuthentications): void {
   const { db, reads, keys } = access;
   const reports = paymentReportHandlers(groupCommittedFirstReports(db));
   const enrich = inlineEnrichmentHandlers(groupCommittedEnrichmentRecords(db));

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Express } from 'express';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { ConfigSchema, type Config } from '../../server/config.js';
@@ -32,6 +33,8 @@ export interface TestApp {
   logs: LogCapture;
   config: Config;
   server: RunningServer;
+  /** The Express application itself (for tests of how it is assembled). */
+  express: Express;
   /** fetch against the app with JSON defaults. */
   request(path: string, init?: RequestInit & { json?: unknown; key?: string }): Promise<TestResponse>;
   admin<T = unknown>(procedure: string, input?: unknown, token?: string): Promise<{ status: number; body: T }>;
@@ -112,6 +115,7 @@ export function useTestApp(overrides: Partial<Record<keyof Config, string>> = {}
       logs,
       config,
       server,
+      express,
       ...httpClient(() => app.url),
     });
   });

@@ -1,0 +1,59 @@
+import { Router, type Express, type IRouter, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+const METHODS: readonly Method[] = ['get', 'post', 'put', 'patch', 'delete'];
+
+/** `METHOD /path` of a request, with the one trailing slash that non-strict routing accepts dropped. */
+function keyOf(method: string, path: string): string {
+  return `${method.toUpperCase()} ${path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path}`;
+}
+
+/**
+ * Routes registered on `target` reach their handlers by a map lookup instead of a walk through the app's stack.
+ *
+ * Express matches a request by trying every layer of the app in order (each router, then each route's path
+ * pattern), which costs the contract's hot endpoints more than their own middleware does. A route whose path has no
+ * parameter (every hot endpoint) is kept in its own router, found by method and exact path by `dispatch`; a route
+ * with parameters is registered on the app where it would have been, in the same order. Mount `dispatch` where the
+ * first of these routes could first match (after the middleware every request passes) and register them through
+ * `target` where they stood before. Invariant: no layer between `dispatch` and the routes' registration answers a
+ * parameterless contract path, so skipping those layers changes no answer (test/integration/platform/routing.test.ts).
+ * HEAD reaches a GET route, as in Express; a path registered for other methods only falls through to the app (404).
+ */
+export function routeByPath(app: Express): { target: IRouter; dispatch: RequestHandler } {
+  const routes = new Map<string, Router>();
+  const add = (method: Method, path: string, handlers: RequestHandler[]) => {
+    if (path.includes(':') || path.includes('*')) {
+      app[method](path, ...handlers);
+      return;
+    }
+    // The app's own settings: paths are case-sensitive, a trailing slash is accepted (canonical-path.ts decides spelling).
+    const router = Router({ caseSensitive: app.get('case sensitive routing') === true, strict: app.get('strict routing') === true });
+    router[method](path, ...handlers);
+    const key = keyOf(method, path);
+    if (routes.has(key)) throw new Error(`route ${key} registered twice`);
+    routes.set(key, router);
+    if (method === 'get' && !routes.has(keyOf('head', path))) routes.set(keyOf('head', path), router);
+  };
+  const target = {
+    ...Object.fromEntries(
+      METHODS.map((method) => [
+        method,
+        (path: string, ...handlers: RequestHandler[]) => {
+          add(method, path, handlers);
+          return target;
+        },
+      ]),
+    ),
+    use: (...args: Parameters<Express['use']>) => {
+      app.use(...args);
+      return target;
+    },
+  } as unknown as IRouter;
+  const dispatch = (req: Request, res: Response, next: NextFunction): void => {
+    const router = routes.get(keyOf(req.method, req.path));
+    if (router === undefined) return next();
+    router(req, res, next);
+  };
+  return { target, dispatch };
+}
