@@ -10,11 +10,12 @@ import { sql, type Kysely, type KyselyPlugin } from 'kysely';
 import { startEmbeddedPostgres } from '../server/persistence/embedded-postgres.js';
 import { migrate, openOrm } from '../server/persistence/orm.js';
 import { KYSELY_OPTIONS, poolDatabase } from '../server/persistence/kysely.js';
+import { freePort } from '../test/support/free-port.js';
 
 type Loose = Kysely<Record<string, Record<string, unknown>>>;
 const N = Number(process.env.BENCH_N ?? 20000);
 const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-qbp-'));
-const pg = await startEmbeddedPostgres({ dataDir: dir, port: 40000 + Math.floor(Math.random() * 10000), persistent: false });
+const pg = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), persistent: false });
 const orm = await openOrm(pg.url);
 try {
   await migrate(orm);

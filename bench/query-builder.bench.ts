@@ -18,12 +18,13 @@ import { startEmbeddedPostgres } from '../server/persistence/embedded-postgres.j
 import { Organization } from '../server/persistence/entities/index.js';
 import { migrate, openOrm } from '../server/persistence/orm.js';
 import { poolDatabase } from '../server/persistence/kysely.js';
+import { freePort } from '../test/support/free-port.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-qb-'));
-const pg = await startEmbeddedPostgres({ dataDir: dir, port: 40000 + Math.floor(Math.random() * 10000), persistent: false });
+const pg = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), persistent: false });
 const orm = await openOrm(pg.url);
 try {
   await migrate(orm);

@@ -18,6 +18,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../server/persistence/embedded-postgres.js';
+import { freePort } from '../test/support/free-port.js';
 
 /**
  * Collect garbage now, between two timed runs, so neither pays for the other's: `global.gc` exists only under
@@ -73,7 +74,7 @@ export async function startDatabase(): Promise<BenchDatabase> {
   chmodSync(dir, 0o755);
   const pg = await startEmbeddedPostgres({
     dataDir: dir,
-    port: 40000 + Math.floor(Math.random() * 10000),
+    port: await freePort(),
     clusterDir: path.join(dir, 'pgdata'),
     persistent: false,
   });

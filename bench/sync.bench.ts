@@ -15,6 +15,7 @@ import { migrate, openOrm } from '../server/persistence/orm.js';
 import { poolUnitOfWork } from '../server/persistence/unit-of-work.js';
 import { queuedImport } from './ledger-support.js';
 import { collectGarbage } from './support.js';
+import { freePort } from '../test/support/free-port.js';
 
 const SIZES = [10_000, 20_000];
 const ITEMS = 1_000;
@@ -24,7 +25,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'svc-bench-sync-'));
 chmodSync(dir, 0o755);
 const pg = await startEmbeddedPostgres({
   dataDir: dir,
-  port: 40000 + Math.floor(Math.random() * 10000),
+  port: await freePort(),
   clusterDir: path.join(dir, 'pgdata'),
   persistent: false,
 });
