@@ -14,21 +14,23 @@ function keyOf(method: string, path: string): string {
  * Express matches a request by trying every layer of the app in order (each router, then each route's path
  * pattern), which costs the contract's hot endpoints more than their own middleware does. A route whose path has no
  * parameter (every hot endpoint) is kept in its own router, found by method and exact path by `dispatch`; a route
- * with parameters is registered on the app where it would have been, in the same order. Mount `dispatch` where the
- * first of these routes could first match (after the middleware every request passes) and register them through
- * `target` where they stood before. Invariant: no layer between `dispatch` and the routes' registration answers a
- * parameterless contract path, so skipping those layers changes no answer (test/integration/platform/routing.test.ts).
- * HEAD reaches a GET route, as in Express; a path registered for other methods only falls through to the app (404).
+ * with parameters is registered on the app where it would have been, in the same order. Mount `dispatch` after the
+ * middleware every request must pass, and register the routes through `target` where they stood before. Invariant: no
+ * layer between `dispatch` and the routes' registration answers a parameterless contract path, so skipping those
+ * layers changes no answer (test/integration/platform/routing.test.ts). HEAD reaches a GET route, as in Express; a
+ * path registered for other methods only falls through to the app (404).
  */
 export function routeByPath(app: Express): { target: IRouter; dispatch: RequestHandler } {
+  // The lookup compares paths exactly: an app that matched them in any case would answer spellings this misses.
+  if (app.get('case sensitive routing') !== true) throw new Error('routeByPath needs case-sensitive routing');
   const routes = new Map<string, Router>();
   const add = (method: Method, path: string, handlers: RequestHandler[]) => {
     if (path.includes(':') || path.includes('*')) {
       app[method](path, ...handlers);
       return;
     }
-    // The app's own settings: paths are case-sensitive, a trailing slash is accepted (canonical-path.ts decides spelling).
-    const router = Router({ caseSensitive: app.get('case sensitive routing') === true, strict: app.get('strict routing') === true });
+    // The app's own settings: a trailing slash is accepted unless routing is strict (canonical-path.ts decides spelling).
+    const router = Router({ caseSensitive: true, strict: app.get('strict routing') === true });
     router[method](path, ...handlers);
     const key = keyOf(method, path);
     if (routes.has(key)) throw new Error(`route ${key} registered twice`);
