@@ -44,11 +44,12 @@ export const TrackedPayment = defineEntity({
   ],
   indexes: [
     { properties: ['organization', 'status'] },
-    // A preparation's payment, by the id it names in either case (docs/evidence.md).
+    // A preparation's payment, by the id it names in either case (docs/evidence.md). The reference first: led by the
+    // integration, it would offer itself to every lookup of the integration's payments (Migration20261127190000).
     {
       name: 'tracked_payments_enrichment_request_index',
       expression:
-        'create index "tracked_payments_enrichment_request_index" on "tracked_payments" ("integration_id", "environment", lower("enrichment_request_id"))',
+        'create index "tracked_payments_enrichment_request_index" on "tracked_payments" (lower("enrichment_request_id"), "integration_id", "environment")',
     },
   ],
 });

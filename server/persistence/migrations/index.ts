@@ -24,6 +24,7 @@ import { Migration20261126103157_qualification } from './Migration20261126103157
 import { Migration20261127000000_cross_invoice_facts } from './Migration20261127000000_cross_invoice_facts.js';
 import { Migration20261127080000_webhook_endpoint_epoch } from './Migration20261127080000_webhook_endpoint_epoch.js';
 import { Migration20261127120000_qualification_rules } from './Migration20261127120000_qualification_rules.js';
+import { Migration20261127190000_enrichment_reference_index_order } from './Migration20261127190000_enrichment_reference_index_order.js';
 
 /**
  * Every migration, in order. Listed statically (not discovered from disk) so the
@@ -55,4 +56,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127000000_cross_invoice_facts', class: Migration20261127000000_cross_invoice_facts },
   { name: 'Migration20261127080000_webhook_endpoint_epoch', class: Migration20261127080000_webhook_endpoint_epoch },
   { name: 'Migration20261127120000_qualification_rules', class: Migration20261127120000_qualification_rules },
+  { name: 'Migration20261127190000_enrichment_reference_index_order', class: Migration20261127190000_enrichment_reference_index_order },
 ];

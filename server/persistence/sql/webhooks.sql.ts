@@ -202,7 +202,7 @@ function atOnceRecord(d: AtOnceDelivery, ord: number): Record<string, unknown> {
   };
 }
 
-const DELIVERIES_AT_ONCE = hotStatement(
+export const DELIVERIES_AT_ONCE = hotStatement(
   'webhook_deliveries_at_once',
   (deliveries: string) =>
     sql<{
