@@ -1,35 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { openOrm } from '../../../server/persistence/orm.js';
+import { describe, expect, it } from 'vitest';
 import { readAuthEpoch } from '../../../server/persistence/sql/api-keys.sql.js';
 import { nameHotStatement } from '../../../server/persistence/sql/hot-statements.js';
 import { databaseOf, hotStatement, poolDatabase, runNamed } from '../../../server/persistence/kysely.js';
 import { sql } from 'kysely';
-import { createTestDatabase } from '../../support/database.js';
+import { useOneConnectionOrm } from '../../support/database.js';
 
 describe('hot statements are named prepared statements', () => {
-  let orm: MikroORM;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    const db = await createTestDatabase();
-    drop = db.drop;
-    // One connection, so the statements below all see the session that prepared them.
-    orm = await openOrm(db.url, { pool: { min: 0, max: 1 } });
-  });
-  afterAll(async () => {
-    await orm.close(true);
-    await drop();
-  });
+  // One connection, so the statements below all see the session that prepared them.
+  const orm = useOneConnectionOrm();
 
   const prepared = () =>
     sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements order by name`
-      .execute(poolDatabase(orm))
+      .execute(poolDatabase(orm()))
       .then((result) => result.rows);
 
   it('when a hot statement runs on the pool and in a transaction, then the connection holds it once under its name, with the text it was written with', async () => {
-    expect(await readAuthEpoch(poolDatabase(orm))).toBe('0');
-    await orm.em.fork().transactional(async (em) => expect(await readAuthEpoch(databaseOf(em))).toBe('0'));
-    await sql`select 1 as one`.execute(poolDatabase(orm));
+    expect(await readAuthEpoch(poolDatabase(orm()))).toBe('0');
+    await orm()
+      .em.fork()
+      .transactional(async (em) => expect(await readAuthEpoch(databaseOf(em))).toBe('0'));
+    await sql`select 1 as one`.execute(poolDatabase(orm()));
 
     // A statement that is not hot stays unnamed: only the one hot statement is prepared on the session.
     expect(await prepared()).toStrictEqual([{ name: 'auth_epoch_read', statement: 'select value from auth_epoch where id' }]);
@@ -47,9 +37,9 @@ describe('hot statements are named prepared statements', () => {
       builds.push(1);
       return sql<{ a: string; b: number; again: string }>`select ${a}::text as a, ${b}::int as b, ${a}::text as again`;
     });
-    expect(await runNamed(poolDatabase(orm), echo, 'one', 1)).toStrictEqual([{ a: 'one', b: 1, again: 'one' }]);
-    await orm.em
-      .fork()
+    expect(await runNamed(poolDatabase(orm()), echo, 'one', 1)).toStrictEqual([{ a: 'one', b: 1, again: 'one' }]);
+    await orm()
+      .em.fork()
       .transactional(async (em) =>
         expect(await runNamed(databaseOf(em), echo, 'two', 2)).toStrictEqual([{ a: 'two', b: 2, again: 'two' }]),
       );
@@ -62,7 +52,7 @@ describe('hot statements are named prepared statements', () => {
 
   it('when an argument of a hot statement is not a plain value of its text, then its first run is refused', async () => {
     const inText = hotStatement('hot_statements_raw', (column: string) => sql<{ x: number }>`select 1 as ${sql.raw(String(column))}`);
-    await expect(runNamed(poolDatabase(orm), inText, 'x')).rejects.toThrow(
+    await expect(runNamed(poolDatabase(orm()), inText, 'x')).rejects.toThrow(
       'Hot statement hot_statements_raw: argument 0 is not a plain value of its text',
     );
   });

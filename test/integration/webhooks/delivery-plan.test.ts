@@ -1,26 +1,14 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { poolDatabase } from '../../../server/persistence/kysely.js';
-import { openOrm } from '../../../server/persistence/orm.js';
 import { DELIVERIES_AT_ONCE } from '../../../server/persistence/sql/webhooks.sql.js';
-import { createTestDatabase } from '../../support/database.js';
+import { useOneConnectionOrm } from '../../support/database.js';
 
 describe('the plan of a delivery recorded at once', () => {
-  let orm: MikroORM;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    const db = await createTestDatabase();
-    drop = db.drop;
-    orm = await openOrm(db.url, { pool: { min: 0, max: 1 } });
-  });
-  afterAll(async () => {
-    await orm.close(true);
-    await drop();
-  });
+  const orm = useOneConnectionOrm();
 
   it('when tracked_payments has no statistics yet, then the delivery looks its payment up by the provider payment id key, not by a scan of the integration', async () => {
-    const db = poolDatabase(orm);
+    const db = poolDatabase(orm());
     // As in a new database: a plan made now is cached by every pooled connection and kept while the table grows.
     const stats = await sql<{ analyzed: boolean }>`select last_analyze is not null or last_autoanalyze is not null as analyzed
       from pg_stat_user_tables where relname = 'tracked_payments'`.execute(db);
