@@ -382,7 +382,6 @@ export function printRatios(baselineName: string, paths: Measured[], ratios: Rat
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-/** utime + stime (ticks) and parent of every process, from /proc; processes that vanish while read are skipped. */
 /** The parent and the CPU ticks (user + system) of a /proc `stat` line, of a process or of one of its threads. */
 function statFields(stat: string): { ppid: string; ticks: number } {
   // Fields after the command name (which may hold spaces): state ppid … utime(14) stime(15), 1-based.
@@ -390,6 +389,7 @@ function statFields(stat: string): { ppid: string; ticks: number } {
   return { ppid: fields[1]!, ticks: Number(fields[11]) + Number(fields[12]) };
 }
 
+/** utime + stime (ticks) and parent of every process, from /proc; processes that vanish while read are skipped. */
 function processTable(): Map<string, { ppid: string; ticks: number }> {
   const table = new Map<string, { ppid: string; ticks: number }>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {

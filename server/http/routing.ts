@@ -3,9 +3,9 @@ import { Router, type Express, type IRouter, type NextFunction, type Request, ty
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 const METHODS: readonly Method[] = ['get', 'post', 'put', 'patch', 'delete'];
 
-/** `METHOD /path` of a request, with the one trailing slash that non-strict routing accepts dropped. */
-function keyOf(method: string, path: string): string {
-  return `${method.toUpperCase()} ${path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path}`;
+/** A path as non-strict routing matches it: one trailing slash dropped. */
+function routedPath(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
 /**
@@ -23,7 +23,13 @@ function keyOf(method: string, path: string): string {
 export function routeByPath(app: Express): { target: IRouter; dispatch: RequestHandler } {
   // The lookup compares paths exactly: an app that matched them in any case would answer spellings this misses.
   if (app.get('case sensitive routing') !== true) throw new Error('routeByPath needs case-sensitive routing');
-  const routes = new Map<string, Router>();
+  // By method as Node reports it (upper case), then by path: no key built per request.
+  const routes = new Map<string, Map<string, Router>>();
+  const routesOf = (method: string) => {
+    let byPath = routes.get(method);
+    if (byPath === undefined) routes.set(method, (byPath = new Map()));
+    return byPath;
+  };
   const add = (method: Method, path: string, handlers: RequestHandler[]) => {
     if (path.includes(':') || path.includes('*')) {
       app[method](path, ...handlers);
@@ -32,10 +38,10 @@ export function routeByPath(app: Express): { target: IRouter; dispatch: RequestH
     // The app's own settings: a trailing slash is accepted unless routing is strict (canonical-path.ts decides spelling).
     const router = Router({ caseSensitive: true, strict: app.get('strict routing') === true });
     router[method](path, ...handlers);
-    const key = keyOf(method, path);
-    if (routes.has(key)) throw new Error(`route ${key} registered twice`);
-    routes.set(key, router);
-    if (method === 'get' && !routes.has(keyOf('head', path))) routes.set(keyOf('head', path), router);
+    const byPath = routesOf(method.toUpperCase());
+    if (byPath.has(path)) throw new Error(`route ${method.toUpperCase()} ${path} registered twice`);
+    byPath.set(path, router);
+    if (method === 'get' && !routesOf('HEAD').has(path)) routesOf('HEAD').set(path, router);
   };
   const target = {
     ...Object.fromEntries(
@@ -53,7 +59,7 @@ export function routeByPath(app: Express): { target: IRouter; dispatch: RequestH
     },
   } as unknown as IRouter;
   const dispatch = (req: Request, res: Response, next: NextFunction): void => {
-    const router = routes.get(keyOf(req.method, req.path));
+    const router = routes.get(req.method)?.get(routedPath(req.path));
     if (router === undefined) return next();
     router(req, res, next);
   };
